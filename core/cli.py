@@ -1,0 +1,78 @@
+"""`python -m core --context N --precision deployed|bf16 [--json]`: the cost model as a tool."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from . import cost
+from .models import MODELS
+from .units import fmt_bytes, fmt_exact
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message):  # one clear line, exit status 2, no usage dump
+        self.exit(2, f"error: {message}\n")
+
+
+def parse_context(text: str) -> int:
+    """'131072', '131,072', '128K' or '1M' (K = 1,024 tokens) -> a positive int."""
+    t = text.strip().replace(",", "").replace("_", "").upper()
+    mult = {"K": 1 << 10, "M": 1 << 20}.get(t[-1:], 1)
+    t = t[:-1] if mult > 1 else t
+    try:
+        n = int(t) * mult
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"context must be a whole number of tokens, got {text!r}") from None
+    if n <= 0:
+        raise argparse.ArgumentTypeError(f"context must be at least 1 token, got {text!r}")
+    return n
+
+
+def report(n: int, preset: str) -> dict:
+    prec = cost.Precision(preset)
+    models = []
+    for m in MODELS.values():
+        r = cost.reads(m, n, prec)
+        models.append({
+            "id": m.id,
+            "name": m.name,
+            "storage_bytes_per_token": cost.storage_per_token(m, prec).total,
+            "local_kv_bytes": cost.local_kv(m, prec),
+            "cache_bytes_at_context": cost.cache_at(m, n, prec).total,
+            "read_bytes": {"kv": r.kv, "index_key": r.index_key, "total": r.total},
+        })
+    return {"context": n, "precision": preset, "models": models}
+
+
+def table(rep: dict) -> str:
+    head = ("model", "storage/token", "local KV", "cache at N", "read KV", "read key", "read total")
+    rows = [head]
+    for m in rep["models"]:
+        r = m["read_bytes"]
+        rows.append((m["name"], fmt_exact(m["storage_bytes_per_token"]), fmt_bytes(m["local_kv_bytes"]),
+                     fmt_bytes(m["cache_bytes_at_context"]), fmt_bytes(r["kv"]),
+                     fmt_bytes(r["index_key"]), fmt_bytes(r["total"])))
+    widths = [max(len(row[i]) for row in rows) for i in range(len(head))]
+    lines = [f"context {rep['context']:,} tokens · precision {rep['precision']}"]
+    lines += ["  ".join(c.rjust(w) if i else c.ljust(w) for i, (c, w) in enumerate(zip(row, widths)))
+              for row in rows]
+    return "\n".join(lines)
+
+
+def main(argv=None) -> int:
+    p = _Parser(prog="python -m core", description="KV cache storage and decode reads per model.")
+    p.add_argument("--context", type=parse_context, default=131072,
+                   help="context length N in tokens (e.g. 131072 or 128K); default 131072")
+    p.add_argument("--precision", choices=cost.PRESETS, default="deployed",
+                   help="deployed cache formats or all-BF16")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    a = p.parse_args(argv)
+    rep = report(a.context, a.precision)
+    print(json.dumps(rep) if a.json else table(rep))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

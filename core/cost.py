@@ -1,0 +1,188 @@
+"""The cost model: storage, cache size and decode reads, by role, vectorised over N.
+
+Counting rules (DESIGN.md): a compressed entry exists only once its block is complete
+(⌊N/m⌋ entries at context N); reads never exceed what exists (min(top-k, entries),
+min(window, N), min(pool, entries)). A decode step at context N sees N positions.
+Every function returns a `Parts` whose `total` is the sum of its parts.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from .formats import PRECISIONS
+from .models import ROLES, Component, Model, get
+
+PRESETS = ("deployed", "bf16")
+
+
+@dataclass(frozen=True)
+class Precision:
+    """A preset plus optional per-role overrides (None = follow the preset)."""
+
+    preset: str = "deployed"
+    main_kv: str | None = None
+    index_key: str | None = None
+    local_kv: str | None = None
+
+    def __post_init__(self):
+        if self.preset not in PRESETS:
+            raise ValueError(f"unknown precision preset {self.preset!r}; choose {' or '.join(PRESETS)}")
+        for role in ROLES:
+            p = getattr(self, role)
+            if p is not None and p not in PRECISIONS:
+                raise ValueError(f"unknown precision {p!r} for {role}; choose from {', '.join(PRECISIONS)}")
+
+    def of(self, comp: Component) -> str:
+        override = getattr(self, comp.role)
+        if override:
+            return override
+        return comp.deployed if self.preset == "deployed" else "bf16"
+
+
+DEPLOYED = Precision()
+ALL_BF16 = Precision("bf16")
+
+
+def entry_bytes(model: Model, precision: Precision = DEPLOYED) -> dict[str, int]:
+    """Bytes of one per-layer entry of each cached role (0 where the model has none)."""
+    out = {}
+    for role in ROLES:
+        c = model.component(role)
+        out[role] = c.layout(precision.of(c)).nbytes if c else 0
+    return out
+
+
+@dataclass(frozen=True)
+class Parts:
+    """Bytes by role; `total` is their sum. Values are floats or int64 arrays."""
+
+    main_kv: object
+    index_key: object
+    local_kv: object
+
+    @property
+    def total(self):
+        return self.main_kv + self.index_key + self.local_kv
+
+    @property
+    def kv(self):
+        """What attention reads: global main KV + local KV (the article's 'KV')."""
+        return self.main_kv + self.local_kv
+
+    def as_dict(self) -> dict:
+        return {"main_kv": self.main_kv, "index_key": self.index_key,
+                "local_kv": self.local_kv, "total": self.total}
+
+
+def _model(model: Model | str) -> Model:
+    return get(model) if isinstance(model, str) else model
+
+
+def _context(n) -> np.ndarray:
+    arr = np.asarray(n)
+    if arr.dtype.kind not in "iu" and not (arr.dtype.kind == "f" and np.all(arr == np.floor(arr))):
+        raise ValueError("context length must be a whole number of tokens")
+    arr = arr.astype(np.int64)
+    if np.any(arr <= 0):
+        raise ValueError("context length must be at least 1 token")
+    return arr
+
+
+def _scalar(x, n):
+    """Return a Python int when the caller passed a scalar context."""
+    return int(x) if np.ndim(n) == 0 else x
+
+
+def storage_per_token(model: Model | str, precision: Precision = DEPLOYED) -> Parts:
+    """Long-context growth per token: Σ over storing layers of entry bytes ÷ ratio.
+
+    The local KV is fixed once the window is full, so it is 0 here (see `local_kv`).
+    """
+    m = _model(model)
+    b = entry_bytes(m, precision)
+    main = sum(b["main_kv"] / ly.ratio for ly in m.layers if ly.stores_global)
+    key = sum(b["index_key"] / ly.ratio for ly in m.layers if ly.stores_index_key)
+    return Parts(_exact(main), _exact(key), 0)
+
+
+def _exact(x: float):
+    return int(x) if float(x).is_integer() else x
+
+
+def local_kv(model: Model | str, precision: Precision = DEPLOYED, n=None):
+    """Local KV bytes: every windowed layer keeps min(window, N) positions (full window if N is None)."""
+    m = _model(model)
+    per = entry_bytes(m, precision)["local_kv"] * m.count(lambda ly: ly.windowed)
+    if n is None:
+        return per * m.window
+    n = _context(n)
+    return _scalar(per * np.minimum(m.window, n), n)
+
+
+def cache_at(model: Model | str, n, precision: Precision = DEPLOYED) -> Parts:
+    """Bytes held in the cache at context N: complete entries only, plus local KV."""
+    m, n = _model(model), _context(n)
+    b = entry_bytes(m, precision)
+    main = key = np.zeros_like(n)
+    for (kind, ratio, mode), count in m.layer_counts.items():
+        ly = next(x for x in m.layers if x.signature == (kind, ratio, mode))
+        entries = n // ratio
+        if ly.stores_global:
+            main = main + count * entries * b["main_kv"]
+        if ly.stores_index_key:
+            key = key + count * entries * b["index_key"]
+    return Parts(_scalar(main, n), _scalar(key, n), local_kv(m, precision, n))
+
+
+def reads(model: Model | str, n, precision: Precision = DEPLOYED) -> Parts:
+    """Bytes read by all layers to decode one token at context N.
+
+    Each layer's referenced entries are counted once (shared caches once per reading
+    layer), at the same byte format as storage, scales and padding included.
+    """
+    m, n = _model(model), _context(n)
+    b = entry_bytes(m, precision)
+    main = key = local = np.zeros_like(n)
+    for (kind, ratio, mode), count in m.layer_counts.items():
+        r_main, r_key = _layer_reads(m, kind, ratio, mode, n)
+        main = main + count * r_main * b["main_kv"]
+        key = key + count * r_key * b["index_key"]
+        if kind in ("SWA", "CSA", "HCA", "CSA2"):
+            local = local + count * np.minimum(m.window, n) * b["local_kv"]
+    return Parts(_scalar(main, n), _scalar(key, n), _scalar(local, n))
+
+
+def _layer_reads(m: Model, kind: str, ratio: int, mode: str, n: np.ndarray):
+    """(global main entries, index keys) one layer of this kind reads at context N."""
+    entries = n // ratio
+    zero = np.zeros_like(n)
+    if kind in ("MHA", "MLA"):
+        return n, zero
+    if kind == "DSA":
+        return np.minimum(m.index_topk, n), n
+    if kind == "SWA":
+        return zero, zero
+    if kind == "HCA":
+        return entries, zero
+    if kind == "CSA":
+        return np.minimum(m.index_topk, entries), entries
+    if kind == "CSA2":
+        keys = {"full": entries, "reindex": np.minimum(m.pool, entries), "reuse": zero}[mode]
+        return np.minimum(m.index_topk, entries), keys
+    raise ValueError(f"unknown layer kind {kind!r}")
+
+
+def crossover(model: Model | str, precision: Precision = DEPLOYED) -> float | None:
+    """Context where global KV (growth × N) equals the full local KV, as the article
+    approximates it (block rounding ignored). None for models without local KV."""
+    growth = storage_per_token(model, precision).total
+    fixed = local_kv(model, precision)
+    return fixed / growth if fixed and growth else None
+
+
+def ratio_to(model: Model | str, base: Model | str = "mha", precision: Precision = DEPLOYED) -> float:
+    """How many times smaller the per-token storage is than `base`'s (the '≈1/N')."""
+    return storage_per_token(base, precision).total / storage_per_token(model, precision).total
