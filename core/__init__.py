@@ -1,7 +1,7 @@
 """KV Atlas core: model specs, byte formats and the cost model (no UI imports)."""
 
 from .cost import (
-    ALL_BF16, DEPLOYED, PRESETS, Parts, Precision, cache_at, crossover, entry_bytes,
+    ALL_BF16, DEPLOYED, PRESETS, Parts, Precision, cache_at, crossover, crossover_tokens, entry_bytes,
     local_kv, ratio_to, reads, storage_per_token,
 )
 from .formats import PRECISIONS, Layout
@@ -9,6 +9,6 @@ from .models import A1_MODELS, MODELS, ROLES, Layer, Model, get
 
 __all__ = [
     "A1_MODELS", "ALL_BF16", "DEPLOYED", "MODELS", "PRECISIONS", "PRESETS", "ROLES",
-    "Layer", "Layout", "Model", "Parts", "Precision", "cache_at", "crossover",
+    "Layer", "Layout", "Model", "Parts", "Precision", "cache_at", "crossover", "crossover_tokens",
     "entry_bytes", "get", "local_kv", "ratio_to", "reads", "storage_per_token",
 ]

@@ -8,6 +8,7 @@ Every function returns a `Parts` whose `total` is the sum of its parts.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import numpy as np
@@ -181,6 +182,13 @@ def crossover(model: Model | str, precision: Precision = DEPLOYED) -> float | No
     growth = storage_per_token(model, precision).total
     fixed = local_kv(model, precision)
     return fixed / growth if fixed and growth else None
+
+
+def crossover_tokens(model: Model | str, precision: Precision = DEPLOYED) -> int | None:
+    """The first whole context length at which growth × N reaches the full local KV
+    (the article's ≈915 → "≈900" for V4-Flash and ≈3,038 for V4.1-Flash)."""
+    x = crossover(model, precision)
+    return math.ceil(x) if x is not None else None
 
 
 def ratio_to(model: Model | str, base: Model | str = "mha", precision: Precision = DEPLOYED) -> float:

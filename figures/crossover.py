@@ -1,0 +1,67 @@
+"""Global KV (growth per token × N) against the fixed local KV, and where they meet.
+
+The article approximates global KV linearly (≈900 tokens for V4-Flash, ≈3,038 for
+V4.1-Flash); the local KV is drawn as it really is, min(window, N) positions per layer.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+import numpy as np
+import plotly.graph_objects as go
+
+from core import DEPLOYED, Precision, crossover, crossover_tokens, get, local_kv, storage_per_token
+from core.units import fmt_bytes
+
+from .i18n import t
+from .style import MUTED, ROLE_COLOURS
+
+DASHES = ("solid", "dash", "dot", "dashdot")
+
+
+def build_crossover(
+    *,
+    models: Sequence[str] = ("v4-flash", "v4.1-flash"),
+    precision: Precision = DEPLOYED,
+    context: int | None = 131072,
+    lang: str = "ko",
+    units: str = "decimal",
+) -> go.Figure:
+    """Log-log lines per model; a marker and label where global KV equals local KV."""
+    models = [m for m in models if local_kv(m, precision)]
+    if not models:
+        raise ValueError("none of these models keeps a local KV")
+    top = max(1 << 21, context or 0)
+    n = np.unique(np.geomspace(16, top, 400).astype(np.int64))
+    fig = go.Figure()
+    for i, mid in enumerate(models):
+        name, dash = get(mid).name, DASHES[i % len(DASHES)]
+        growth = storage_per_token(mid, precision).total
+        fig.add_trace(go.Scatter(
+            x=n, y=growth * n, mode="lines", name=t("x.global", lang, m=name),
+            line=dict(color=ROLE_COLOURS["main_kv"], dash=dash, width=2.5),
+            hovertemplate="N=%{x:,}<br>%{y:,.0f} B<extra>%{fullData.name}</extra>"))
+        fig.add_trace(go.Scatter(
+            x=n, y=local_kv(mid, precision, n), mode="lines", name=t("x.local", lang, m=name),
+            line=dict(color=ROLE_COLOURS["local_kv"], dash=dash, width=2.5),
+            hovertemplate="N=%{x:,}<br>%{y:,.0f} B<extra>%{fullData.name}</extra>"))
+        meet = crossover(mid, precision)
+        fig.add_trace(go.Scatter(
+            x=[meet], y=[local_kv(mid, precision)], mode="markers+text", showlegend=False,
+            marker=dict(size=11, color="black", symbol="circle-open", line=dict(width=2)),
+            text=[f"{name} {t('x.meet', lang, n=f'{crossover_tokens(mid, precision):,}')}"],
+            textposition="top left" if i % 2 == 0 else "bottom right",
+            hovertemplate=f"{name}: N≈{meet:,.1f}<br>{fmt_bytes(local_kv(mid, precision), units)}"
+                          "<extra></extra>"))
+    if context:
+        fig.add_vline(x=context, line=dict(color=MUTED, dash="dot", width=1))
+        fig.add_annotation(x=math.log10(context), y=1, yref="paper", yanchor="bottom", showarrow=False,
+                           text=f"{t('x.now', lang)} = {context:,}", font=dict(color=MUTED, size=11))
+    fig.update_xaxes(type="log", title_text=t("x.axis.x", lang), exponentformat="SI")
+    fig.update_yaxes(type="log", title_text=t("x.axis.y", lang), exponentformat="SI")
+    fig.update_layout(template="kv_atlas", title=t("x.title", lang), height=460,
+                      margin=dict(l=10, r=20, t=70, b=10),
+                      legend=dict(orientation="v", x=0.01, y=0.99, bgcolor="rgba(255,255,255,0.8)"))
+    return fig

@@ -1,0 +1,62 @@
+"""Overview: figure A1 (storage and reads), the numbers per model, the local/global crossover."""
+
+import pandas as pd
+import streamlit as st
+
+import ui
+from core import A1_MODELS, MODELS
+from core.summary import summarise
+from core.units import fmt_bytes, fmt_exact, fmt_tokens
+from figures import EXTRAS, FIGURES
+from figures.i18n import model_name, t
+
+v = ui.view()
+L = v.lang
+
+st.title(t("ov.title", L))
+st.caption(t("ov.intro", L))
+
+c1, c2 = st.columns([3, 1])
+# options are the model ids (the URL carries them: ?models=v2&models=v3.2&hl=v3.2)
+models = c1.multiselect(t("ov.models", L), list(MODELS), default=list(A1_MODELS), key="models",
+                        bind="query-params")
+highlight = c2.selectbox(t("ov.highlight", L), ["none", *models], key="hl", bind="query-params")
+if not models:
+    st.info(t("ov.empty", L))
+    st.stop()
+models = [m for m in MODELS if m in models]  # article order, whatever the click order
+focus = models[-1] if highlight == "none" else highlight
+rows = [summarise(m, v.context, v.precision) for m in models]
+s = next(r for r in rows if r.model.id == focus)
+
+name = model_name(s.model.id, s.model.name, L)
+m1, m2, m3 = st.columns(3)
+m1.metric(t("ov.m.storage", L, m=name), fmt_exact(s.storage.total))
+m2.metric(t("ov.m.cache", L, m=name, n=fmt_tokens(v.context)), fmt_bytes(s.cache.total, v.units))
+m3.metric(t("ov.m.read", L, m=name), fmt_bytes(s.read.total, v.units))
+
+ui.chart(FIGURES["A1"](context=v.context, precision=v.precision, models=models,
+                       highlight=None if highlight == "none" else highlight, lang=L, units=v.units), "A1")
+
+st.subheader(t("ov.table", L))
+table = pd.DataFrame({
+    t("col.model", L): [model_name(r.model.id, r.model.name, L) for r in rows],
+    t("col.storage", L): [r.storage.total for r in rows],
+    t("col.local", L): [r.local_kv for r in rows],
+    t("col.cache", L): [r.cache.total for r in rows],
+    t("col.read_kv", L): [r.read.kv for r in rows],
+    t("col.read_key", L): [r.read.index_key for r in rows],
+    t("col.read", L): [r.read.total for r in rows],
+    t("col.ratio", L): [f"1/{r.ratio:,.0f}" if r.model.id != "mha" else "1" for r in rows],
+    t("col.crossover", L): [r.crossover_tokens for r in rows],
+})
+st.dataframe(table, hide_index=True, width="stretch",
+             column_config={c: st.column_config.NumberColumn(format="localized") for c in table.columns[1:7]})
+st.download_button(t("ov.csv", L), table.to_csv(index=False).encode("utf-8"),
+                   file_name=f"kv-atlas-{v.context}-{v.precision.preset}.csv", mime="text/csv")
+
+local = [m for m in models if any(r.model.id == m and r.local_kv for r in rows)]
+if local:
+    ui.chart(EXTRAS["crossover"](models=local, precision=v.precision, context=v.context, lang=L,
+                                 units=v.units), "crossover")
+    st.caption(t("ov.crossover.note", L))

@@ -1,0 +1,59 @@
+"""Streamlit glue shared by the router and the pages: the sidebar controls (bound to the
+URL so a copied link reproduces the view), the current view, and chart display."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import streamlit as st
+
+from core import PRESETS, Precision
+from core.units import UNITS, fmt_tokens
+from figures.i18n import DEFAULT_LANG, LANGS, t
+from figures.style import plotly_config
+
+# 1K … 2M tokens, two steps per octave (K = 1,024); 128K = 131,072 is the article's N.
+CONTEXTS = tuple(sorted({int(1024 * f * 2**k) for k in range(12) for f in (1, 1.5)}))
+DEFAULT_CONTEXT = 131072
+OVERRIDES = ("auto", "bf16", "fp8", "fp4")
+
+
+@dataclass(frozen=True)
+class View:
+    lang: str = DEFAULT_LANG
+    context: int = DEFAULT_CONTEXT
+    precision: Precision = Precision()
+    units: str = "decimal"
+
+
+def sidebar() -> View:
+    """Render the shared controls and return the view they select."""
+    lang = st.session_state.get("lang", DEFAULT_LANG)
+    lang = lang if lang in LANGS else DEFAULT_LANG
+    sb = st.sidebar
+    lang = sb.radio(t("app.lang", lang), LANGS, horizontal=True, key="lang", bind="query-params")
+    context = sb.select_slider(t("app.context", lang), CONTEXTS, value=DEFAULT_CONTEXT, format_func=fmt_tokens,
+                               help=t("app.context.help", lang), key="ctx", bind="query-params")
+    sb.caption(f"N = {context:,}")
+    preset = sb.radio(t("app.precision", lang), PRESETS, horizontal=True, help=t("app.precision.help", lang),
+                      key="prec", bind="query-params")
+    with sb.expander(t("app.override", lang)):
+        st.caption(t("app.override.help", lang))
+        picks = {role: st.selectbox(t(f"role.{role}", lang), OVERRIDES, format_func=str.upper,
+                                    key=key, bind="query-params")
+                 for role, key in (("main_kv", "main"), ("index_key", "ikey"), ("local_kv", "local"))}
+    units = sb.radio(t("app.units", lang), UNITS, horizontal=True, key="units", bind="query-params")
+    precision = Precision(preset, **{r: (None if p == "auto" else p) for r, p in picks.items()})
+    view = View(lang, context, precision, units)
+    st.session_state["_view"] = view
+    return view
+
+
+def view() -> View:
+    """The view chosen in the sidebar this run (defaults when a page runs on its own)."""
+    return st.session_state.get("_view", View())
+
+
+def chart(fig, figure_id: str, **kw) -> None:
+    """Show a figure exactly as it exports: our template, not Streamlit's theme."""
+    st.plotly_chart(fig, theme=None, config=plotly_config(figure_id), key=f"chart-{figure_id}", **kw)
