@@ -48,7 +48,7 @@ def build_a1(
     names = [model_name(s.model.id, s.model.name, lang) for s in rows]
 
     fig = make_subplots(
-        rows=1, cols=2, shared_yaxes=True, horizontal_spacing=0.05,
+        rows=1, cols=2, shared_yaxes=True, horizontal_spacing=0.07,
         subplot_titles=(t("a1.storage", lang), t("a1.read", lang, n=f"{context:,}")),
     )
     _storage_panel(fig, rows, names, highlight, lang, [s.storage.total for s in scale])
@@ -109,7 +109,7 @@ def _opacity(rows: list[Summary], highlight: str | None) -> list[float]:
 
 def _storage_panel(fig, rows, names, highlight, lang, scale):
     totals = [s.storage.total for s in rows]
-    lo, hi = _log_range(scale, room=1.25)
+    lo, hi = _log_range(scale, room=1.45)
     parts = [{"main_kv": s.storage.main_kv, "index_key": s.storage.index_key} for s in rows]
     hover = [_storage_hover(s, lang) for s in rows]
     _split_bars(fig, 1, names, parts, totals, lo, _opacity(rows, highlight), lang, hover)

@@ -1,0 +1,90 @@
+"""Every page through AppTest: no exception at the ends of every control, both languages,
+both presets; the shown numbers are core's. Controls are driven through the URL (the
+widgets are bound to query params), which also checks that a link reproduces a view."""
+
+import pathlib
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+import core
+from core.units import fmt_bytes, fmt_exact, fmt_tokens
+from ui import CONTEXTS, OVERRIDES
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+PAGES = ["pages/overview.py"]
+
+
+def run(**params) -> AppTest:
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60)
+    for k, v in params.items():
+        at.query_params[k] = v
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+def metric(at: AppTest, word: str) -> str:
+    return next(m.value for m in at.metric if word in m.label)
+
+
+def test_overview_opens_by_default_in_korean_with_the_article_numbers():
+    at = run()
+    assert "890 B" in at.title[0].value
+    assert metric(at, "토큰당 저장") == "890 B"
+    assert metric(at, "읽는 양") == "35.0 MB"
+    assert len(at.get("plotly_chart")) == 2
+    assert at.dataframe[0].value.shape == (5, 9)
+
+
+@pytest.mark.parametrize("lang", ["ko", "en"])
+@pytest.mark.parametrize("prec", ["deployed", "bf16"])
+@pytest.mark.parametrize("ctx", [CONTEXTS[0], 131072, CONTEXTS[-1]])
+def test_overview_runs_at_the_ends_of_every_slider(lang, prec, ctx):
+    at = run(lang=lang, prec=prec, ctx=fmt_tokens(ctx))
+    word = "read" if lang == "en" else "읽는"
+    expected = core.reads("v4.1-flash", ctx, core.Precision(prec)).total
+    assert metric(at, word) == fmt_bytes(expected)
+    assert at.sidebar.select_slider(key="ctx").value == ctx
+
+
+@pytest.mark.parametrize("role, key", [("main_kv", "main"), ("index_key", "ikey"), ("local_kv", "local")])
+@pytest.mark.parametrize("choice", OVERRIDES[1:])
+def test_each_component_override_reaches_the_numbers(role, key, choice):
+    at = run(**{key: choice.upper()})
+    p = core.Precision(**{role: choice})
+    assert metric(at, "토큰당 저장") == fmt_exact(core.storage_per_token("v4.1-flash", p).total)
+    assert metric(at, "읽는 양") == fmt_bytes(core.reads("v4.1-flash", 131072, p).total)
+
+
+def test_binary_units_show_binary_prefixes():
+    assert metric(run(units="binary"), "읽는 양").endswith("MiB")
+
+
+@pytest.mark.parametrize("model", list(core.MODELS))
+def test_highlighting_a_model_focuses_the_metrics_on_it(model):
+    at = run(models=list(core.MODELS), hl=model)
+    assert metric(at, "토큰당 저장") == fmt_exact(core.storage_per_token(model).total)
+
+
+def test_a_reduced_model_set_narrows_the_table():
+    at = run(models=["v2", "v3.2"], hl="v3.2")
+    assert at.dataframe[0].value.shape[0] == 2
+    assert len(at.get("plotly_chart")) == 1  # no local KV among them: no crossover chart
+
+
+def test_bad_query_values_fall_back_to_defaults_without_error():
+    at = run(ctx="abc", prec="fp7", lang="xx", main="FP5")
+    assert metric(at, "토큰당 저장") == "890 B"
+
+
+def test_english_link_reproduces_the_view():
+    at = run(lang="en", ctx="1M", prec="bf16")
+    assert at.title[0].value.startswith("DeepSeek's KV cache")
+    assert metric(at, "read") == fmt_bytes(core.reads("v4.1-flash", 1 << 20, core.ALL_BF16).total)
+
+
+@pytest.mark.parametrize("page", PAGES)
+def test_every_page_file_is_routed_by_the_app(page):
+    assert (ROOT / page).is_file()
+    assert f'"{page}"' in (ROOT / "app.py").read_text()

@@ -1,0 +1,160 @@
+"""Figures as objects: the registry, A1's geometry and labels, the crossover chart."""
+
+import math
+import re
+
+import pytest
+
+import core
+from core.units import fmt_bytes
+from figures import EXTRAS, FIGURES
+from figures.i18n import LANGS, TEXT
+from ui import CONTEXTS
+
+HANGUL = re.compile(r"[\uac00-\ud7a3]")
+
+
+def texts(fig) -> list[str]:
+    """Every string a reader can see: annotations, titles, tick texts, trace names."""
+    out = [a.text for a in fig.layout.annotations]
+    out += [fig.layout.title.text or ""]
+    for ax in (fig.layout.xaxis, fig.layout.xaxis2, fig.layout.yaxis):
+        if ax is not None:
+            out += [ax.title.text or ""] + list(ax.ticktext or [])
+    out += [tr.name or "" for tr in fig.data]
+    return out
+
+
+def annotation(fig, pattern: str) -> str:
+    hits = [a.text for a in fig.layout.annotations if re.search(pattern, a.text)]
+    assert hits, f"no annotation matches {pattern!r}"
+    return hits[0]
+
+
+def test_registry_holds_the_figures_of_this_foundation():
+    assert {"A1", "A2", "A7", "A11", "A20"} <= set(FIGURES)
+    assert all(re.fullmatch(r"[AB]\d+", k) for k in FIGURES)
+
+
+@pytest.mark.parametrize("fid", sorted(FIGURES) + sorted(EXTRAS))
+def test_every_builder_reproduces_its_figure_with_no_arguments(fid):
+    fig = {**FIGURES, **EXTRAS}[fid]()
+    assert fig.data and fig.layout.title.text
+
+
+def test_a1_is_two_log_scale_bar_charts_with_separate_axes():
+    fig = FIGURES["A1"]()
+    assert fig.layout.xaxis.type == "log" and fig.layout.xaxis2.type == "log"
+    assert fig.layout.xaxis.range != fig.layout.xaxis2.range
+    bars = [tr for tr in fig.data if tr.type == "bar"]
+    assert len(bars) == 4 and all(tr.orientation == "h" for tr in bars)
+    assert list(fig.layout.yaxis.ticktext) == ["가상 MHA", "V2", "V3.2", "V4-Flash", "V4.1-Flash"]
+
+
+@pytest.mark.parametrize("label", ["3,932,160 B", "69,120 B", "48,068 B", "≈3,514 B", "890 B"])
+def test_a1_labels_each_storage_bar_with_the_article_value(label):
+    annotation(FIGURES["A1"](), re.escape(f"<b>{label}</b>"))
+
+
+@pytest.mark.parametrize("label", ["515 GB", "9.06 GB", "1.14 GB", "68.2 MB", "35.0 MB"])
+def test_a1_labels_each_read_bar_with_the_article_value(label):
+    annotation(FIGURES["A1"](), re.escape(f"<b>{label}</b>"))
+
+
+@pytest.mark.parametrize("ratio", ["1/57", "1/82", "1/1,119", "1/4,418"])
+def test_a1_states_how_many_times_smaller_than_mha(ratio):
+    annotation(FIGURES["A1"](), re.escape(f"MHA의 약 {ratio}") + "$")
+
+
+def test_a1_format_lines_give_the_bytes_of_one_per_layer_entry():
+    fig = FIGURES["A1"]()
+    annotation(fig, r"^KV BF16 1,152 B$")
+    annotation(fig, r"^KV FP8\+BF16 656 B · 검색용 key FP8 132 B$")
+    annotation(fig, r"^KV FP8\+BF16 584 B · 검색용 key FP4 68 B")
+    annotation(fig, r"^KV FP4 288 B · 검색용 key FP4 68 B")
+
+
+def test_a1_notes_local_kv_in_orange_only_for_v4_and_v41():
+    fig = FIGURES["A1"]()
+    notes = [a.text for a in fig.layout.annotations if "local KV" in a.text]
+    assert len(notes) == 2
+    assert "3.21 MB" in notes[0] and "2.70 MB" in notes[1]
+    assert all("최근 128위치" in n and "#e8890c" in n for n in notes)
+
+
+def test_a1_read_bar_is_split_by_share_of_its_log_length():
+    fig = FIGURES["A1"]()
+    kv, key = [tr for tr in fig.data if tr.xaxis == "x2"]
+    lo = math.log10(kv.base[0])
+    r = core.reads("v3.2", 131072)
+    row = 2  # V3.2
+    edge = key.base[row]
+    total = edge + key.x[row]
+    visual_share = (math.log10(total) - math.log10(edge)) / (math.log10(total) - lo)
+    assert visual_share == pytest.approx(r.index_key / r.total)  # ≈ 93 %
+    assert total == pytest.approx(r.total)
+
+
+@pytest.mark.parametrize("fid, last", [("A2", "V2"), ("A7", "V3.2"), ("A11", "V4-Flash"), ("A20", "V4.1-Flash")])
+def test_generation_charts_stop_at_their_model_and_highlight_it(fid, last):
+    fig = FIGURES[fid]()
+    ticks = list(fig.layout.yaxis.ticktext)
+    assert ticks[0] == "가상 MHA" and ticks[-1] == f"<b>{last}</b>"
+    opacity = fig.data[0].marker.opacity
+    assert list(opacity) == [0.35] * (len(ticks) - 1) + [1.0]
+
+
+def test_generation_charts_share_a1_axes():
+    assert FIGURES["A2"]().layout.xaxis2.range == FIGURES["A1"]().layout.xaxis2.range
+
+
+@pytest.mark.parametrize("context", [CONTEXTS[0], CONTEXTS[-1]])
+def test_a1_read_labels_follow_the_context_slider_to_its_ends(context):
+    fig = FIGURES["A1"](context=context)
+    total = core.reads("v4.1-flash", context).total
+    annotation(fig, re.escape(f"<b>{fmt_bytes(total)}</b>"))
+    assert f"{context:,}" in fig.layout.annotations[1].text  # right panel title
+
+
+def test_a1_all_bf16_preset_gives_the_collapsible_variants():
+    fig = FIGURES["A1"](precision=core.ALL_BF16)
+    for label in ["85,888 B", "6,880 B", "3,200 B"]:
+        annotation(fig, re.escape(f"<b>{label}</b>"))
+    assert "BF16" in fig.layout.title.text
+
+
+def test_a1_per_component_override_changes_that_component_only():
+    fig = FIGURES["A1"](precision=core.Precision(main_kv="bf16"))
+    annotation(fig, r"^KV BF16 1,024 B · 검색용 key FP4 68 B")  # V4.1: main 288 → 1,024, key stays 68
+
+
+def test_a1_in_english_has_no_korean_left():
+    fig = FIGURES["A1"](lang="en", units="binary")
+    assert not [s for s in texts(fig) if HANGUL.search(s)]
+    annotation(fig, r"GiB")
+
+
+def test_a1_rejects_bad_knobs_with_clear_errors():
+    with pytest.raises(ValueError, match="language"):
+        FIGURES["A1"](lang="fr")
+    with pytest.raises(ValueError, match="at least one model"):
+        FIGURES["A1"](models=[])
+    with pytest.raises(ValueError, match="not among"):
+        FIGURES["A1"](models=["mha", "v2"], highlight="v3.2")
+
+
+def test_every_label_exists_in_both_languages():
+    assert all(set(v) == set(LANGS) and all(v.values()) for v in TEXT.values())
+
+
+def test_crossover_marks_where_global_kv_meets_local_kv():
+    fig = EXTRAS["crossover"]()
+    marks = [tr for tr in fig.data if tr.mode == "markers+text"]
+    assert [round(m.x[0], 2) for m in marks] == [914.66, 3037.48]
+    assert "≈915" in marks[0].text[0] and "≈3,038" in marks[1].text[0]
+    assert fig.layout.xaxis.type == "log" and fig.layout.yaxis.type == "log"
+
+
+def test_crossover_refuses_models_without_local_kv():
+    with pytest.raises(ValueError, match="local KV"):
+        EXTRAS["crossover"](models=["v2"])
