@@ -1,8 +1,19 @@
 """KV Atlas core: model specs, byte formats and the cost model (no UI imports)."""
 
 from .cost import (
-    ALL_BF16, DEPLOYED, PRESETS, Parts, Precision, cache_at, crossover, crossover_tokens, entry_bytes,
-    local_kv, ratio_to, reads, storage_per_token,
+    ALL_BF16,
+    DEPLOYED,
+    PRESETS,
+    Parts,
+    Precision,
+    cache_at,
+    crossover,
+    crossover_tokens,
+    entry_bytes,
+    local_kv,
+    ratio_to,
+    reads,
+    storage_per_token,
 )
 from .formats import PRECISIONS, Layout
 from .models import A1_MODELS, MODELS, ROLES, Layer, Model, get

@@ -123,19 +123,60 @@ def local_kv(model: Model | str, precision: Precision = DEPLOYED, n=None):
     return _scalar(per * np.minimum(m.window, n), n)
 
 
+# Every count in the model has the form min(cap, ⌊N/m⌋): entries of ratio m that exist,
+# capped by top-k, window or pool. A term is (role, m, cap); a model's cost is a sum of
+# bytes × count terms, each distinct count evaluated once over the whole N array.
+Term = tuple[str, int, int | None]
+
+
+def _stored_terms(m: Model, ly) -> list[Term]:
+    """What one layer holds in the cache at context N."""
+    terms = []
+    if ly.stores_global:
+        terms.append(("main_kv", ly.ratio, None))
+    if ly.stores_index_key:
+        terms.append(("index_key", ly.ratio, None))
+    if ly.windowed:
+        terms.append(("local_kv", 1, m.window))
+    return terms
+
+
+def _read_terms(m: Model, ly) -> list[Term]:
+    """What one layer reads to decode one token at context N."""
+    r, k = ly.ratio, m.index_topk
+    main = {"MHA": (1, None), "MLA": (1, None), "DSA": (1, k), "SWA": None,
+            "HCA": (r, None), "CSA": (r, k), "CSA2": (r, k)}[ly.kind]
+    keys = {"DSA": (1, None), "CSA": (r, None)}.get(ly.kind)
+    if ly.kind == "CSA2":
+        keys = {"full": (r, None), "reindex": (r, m.pool), "reuse": None}[ly.mode]
+    terms = [("main_kv", *main)] if main else []
+    if keys:
+        terms.append(("index_key", *keys))
+    if ly.windowed:
+        terms.append(("local_kv", 1, m.window))
+    return terms
+
+
+def _evaluate(m: Model, terms_of, n, precision: Precision) -> Parts:
+    b = entry_bytes(m, precision)
+    coef: dict[Term, int] = {}
+    for ly in m.layers:
+        for term in terms_of(m, ly):
+            coef[term] = coef.get(term, 0) + b[term[0]]
+    out: dict[str, object] = {}
+    counts: dict[tuple[int, int | None], np.ndarray] = {}
+    for (role, ratio, cap), nbytes in coef.items():
+        if (ratio, cap) not in counts:
+            c = n if ratio == 1 else n // ratio
+            counts[ratio, cap] = c if cap is None else np.minimum(c, cap)
+        part = nbytes * counts[ratio, cap]
+        out[role] = part if role not in out else out[role] + part
+    zero = 0 if np.ndim(n) == 0 else np.zeros(n.shape, np.int64)
+    return Parts(*(_scalar(out.get(r, zero), n) for r in ROLES))
+
 def cache_at(model: Model | str, n, precision: Precision = DEPLOYED) -> Parts:
     """Bytes held in the cache at context N: complete entries only, plus local KV."""
-    m, n = _model(model), _context(n)
-    b = entry_bytes(m, precision)
-    main = key = np.zeros_like(n)
-    for (kind, ratio, mode), count in m.layer_counts.items():
-        ly = next(x for x in m.layers if x.signature == (kind, ratio, mode))
-        entries = n // ratio
-        if ly.stores_global:
-            main = main + count * entries * b["main_kv"]
-        if ly.stores_index_key:
-            key = key + count * entries * b["index_key"]
-    return Parts(_scalar(main, n), _scalar(key, n), local_kv(m, precision, n))
+    return _evaluate(_model(model), _stored_terms, _context(n), precision)
 
 
 def reads(model: Model | str, n, precision: Precision = DEPLOYED) -> Parts:
@@ -144,36 +185,7 @@ def reads(model: Model | str, n, precision: Precision = DEPLOYED) -> Parts:
     Each layer's referenced entries are counted once (shared caches once per reading
     layer), at the same byte format as storage, scales and padding included.
     """
-    m, n = _model(model), _context(n)
-    b = entry_bytes(m, precision)
-    main = key = local = np.zeros_like(n)
-    for (kind, ratio, mode), count in m.layer_counts.items():
-        r_main, r_key = _layer_reads(m, kind, ratio, mode, n)
-        main = main + count * r_main * b["main_kv"]
-        key = key + count * r_key * b["index_key"]
-        if kind in ("SWA", "CSA", "HCA", "CSA2"):
-            local = local + count * np.minimum(m.window, n) * b["local_kv"]
-    return Parts(_scalar(main, n), _scalar(key, n), _scalar(local, n))
-
-
-def _layer_reads(m: Model, kind: str, ratio: int, mode: str, n: np.ndarray):
-    """(global main entries, index keys) one layer of this kind reads at context N."""
-    entries = n // ratio
-    zero = np.zeros_like(n)
-    if kind in ("MHA", "MLA"):
-        return n, zero
-    if kind == "DSA":
-        return np.minimum(m.index_topk, n), n
-    if kind == "SWA":
-        return zero, zero
-    if kind == "HCA":
-        return entries, zero
-    if kind == "CSA":
-        return np.minimum(m.index_topk, entries), entries
-    if kind == "CSA2":
-        keys = {"full": entries, "reindex": np.minimum(m.pool, entries), "reuse": zero}[mode]
-        return np.minimum(m.index_topk, entries), keys
-    raise ValueError(f"unknown layer kind {kind!r}")
+    return _evaluate(_model(model), _read_terms, _context(n), precision)
 
 
 def crossover(model: Model | str, precision: Precision = DEPLOYED) -> float | None:

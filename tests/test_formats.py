@@ -1,0 +1,156 @@
+"""Cache entry sizes derived from their definitions (bits written out), and the checks
+that keep a `Layout` honest."""
+
+from __future__ import annotations
+
+import pytest
+
+import core
+from core import formats as F
+
+# --- the article's deployed formats, bit by bit --------------------------------------
+
+
+def test_v3_2_main_kv_is_512_fp8_plus_4_fp32_scales_plus_64_bf16_rope_656_bytes():
+    bits = 512 * 8 + (512 // 128) * 32 + 64 * 16
+    assert bits == 656 * 8
+    assert F.MLA_FP8.nbytes == 656
+    assert F.MLA_FP8.dims == 512 + 64
+    assert F.MLA_FP8.precision == "fp8"
+    assert core.get("v3.2").component("main_kv").layout("fp8").nbytes == bits // 8
+
+
+def test_v3_2_index_key_is_128_fp8_plus_one_fp32_scale_132_bytes():
+    bits = 128 * 8 + 1 * 32
+    assert bits == 132 * 8
+    assert F.INDEX_FP8.nbytes == 132
+    assert F.INDEX_FP8.dims == 128
+    assert core.get("v3.2").component("index_key").layout("fp8").nbytes == bits // 8
+
+
+def test_v4_entry_is_448_fp8_plus_7_ue8m0_scales_plus_64_bf16_rope_plus_1_pad_584_bytes():
+    bits = 448 * 8 + (448 // 64) * 8 + 64 * 16
+    assert bits // 8 + 1 == 584
+    assert F.V4_FP8.nbytes == 584
+    assert F.V4_FP8.pad == 1
+    assert F.V4_FP8.dims == 448 + 64
+    v4 = core.get("v4-flash")
+    assert v4.component("main_kv").layout("fp8").nbytes == 584
+    assert v4.component("local_kv").layout("fp8").nbytes == 584
+
+
+def test_fp4_index_key_is_128_e2m1_plus_4_ue8m0_scales_68_bytes():
+    bits = 128 * 4 + (128 // 32) * 8
+    assert bits == 68 * 8
+    assert F.INDEX_FP4.nbytes == 68
+    assert F.INDEX_FP4.precision == "fp4"
+    for model in ("v4-flash", "v4.1-flash"):
+        assert core.get(model).component("index_key").layout("fp4").nbytes == 68
+
+
+def test_v4_1_main_kv_is_512_e2m1_plus_32_e4m3_scales_288_bytes():
+    bits = 512 * 4 + (512 // 16) * 8
+    assert bits == 288 * 8
+    assert F.V41_FP4.nbytes == 288
+    assert F.V41_FP4.dims == 512  # the RoPE part is quantised too: no BF16 segment
+    assert core.get("v4.1-flash").component("main_kv").layout("fp4").nbytes == 288
+
+
+def test_v4_1_local_kv_is_512_fp8_plus_16_ue8m0_scales_528_bytes():
+    bits = 512 * 8 + (512 // 32) * 8
+    assert bits == 528 * 8
+    assert F.V41_LOCAL_FP8.nbytes == 528
+    assert core.get("v4.1-flash").component("local_kv").layout("fp8").nbytes == 528
+
+
+def test_describe_spells_out_the_v4_entry_and_its_total():
+    text = F.V4_FP8.describe()
+    assert "448" in text and "64" in text and "1 B pad" in text
+    assert text.endswith("= 584 B")
+
+
+@pytest.mark.parametrize("model,role,precision", [
+    ("v2", "main_kv", "bf16"),
+    ("v3.2", "main_kv", "fp8"),
+    ("v3.2", "index_key", "fp8"),
+    ("v4-flash", "main_kv", "fp8"),
+    ("v4-flash", "index_key", "fp4"),
+    ("v4-flash", "local_kv", "fp8"),
+    ("v4.1-flash", "main_kv", "fp4"),
+    ("v4.1-flash", "index_key", "fp4"),
+    ("v4.1-flash", "local_kv", "fp8"),
+])
+def test_each_component_deploys_the_articles_precision(model, role, precision):
+    assert core.get(model).component(role).deployed == precision
+
+
+# --- a Layout rejects bad definitions --------------------------------------------------
+
+
+def test_a_group_that_does_not_divide_the_dims_is_rejected():
+    with pytest.raises(ValueError, match="groups of 64"):
+        F.Segment(100, F.E4M3, 64, F.UE8M0)
+
+
+def test_a_group_without_a_scale_is_rejected():
+    with pytest.raises(ValueError, match="group and scale"):
+        F.Segment(128, F.E4M3, 32, None)
+
+
+def test_a_scale_without_a_group_is_rejected():
+    with pytest.raises(ValueError, match="group and scale"):
+        F.Segment(128, F.E4M3, None, F.FP32)
+
+
+def test_an_unknown_precision_is_rejected():
+    with pytest.raises(ValueError, match="fp16"):
+        F.Layout("fp16", (F.Segment(128, F.BF16),))
+
+
+def test_an_entry_that_is_not_a_whole_number_of_bytes_is_rejected():
+    with pytest.raises(ValueError, match="whole number of bytes"):
+        F.Layout("fp4", (F.Segment(3, F.E2M1),))  # 12 bits
+
+
+def test_a_component_missing_a_precision_is_rejected():
+    with pytest.raises(ValueError, match="fp4"):
+        F.choices(F.bf16(128), F.INDEX_FP8)
+
+
+def test_a_valid_custom_layout_counts_values_scales_and_padding():
+    lo = F.Layout("fp8", (F.Segment(256, F.E4M3, 128, F.FP32), F.Segment(32, F.BF16)), pad=3)
+    assert lo.nbytes == (256 * 8 + 2 * 32 + 32 * 16) // 8 + 3
+
+
+# --- every component offers bf16 / fp8 / fp4 ------------------------------------------
+
+DIMS = {  # values per entry, from the article
+    ("mha", "main_kv"): 128 * (128 + 128),
+    ("v2", "main_kv"): 512 + 64,
+    ("v3", "main_kv"): 512 + 64,
+    ("v3.2", "main_kv"): 512 + 64,
+    ("v3.2", "index_key"): 128,
+    ("v4-flash", "main_kv"): 512,
+    ("v4-flash", "index_key"): 128,
+    ("v4-flash", "local_kv"): 512,
+    ("v4.1-flash", "main_kv"): 512,
+    ("v4.1-flash", "index_key"): 128,
+    ("v4.1-flash", "local_kv"): 512,
+}
+
+
+def test_the_models_have_exactly_the_components_the_article_describes():
+    have = {(m.id, c.role) for m in core.MODELS.values() for c in m.components}
+    assert have == set(DIMS)
+
+
+@pytest.mark.parametrize("model,role", sorted(DIMS), ids=lambda x: str(x))
+def test_every_component_offers_bf16_fp8_fp4_with_bf16_two_bytes_per_value(model, role):
+    comp = core.get(model).component(role)
+    assert set(comp.layouts) == {"bf16", "fp8", "fp4"}
+    dims = DIMS[model, role]
+    for name, lo in comp.layouts.items():
+        assert lo.precision == name
+        assert lo.dims == dims, f"{name} layout holds {lo.dims} values, not {dims}"
+    assert comp.layout("bf16").nbytes == dims * 2
+    assert comp.layout("fp4").nbytes < comp.layout("fp8").nbytes < comp.layout("bf16").nbytes
