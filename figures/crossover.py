@@ -35,33 +35,33 @@ def build_crossover(
         raise ValueError("none of these models keeps a local KV")
     top = max(1 << 21, context or 0)
     n = np.unique(np.geomspace(16, top, 400).astype(np.int64))
-    fig = go.Figure()
+    hover = "N=%{x:,}<br>%{y:,.0f} B<extra>%{fullData.name}</extra>"
+    traces, notes, shapes = [], [], []
     for i, mid in enumerate(models):
         name, dash = get(mid).name, DASHES[i % len(DASHES)]
         growth = storage_per_token(mid, precision).total
-        fig.add_trace(go.Scatter(
-            x=n, y=growth * n, mode="lines", name=t("x.global", lang, m=name),
-            line=dict(color=ROLE_COLOURS["main_kv"], dash=dash, width=2.5),
-            hovertemplate="N=%{x:,}<br>%{y:,.0f} B<extra>%{fullData.name}</extra>"))
-        fig.add_trace(go.Scatter(
-            x=n, y=local_kv(mid, precision, n), mode="lines", name=t("x.local", lang, m=name),
-            line=dict(color=ROLE_COLOURS["local_kv"], dash=dash, width=2.5),
-            hovertemplate="N=%{x:,}<br>%{y:,.0f} B<extra>%{fullData.name}</extra>"))
-        meet = crossover(mid, precision)
-        fig.add_trace(go.Scatter(
-            x=[meet], y=[local_kv(mid, precision)], mode="markers+text", showlegend=False,
+        full, meet = local_kv(mid, precision), crossover(mid, precision)
+        lines = (("main_kv", growth * n, "x.global"), ("local_kv", local_kv(mid, precision, n), "x.local"))
+        for role, y, label in lines:
+            traces.append(dict(type="scatter", x=n, y=y, mode="lines", name=t(label, lang, m=name),
+                               line=dict(color=ROLE_COLOURS[role], dash=dash, width=2.5), hovertemplate=hover))
+        traces.append(dict(
+            type="scatter", x=[meet], y=[full], mode="markers+text", showlegend=False,
             marker=dict(size=11, color="black", symbol="circle-open", line=dict(width=2)),
             text=[f"{name} {t('x.meet', lang, n=f'{crossover_tokens(mid, precision):,}')}"],
             textposition="top left" if i % 2 == 0 else "bottom right",
-            hovertemplate=f"{name}: N≈{meet:,.1f}<br>{fmt_bytes(local_kv(mid, precision), units)}"
-                          "<extra></extra>"))
+            hovertemplate=f"{name}: N≈{meet:,.1f}<br>{fmt_bytes(full, units)}<extra></extra>"))
     if context:
-        fig.add_vline(x=context, line=dict(color=MUTED, dash="dot", width=1))
-        fig.add_annotation(x=math.log10(context), y=1, yref="paper", yanchor="bottom", showarrow=False,
-                           text=f"{t('x.now', lang)} = {context:,}", font=dict(color=MUTED, size=11))
-    fig.update_xaxes(type="log", title_text=t("x.axis.x", lang), exponentformat="SI")
-    fig.update_yaxes(type="log", title_text=t("x.axis.y", lang), exponentformat="SI")
-    fig.update_layout(template="kv_atlas", title=t("x.title", lang), height=460,
-                      margin=dict(l=10, r=20, t=70, b=10),
-                      legend=dict(orientation="v", x=0.01, y=0.99, bgcolor="rgba(255,255,255,0.8)"))
-    return fig
+        shapes.append(dict(type="line", x0=context, x1=context, y0=0, y1=1, yref="paper",
+                           line=dict(color=MUTED, dash="dot", width=1)))
+        # annotation x on a log axis is in log10 units
+        notes.append(dict(x=math.log10(context), y=1, yref="paper", yanchor="bottom", showarrow=False,
+                          text=f"{t('x.now', lang)} = {context:,}", font=dict(color=MUTED, size=11)))
+    layout = dict(
+        template="kv_atlas", title=dict(text=t("x.title", lang)), height=460,
+        margin=dict(l=10, r=20, t=70, b=10), annotations=notes, shapes=shapes,
+        xaxis=dict(type="log", title=dict(text=t("x.axis.x", lang)), exponentformat="SI"),
+        yaxis=dict(type="log", title=dict(text=t("x.axis.y", lang)), exponentformat="SI"),
+        legend=dict(orientation="v", x=0.01, y=0.99, bgcolor="rgba(255,255,255,0.8)"),
+    )
+    return go.Figure(data=traces, layout=layout)
