@@ -9,6 +9,7 @@ import streamlit as st
 
 from core import PRESETS, Precision
 from core.units import UNITS, fmt_tokens
+from figures import EXTRAS, FIGURES
 from figures.i18n import DEFAULT_LANG, LANGS, t
 from figures.style import plotly_config
 
@@ -54,6 +55,14 @@ def view() -> View:
     return st.session_state.get("_view", View())
 
 
-def chart(fig, figure_id: str, **kw) -> None:
+@st.cache_resource(max_entries=512, show_spinner=False)
+def figure(figure_id: str, **knobs):
+    """Build a registered figure once per distinct set of knobs. Figures are shared, not
+    copied: nothing downstream mutates them (st.plotly_chart only serialises)."""
+    return {**FIGURES, **EXTRAS}[figure_id](**knobs)
+
+
+def chart(figure_id: str, **knobs) -> None:
     """Show a figure exactly as it exports: our template, not Streamlit's theme."""
-    st.plotly_chart(fig, theme=None, config=plotly_config(figure_id), key=f"chart-{figure_id}", **kw)
+    st.plotly_chart(figure(figure_id, **knobs), theme=None, config=plotly_config(figure_id),
+                    key=f"chart-{figure_id}")

@@ -7,7 +7,6 @@ import ui
 from core import A1_MODELS, MODELS
 from core.summary import summarise
 from core.units import fmt_bytes, fmt_exact, fmt_tokens
-from figures import EXTRAS, FIGURES
 from figures.i18n import model_name, t
 
 v = ui.view()
@@ -35,8 +34,8 @@ m1.metric(t("ov.m.storage", L, m=name), fmt_exact(s.storage.total))
 m2.metric(t("ov.m.cache", L, m=name, n=fmt_tokens(v.context)), fmt_bytes(s.cache.total, v.units))
 m3.metric(t("ov.m.read", L, m=name), fmt_bytes(s.read.total, v.units))
 
-ui.chart(FIGURES["A1"](context=v.context, precision=v.precision, models=models,
-                       highlight=None if highlight == "none" else highlight, lang=L, units=v.units), "A1")
+ui.chart("A1", context=v.context, precision=v.precision, models=tuple(models),
+         highlight=None if highlight == "none" else highlight, lang=L, units=v.units)
 
 st.subheader(t("ov.table", L))
 table = pd.DataFrame({
@@ -57,6 +56,5 @@ st.download_button(t("ov.csv", L), table.to_csv(index=False).encode("utf-8"),
 
 local = [m for m in models if any(r.model.id == m and r.local_kv for r in rows)]
 if local:
-    ui.chart(EXTRAS["crossover"](models=local, precision=v.precision, context=v.context, lang=L,
-                                 units=v.units), "crossover")
+    ui.chart("crossover", models=tuple(local), precision=v.precision, context=v.context, lang=L, units=v.units)
     st.caption(t("ov.crossover.note", L))

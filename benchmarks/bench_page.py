@@ -1,0 +1,38 @@
+"""Overview page script time, warm (goal ≤ 100 ms), against a one-chart baseline page.
+
+Both run through Streamlit's AppTest in this process, so the ratio cancels AppTest's own
+overhead and the machine's noise. Run: python benchmarks/bench_page.py
+"""
+
+import pathlib
+import statistics
+import time
+
+from streamlit.testing.v1 import AppTest
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+BASELINE = '''
+import plotly.graph_objects as go
+import streamlit as st
+n = st.sidebar.select_slider("ctx", [1024, 2048, 131072], value=131072, key="ctx")
+st.plotly_chart(go.Figure(go.Bar(x=[n, n / 2], y=["a", "b"], orientation="h")), theme=None)
+'''
+
+
+def median_ms(make, repeat=15) -> float:
+    make().run()  # warm: imports, caches
+    times = []
+    for _ in range(repeat):
+        at = make()
+        t0 = time.perf_counter()
+        at.run()
+        times.append(time.perf_counter() - t0)
+        assert not at.exception
+    return statistics.median(times) * 1e3
+
+
+if __name__ == "__main__":
+    app = median_ms(lambda: AppTest.from_file(str(ROOT / "app.py"), default_timeout=60))
+    base = median_ms(lambda: AppTest.from_string(BASELINE, default_timeout=60))
+    print(f"Overview (app.py), warm: {app:.1f} ms (goal ≤ 100 ms)")
+    print(f"one-chart baseline:      {base:.1f} ms → ratio {app / base:.2f}×")
