@@ -115,11 +115,11 @@ def _split_bars(xref, parts, totals, lo, opacity, lang, hover) -> list[dict]:
 
 def _storage_panel(rows: list[Summary], lang: str, scale: list[float]):
     totals = [s.storage.total for s in rows]
-    lo, hi = _log_range(scale, room=1.45)
+    lo, hi = _log_range(scale, room=1.2)
     notes = []
     for i, s in enumerate(rows):
         ratio = t("a1.base", lang) if s.model.id == "mha" else t("a1.ratio", lang, r=fmt_ratio(s.ratio))
-        notes.append(_label("x", i, s.storage.total, f"<b>{fmt_exact(s.storage.total)}</b>  {ratio}"))
+        notes.append(_label("x", i, s.storage.total, f"<b>{fmt_exact(s.storage.total)}</b>  {ratio}", lo, hi))
         lines = [_format_line(s, lang)]
         if s.local_kv:
             note = t("a1.local", lang, w=s.model.window, b=fmt_bytes(s.local_kv))
@@ -135,7 +135,7 @@ def _read_panel(rows: list[Summary], lang: str, units: str, scale: list[float]):
     lo, hi = _log_range(scale, room=0.9)
     notes = []
     for i, s in enumerate(rows):
-        notes.append(_label("x2", i, s.read.total, f"<b>{fmt_bytes(s.read.total, units)}</b>"))
+        notes.append(_label("x2", i, s.read.total, f"<b>{fmt_bytes(s.read.total, units)}</b>", lo, hi))
         if s.read.index_key:
             line = t("a1.readline", lang, kv=fmt_bytes(s.read.kv, units),
                      ik=fmt_bytes(s.read.index_key, units), share=f"{s.key_share:.0%}")
@@ -156,10 +156,13 @@ def _format_line(s: Summary, lang: str) -> str:
     return " · ".join(parts)
 
 
-def _label(xref, row, x, text) -> dict:
-    """The value at a bar's end (annotation x on a log axis is in log10 units)."""
+def _label(xref, row, x, text, lo, hi) -> dict:
+    """The value at a bar's end; inside the bar (white) when the bar fills most of the axis,
+    so a long label cannot run into the next panel. Annotation x on a log axis is log10."""
+    inside = (math.log10(x) - lo) / (hi - lo) > 0.7
     return dict(x=math.log10(x), y=row, xref=xref, yref="y", text=text, showarrow=False,
-                xanchor="left", xshift=6, font=dict(size=13))
+                xanchor="right" if inside else "left", xshift=-6 if inside else 6,
+                font=dict(size=13, color="white" if inside else None))
 
 
 def _under(xref, row, text) -> dict:
