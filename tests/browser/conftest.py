@@ -1,0 +1,82 @@
+"""Fixtures for the browser tests: a live `streamlit run app.py` and a headless Chromium.
+
+Everything collected under this folder gets the `browser` marker, so
+`pytest -m "not browser"` skips the slow part. scripts/test.sh installs
+Playwright and finds (or installs) a Chromium; $CHROMIUM names it.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))  # `harness` is shared with benchmarks/bench_slider.py
+
+import harness  # noqa: E402  (tests import `from harness import wait_ready` too)
+
+SCREENSHOTS = harness.REPO_ROOT / "artifacts" / "screenshots"
+EXPECT_TIMEOUT_MS = 30_000
+
+
+@pytest.hookimpl(tryfirst=True)  # before `-m` deselects
+def pytest_collection_modifyitems(config, items):
+    for item in items:
+        if HERE in Path(str(item.path)).resolve().parents:
+            item.add_marker(pytest.mark.browser)
+
+
+@pytest.fixture(scope="session")
+def app_url(tmp_path_factory):
+    log = tmp_path_factory.mktemp("streamlit") / "streamlit.log"
+    with harness.streamlit_server(harness.REPO_ROOT / "app.py", log) as url:
+        yield url
+
+
+@pytest.fixture(scope="session")
+def browser():
+    try:
+        from playwright.sync_api import expect, sync_playwright
+    except ImportError:
+        pytest.skip("playwright is not installed (scripts/test.sh installs it)")
+    expect.set_options(timeout=EXPECT_TIMEOUT_MS)  # a rerun on a busy 2-core CI box can exceed the 5 s default
+    with sync_playwright() as pw:
+        b = harness.launch_chromium(pw)
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def page(browser):
+    context = browser.new_context(viewport={"width": 1400, "height": 1000}, locale="ko-KR")
+    context.set_default_timeout(EXPECT_TIMEOUT_MS)
+    p = context.new_page()
+    yield p
+    context.close()
+
+
+# Streamlit scrolls inside `stMain`, not the document, so a plain full_page screenshot stops at
+# the viewport: grow the viewport to the content's height for the shot, then put it back.
+_CONTENT_HEIGHT_JS = """() => Math.max(window.innerHeight, ...Array.from(
+  document.querySelectorAll('[data-testid="stMain"], [data-testid="stSidebarContent"]'), e => e.scrollHeight))"""
+_TWO_FRAMES_JS = "() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))"
+
+
+@pytest.fixture
+def screenshot(page):
+    """Call screenshot("name") to save a full-page PNG under artifacts/screenshots/."""
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+
+    def take(name: str) -> Path:
+        path = SCREENSHOTS / f"{name}.png"
+        size = page.viewport_size
+        height = min(int(page.evaluate(_CONTENT_HEIGHT_JS)), 20_000)
+        page.set_viewport_size({"width": size["width"], "height": height})
+        page.evaluate(_TWO_FRAMES_JS)
+        page.screenshot(path=str(path), full_page=True)
+        page.set_viewport_size(size)
+        return path
+
+    return take

@@ -1,0 +1,161 @@
+"""Shared helpers for the browser tests and the slider benchmark.
+
+Start `streamlit run` on a free port (output to a log file), wait for its
+health endpoint, launch a Chromium through Playwright, and wait for a page
+to be fully drawn. Playwright is imported lazily so this module imports
+without it.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from contextlib import contextmanager
+from pathlib import Path
+
+REPO_ROOT = Path(__file__).resolve().parents[2]
+
+# Flags the machine notes call for: root needs --no-sandbox; the closed network
+# refuses Chromium's background connections unless they are switched off.
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+
+APP_READY = '[data-testid="stApp"][data-test-script-state="notRunning"]'
+PLOTLY_CHART = '[data-testid="stPlotlyChart"]'
+EXCEPTION = '[data-testid="stException"]'
+SKELETON = '[data-testid="stSkeleton"]'
+
+
+def find_chromium() -> str | None:
+    """$CHROMIUM if set, else a system Chromium/Chrome; None means Playwright's own."""
+    if os.environ.get("CHROMIUM"):
+        return os.environ["CHROMIUM"]
+    for name in ("/usr/bin/chromium", "chromium", "chromium-browser", "google-chrome"):
+        path = shutil.which(name)
+        if path:
+            return path
+    return None
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _log_tail(log_path: Path, lines: int = 40) -> str:
+    try:
+        return "\n".join(log_path.read_text(errors="replace").splitlines()[-lines:])
+    except OSError:
+        return "(no log)"
+
+
+@contextmanager
+def streamlit_server(script: str | Path, log_path: Path, *, cwd: Path = REPO_ROOT, timeout: float = 60.0):
+    """Run `streamlit run script` on a free port; yield its base URL; stop it on exit."""
+    port = free_port()
+    url = f"http://127.0.0.1:{port}"
+    cmd = [
+        sys.executable, "-m", "streamlit", "run", str(script),
+        "--server.headless", "true",
+        "--server.port", str(port),
+        "--server.address", "127.0.0.1",
+        "--browser.gatherUsageStats", "false",
+    ]  # fmt: skip
+    log_path.parent.mkdir(parents=True, exist_ok=True)
+    with open(log_path, "wb") as log:
+        proc = subprocess.Popen(cmd, cwd=cwd, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
+    try:
+        _wait_healthy(url, proc, log_path, timeout)
+        yield url
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+
+
+def _wait_healthy(url: str, proc: subprocess.Popen, log_path: Path, timeout: float) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise RuntimeError(f"streamlit exited with {proc.returncode}; log tail:\n{_log_tail(log_path)}")
+        try:
+            with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as r:
+                if r.read().decode().strip() == "ok":
+                    return
+        except OSError:
+            pass
+        time.sleep(0.25)
+    raise TimeoutError(f"streamlit not healthy after {timeout:.0f} s at {url}; log tail:\n{_log_tail(log_path)}")
+
+
+def launch_chromium(playwright):
+    """Launch headless Chromium: the system one when found, else Playwright's download."""
+    executable = find_chromium()
+    kwargs = {"executable_path": executable} if executable else {}
+    return playwright.chromium.launch(headless=True, args=CHROMIUM_ARGS, **kwargs)
+
+
+def wait_ready(page, timeout: float = 60_000) -> None:
+    """Script finished, every plotly chart drawn (`.main-svg` present), no exception shown.
+
+    Lazily loaded elements (plotly among them) show an `stSkeleton` until their code has
+    arrived, which can be after the script state is back to notRunning: wait those out too.
+    """
+    from playwright.sync_api import expect
+
+    expect(page.locator(APP_READY)).to_have_count(1, timeout=timeout)
+    expect(page.locator(SKELETON)).to_have_count(0, timeout=timeout)
+    charts = page.locator(PLOTLY_CHART)
+    for i in range(charts.count()):
+        expect(charts.nth(i).locator(".main-svg").first).to_be_attached(timeout=timeout)
+    exceptions = page.locator(EXCEPTION)
+    n = exceptions.count()
+    assert n == 0, f"{page.url} shows {n} exception(s):\n{exceptions.first.inner_text()[:3000]}"
+
+
+def context_slider(page):
+    """The sidebar's context `stSlider`: by its key class (`st-key-ctx`), else by its label.
+
+    Its thumb is `.get_by_role("slider")` (an `<input type="range">`, so the role is implicit and
+    a `[role="slider"]` CSS selector misses it); its shown value `[data-testid="stSliderThumbValue"]`.
+    """
+    sliders = page.locator('[data-testid="stSidebar"] [data-testid="stSlider"]')
+    by_key = page.locator('[data-testid="stSidebar"] .st-key-ctx [data-testid="stSlider"]')
+    if by_key.count():
+        return by_key.first
+    return sliders.filter(has_text=re.compile(r"context|문맥", re.IGNORECASE)).first
+
+
+# JS: a cheap string hash of every plotly chart's SVG markup, to tell a redraw.
+_CHARTS_HASH = """function chartsHash() {
+  let h = 0;
+  for (const svg of document.querySelectorAll('[data-testid="stPlotlyChart"] .main-svg')) {
+    const s = svg.innerHTML;
+    for (let i = 0; i < s.length; i++) h = (Math.imul(h, 31) + s.charCodeAt(i)) | 0;
+  }
+  return String(h);
+}"""
+CHARTS_HASH_JS = f"() => {{ {_CHARTS_HASH} return chartsHash(); }}"
+# JS predicate for page.wait_for_function(..., arg=previous_hash): the rerun is over and a chart changed.
+REDRAWN_JS = (
+    f"(before) => {{ {_CHARTS_HASH} "
+    f"return !!document.querySelector('{APP_READY}') && !document.querySelector('{SKELETON}')"
+    " && chartsHash() !== before; }"
+)
