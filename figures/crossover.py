@@ -34,7 +34,9 @@ def build_crossover(
     if not models:
         raise ValueError("none of these models keeps a local KV")
     top = max(1 << 21, context or 0)
-    n = np.unique(np.geomspace(16, top, 400).astype(np.int64))
+    # both curves are straight on log-log axes between these points: growth × N is linear,
+    # local KV is linear up to the window and flat after it
+    n = np.array(sorted({16, *(get(m).window for m in models), top}), dtype=np.int64)
     hover = "N=%{x:,}<br>%{y:,.0f} B<extra>%{fullData.name}</extra>"
     traces, notes, shapes = [], [], []
     for i, mid in enumerate(models):

@@ -56,5 +56,7 @@ st.download_button(t("ov.csv", L), table.to_csv(index=False).encode("utf-8"),
 
 local = [m for m in models if any(r.model.id == m and r.local_kv for r in rows)]
 if local:
-    ui.chart("crossover", models=tuple(local), precision=v.precision, context=v.context, lang=L, units=v.units)
+    # context=None: no "current N" line, so a slider step does not redraw this chart (measured
+    # ≈ 80-130 ms per step in benchmarks/bench_slider.py)
+    ui.chart("crossover", models=tuple(local), precision=v.precision, context=None, lang=L, units=v.units)
     st.caption(t("ov.crossover.note", L))
