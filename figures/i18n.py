@@ -59,8 +59,8 @@ TEXT: dict[str, dict[str, str]] = {
     "app.units": {"ko": "단위", "en": "Units"},
     "app.page.overview": {"ko": "개요", "en": "Overview"},
     # overview page
-    "ov.title": {"ko": "DeepSeek의 KV 캐시: 토큰당 3.9 MB에서 890 B까지",
-                 "en": "DeepSeek's KV cache: from 3.9 MB to 890 B per token"},
+    "ov.title": {"ko": "DeepSeek의 KV 캐시: 토큰당 {first}에서 {last}까지",
+                 "en": "DeepSeek's KV cache: from {first} to {last} per token"},
     "ov.intro": {
         "ko": "토큰당 KV 캐시 ≈ 저장 벡터의 폭 × 저장하는 층 수 × 원소당 bytes ÷ 압축 비율. "
               "아래 숫자는 모두 모델 명세에서 바이트 단위로 계산합니다.",

@@ -4,15 +4,16 @@ import pandas as pd
 import streamlit as st
 
 import ui
-from core import A1_MODELS, MODELS
+from core import A1_MODELS, MODELS, storage_per_token
 from core.summary import summarise
-from core.units import fmt_bytes, fmt_exact, fmt_tokens
+from core.units import fmt_bytes, fmt_exact, fmt_ratio, fmt_tokens
 from figures.i18n import model_name, t
 
 v = ui.view()
 L = v.lang
 
-st.title(t("ov.title", L))
+first, last = (storage_per_token(m).total for m in (A1_MODELS[0], A1_MODELS[-1]))
+st.title(t("ov.title", L, first=fmt_bytes(first, sig=2), last=fmt_exact(last)))
 st.caption(t("ov.intro", L))
 
 c1, c2 = st.columns([3, 1])
@@ -46,7 +47,7 @@ table = pd.DataFrame({
     t("col.read_kv", L): [r.read.kv for r in rows],
     t("col.read_key", L): [r.read.index_key for r in rows],
     t("col.read", L): [r.read.total for r in rows],
-    t("col.ratio", L): [f"1/{r.ratio:,.0f}" if r.model.id != "mha" else "1" for r in rows],
+    t("col.ratio", L): [fmt_ratio(r.ratio) for r in rows],
     t("col.crossover", L): [r.crossover_tokens for r in rows],
 })
 st.dataframe(table, hide_index=True, width="stretch",
