@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from fractions import Fraction
 
 import numpy as np
 
@@ -104,13 +105,14 @@ def storage_per_token(model: Model | str, precision: Precision = DEPLOYED) -> Pa
     """
     m = _model(model)
     b = entry_bytes(m, precision)
-    main = sum(b["main_kv"] / ly.ratio for ly in m.layers if ly.stores_global)
-    key = sum(b["index_key"] / ly.ratio for ly in m.layers if ly.stores_index_key)
+    main = sum(Fraction(b["main_kv"], ly.ratio) for ly in m.layers if ly.stores_global)
+    key = sum(Fraction(b["index_key"], ly.ratio) for ly in m.layers if ly.stores_index_key)
     return Parts(_exact(main), _exact(key), 0)
 
 
-def _exact(x: float):
-    return int(x) if float(x).is_integer() else x
+def _exact(x: Fraction) -> int | float:
+    """Sum exactly, then an int where the bytes are whole (3,514.25 B stays fractional)."""
+    return int(x) if x.denominator == 1 else float(x)
 
 
 def local_kv(model: Model | str, precision: Precision = DEPLOYED, n=None):

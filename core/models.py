@@ -7,8 +7,7 @@ Field names follow the DeepSeek configs where they have one (`index_topk`, `wind
 
 from __future__ import annotations
 
-from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from . import formats as F
 
@@ -61,11 +60,6 @@ class Layer:
     def stores_index_key(self) -> bool:
         return self.kind in ("DSA", "CSA") or (self.kind == "CSA2" and self.mode == "full")
 
-    @property
-    def signature(self) -> tuple[str, int, str]:
-        """What the cost model needs: layers with equal signatures cost the same."""
-        return (self.kind, self.ratio, self.mode)
-
 
 @dataclass(frozen=True)
 class Model:
@@ -77,10 +71,6 @@ class Model:
     window: int = 0  # recent positions of local KV
     pool_blocks: int = 0  # hierarchical indexer: candidate blocks per query
     pool_block_size: int = 0  # entries per candidate block
-    layer_counts: Counter = field(init=False, compare=False, repr=False)
-
-    def __post_init__(self):
-        object.__setattr__(self, "layer_counts", Counter(ly.signature for ly in self.layers))
 
     def component(self, role: str) -> Component | None:
         return next((c for c in self.components if c.role == role), None)
