@@ -13,7 +13,7 @@ from figures import EXTRAS, FIGURES
 from figures.i18n import DEFAULT_LANG, LANGS, t
 from figures.style import plotly_config
 
-# 1K … 2M tokens, two steps per octave (K = 1,024); 128K = 131,072 is the article's N.
+# 1K … 3M tokens, two steps per octave (K = 1,024); 128K = 131,072 is the article's N.
 CONTEXTS = tuple(sorted({int(1024 * f * 2**k) for k in range(12) for f in (1, 1.5)}))
 DEFAULT_CONTEXT = 131072
 OVERRIDES = ("auto", "bf16", "fp8", "fp4")

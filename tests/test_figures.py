@@ -158,3 +158,15 @@ def test_crossover_marks_where_global_kv_meets_local_kv():
 def test_crossover_refuses_models_without_local_kv():
     with pytest.raises(ValueError, match="local KV"):
         EXTRAS["crossover"](models=["v2"])
+
+
+def test_modebar_downloads_svg_named_after_the_figure():
+    from figures.style import plotly_config
+    opts = plotly_config("A1")["toImageButtonOptions"]
+    assert opts["format"] == "svg" and opts["filename"] == "kv-atlas-A1"
+
+
+def test_figures_use_the_shared_template_so_screen_matches_export():
+    import plotly.io as pio
+    fig = FIGURES["A1"]()
+    assert fig.layout.template.layout.font.family == pio.templates["kv_atlas"].layout.font.family
