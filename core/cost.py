@@ -11,11 +11,12 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import lru_cache
 
 import numpy as np
 
 from .formats import PRECISIONS
-from .models import ROLES, Component, Model, get
+from .models import MODELS, ROLES, Component, Model, get
 
 PRESETS = ("deployed", "bf16")
 
@@ -159,12 +160,26 @@ def _read_terms(m: Model, ly) -> list[Term]:
     return terms
 
 
-def _evaluate(m: Model, terms_of, n, precision: Precision) -> Parts:
+def _coefficients(m: Model, what: str, precision: Precision) -> dict[Term, int]:
+    """Bytes per unit of each count term, summed over the model's layers."""
+    terms_of = {"stored": _stored_terms, "read": _read_terms}[what]
     b = entry_bytes(m, precision)
     coef: dict[Term, int] = {}
     for ly in m.layers:
         for term in terms_of(m, ly):
             coef[term] = coef.get(term, 0) + b[term[0]]
+    return coef
+
+
+@lru_cache(maxsize=256)
+def _registered_coefficients(model_id: str, what: str, precision: Precision) -> dict[Term, int]:
+    return _coefficients(get(model_id), what, precision)
+
+
+def _evaluate(m: Model, what: str, n, precision: Precision) -> Parts:
+    registered = MODELS.get(m.id) is m  # the specs are frozen: their sums can be kept
+    coef = (_registered_coefficients(m.id, what, precision) if registered
+            else _coefficients(m, what, precision))
     out: dict[str, object] = {}
     counts: dict[tuple[int, int | None], np.ndarray] = {}
     for (role, ratio, cap), nbytes in coef.items():
@@ -176,9 +191,10 @@ def _evaluate(m: Model, terms_of, n, precision: Precision) -> Parts:
     zero = 0 if np.ndim(n) == 0 else np.zeros(n.shape, np.int64)
     return Parts(*(_scalar(out.get(r, zero), n) for r in ROLES))
 
+
 def cache_at(model: Model | str, n, precision: Precision = DEPLOYED) -> Parts:
     """Bytes held in the cache at context N: complete entries only, plus local KV."""
-    return _evaluate(_model(model), _stored_terms, _context(n), precision)
+    return _evaluate(_model(model), "stored", _context(n), precision)
 
 
 def reads(model: Model | str, n, precision: Precision = DEPLOYED) -> Parts:
@@ -187,7 +203,7 @@ def reads(model: Model | str, n, precision: Precision = DEPLOYED) -> Parts:
     Each layer's referenced entries are counted once (shared caches once per reading
     layer), at the same byte format as storage, scales and padding included.
     """
-    return _evaluate(_model(model), _read_terms, _context(n), precision)
+    return _evaluate(_model(model), "read", _context(n), precision)
 
 
 def crossover(model: Model | str, precision: Precision = DEPLOYED) -> float | None:
