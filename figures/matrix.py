@@ -1,0 +1,205 @@
+"""The matrix-diagram renderer shared by every mechanism figure.
+
+A diagram is data: lanes of boxes (matrices) and operator glyphs, read left to right,
+computed from a mechanism run; `render` draws any diagram the same way. Conventions of
+the article: activations have rows = tokens, columns = features; weights are
+[input, output]; a box's width shows only the *order* of its column size among the
+diagram's boxes (not proportional); learned weights are purple; cached boxes are marked.
+A box may carry its values, drawn as a heatmap with the numbers inside.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+import numpy as np
+import plotly.graph_objects as go
+
+from .style import MUTED, ROLE_COLOURS
+
+# Fill and border by role: weights purple; what attention reads blue; the indexer's red;
+# local KV orange; plain activations and scores grey.
+ROLE_FILL = {
+    "act": ("#f3f4f6", "#6b7280"),
+    "weight": ("#ede4f7", ROLE_COLOURS["weight"]),
+    "kv": ("#e3ecfa", ROLE_COLOURS["main_kv"]),
+    "index": ("#fbe5e5", ROLE_COLOURS["index_key"]),
+    "local": ("#fdf0dc", ROLE_COLOURS["local_kv"]),
+    "score": ("#fff8e1", "#b7791f"),
+}
+CELL = 0.62  # size of one value cell, in layout units
+PX = 46  # pixels per layout unit
+OP_W = 0.9  # width of an operator glyph
+GAP = 0.25  # space between items in a lane
+LANE_GAP = 1.05  # vertical space between lanes (room for labels above boxes)
+
+
+@dataclass(frozen=True)
+class Box:
+    """One matrix. `shape` is what the label states (e.g. the article's [T × 512]);
+    `values`, when given, are drawn cell by cell (±inf shown as ±∞)."""
+
+    label: str  # HTML, e.g. "C<sup>KV</sup>"
+    shape: tuple[int | str, int | str]
+    role: str = "act"
+    values: np.ndarray | None = None
+    cached: bool = False
+    note: str = ""  # a line under the box
+    fmt: str = "{:.2f}"
+
+    def __post_init__(self):
+        if self.role not in ROLE_FILL:
+            raise ValueError(f"unknown role {self.role!r}")
+        if self.values is not None and np.ndim(self.values) != 2:
+            raise ValueError(f"{self.label}: values must be a 2-D array")
+
+
+@dataclass(frozen=True)
+class Op:
+    """An operator between boxes: ×, +, ⊙, =, →, softmax, mask …; `over` labels an arrow."""
+
+    glyph: str
+    over: str = ""
+
+
+@dataclass(frozen=True)
+class Diagram:
+    title: str
+    lanes: tuple[tuple[Box | Op, ...], ...]
+    lane_labels: tuple[str, ...] = ()
+    captions: tuple[str, ...] = ()
+    cached_label: str = "cached"
+    subtitle: str = ""
+    meta: dict = field(default_factory=dict, compare=False)  # numbers the figure states, for tests
+
+
+def shape_label(shape) -> str:
+    r, c = shape
+    fr = f"{r:,}" if isinstance(r, int) else r
+    fc = f"{c:,}" if isinstance(c, int) else c
+    return f"[{fr} × {fc}]"
+
+
+def _ranks(values) -> dict:
+    """Rank of each distinct size (0 = smallest); non-numeric sizes (e.g. 'T') rank by order seen."""
+    nums = sorted({v for v in values if isinstance(v, int)})
+    out = {v: i for i, v in enumerate(nums)}
+    for v in values:
+        if not isinstance(v, int) and v not in out:
+            out[v] = len(out)
+    return out
+
+
+def _size(box: Box, col_rank: dict, row_rank: dict) -> tuple[float, float]:
+    if box.values is not None:
+        r, c = box.values.shape
+        return c * CELL, r * CELL
+    return 1.3 + 0.55 * col_rank[box.shape[1]], 1.0 + 0.35 * row_rank[box.shape[0]]
+
+
+def render(d: Diagram, *, max_width_px: int | None = None) -> go.Figure:
+    boxes = [it for lane in d.lanes for it in lane if isinstance(it, Box)]
+    col_rank = _ranks([b.shape[1] for b in boxes])
+    row_rank = _ranks([b.shape[0] for b in boxes])
+    label_w = 0.0
+
+    shapes, notes, traces = [], [], []
+    y, width = 0.0, 0.0
+    placed: dict[str, float] = {}  # box label -> x in the lane above
+    for li, lane in enumerate(d.lanes):
+        sizes = [_size(it, col_rank, row_rank) if isinstance(it, Box) else (_op_width(it), 0.0) for it in lane]
+        height = max(h for _, h in sizes)
+        label = d.lane_labels[li] if li < len(d.lane_labels) else ""
+        centre = y + LANE_GAP + (0.45 if label else 0) + height / 2
+        # an unlabelled lane that starts from a box of the lane above continues under it
+        x = placed.get(lane[0].label, label_w) if isinstance(lane[0], Box) and not label else label_w
+        placed = {}
+        for it, (w, h) in zip(lane, sizes):
+            if isinstance(it, Box):
+                _draw_box(it, x, centre - h / 2, w, h, d.cached_label, shapes, notes, traces)
+                placed.setdefault(it.label, x)
+            else:
+                _draw_op(it, x + w / 2, centre, notes)
+            x += w + GAP
+        if label:
+            notes.append(dict(x=0, y=y + 0.2, text=f"<b>{label}</b>", xanchor="left", yanchor="top",
+                              showarrow=False, font=dict(size=12, color=MUTED), xref="x", yref="y"))
+        width = max(width, x)
+        y = centre + height / 2 + (0.55 if any(isinstance(it, Box) and it.note for it in lane) else 0.15)
+    for i, cap in enumerate(d.captions):
+        notes.append(dict(x=0, y=y + 0.35 + 0.45 * i, text=cap, xanchor="left", yanchor="top", showarrow=False,
+                          align="left", font=dict(size=12, color=MUTED), xref="x", yref="y"))
+    y += 0.45 * len(d.captions) + (0.4 if d.captions else 0)
+
+    px = PX if not max_width_px else min(PX, max_width_px / width)
+    top = 70 if not d.subtitle else 85
+    for c in d.captions:  # captions may be wider than the lanes
+        width = max(width, 0.11 * len(c))
+    title = d.title + (f"<br><sup>{d.subtitle}</sup>" if d.subtitle else "")
+    layout = dict(
+        template="kv_atlas", title=dict(text=title), shapes=shapes, annotations=notes,
+        xaxis=dict(visible=False, range=[-0.1, width + 0.1], constrain="domain"),
+        yaxis=dict(visible=False, range=[y + 0.1, -0.1], scaleanchor="x", scaleratio=1, constrain="domain"),
+        width=int((width + 0.2) * px) + 20, height=int((y + 0.2) * px) + top + 20,
+        margin=dict(l=10, r=10, t=top, b=10), showlegend=False,
+        plot_bgcolor="white", hovermode="closest",
+    )
+    return go.Figure(data=traces, layout=layout)
+
+
+def _draw_box(b: Box, x, y, w, h, cached_label, shapes, notes, traces):
+    fill, line = ROLE_FILL[b.role]
+    shapes.append(dict(type="rect", x0=x, x1=x + w, y0=y, y1=y + h, xref="x", yref="y",
+                       fillcolor=fill if b.values is None else "rgba(0,0,0,0)",
+                       line=dict(color=line, width=3 if b.cached else 1.4, dash="solid")))
+    label = f"<b>{b.label}</b> <span style='font-size:10px'>{shape_label(b.shape)}</span>"
+    if b.values is None:
+        notes.append(_text(x + w / 2, y + h / 2, f"<b>{b.label}</b><br>{shape_label(b.shape)}", 12))
+    else:
+        notes.append(_text(x + w / 2, y - 0.05, label, 12, yanchor="bottom"))
+        traces.append(_heatmap(b, x, y))
+    if b.cached:
+        notes.append(dict(x=x + w, y=y, text=f" {cached_label} ", xref="x", yref="y", xanchor="right",
+                          yanchor="bottom" if b.values is None else "top", showarrow=False,
+                          font=dict(size=10, color="white"), bgcolor=line, yshift=2 if b.values is None else -2))
+    if b.note:
+        notes.append(_text(x + w / 2, y + h + 0.05, b.note, 10, yanchor="top", colour=MUTED))
+
+
+def _heatmap(b: Box, x, y) -> dict:
+    v = np.asarray(b.values, dtype=float)
+    r, c = v.shape
+    finite = np.where(np.isfinite(v), v, np.nan)
+    text = [[_cell(val, b.fmt) for val in row] for row in v]
+    amax = float(np.nanmax(np.abs(finite))) if np.isfinite(finite).any() else 1.0
+    return dict(type="heatmap", z=finite.tolist(), x=[x + (j + 0.5) * CELL for j in range(c)],
+                y=[y + (i + 0.5) * CELL for i in range(r)], text=text, texttemplate="%{text}",
+                textfont=dict(size=9), colorscale="RdBu", reversescale=True, zmid=0, zmin=-amax or -1,
+                zmax=amax or 1, showscale=False, xgap=1, ygap=1, hovertemplate=f"{b.label}[%{{y}}]: %{{text}}<extra></extra>")
+
+
+def _cell(val: float, fmt: str) -> str:
+    if np.isposinf(val):
+        return "∞"
+    if np.isneginf(val):
+        return "−∞"
+    return fmt.format(val).replace("-", "−")
+
+
+def _op_width(op: Op) -> float:
+    """Wide enough for the text over the arrow (tags stripped), at least a glyph's width."""
+    plain = re.sub(r"<[^>]+>", "", op.over)
+    return max(OP_W, 0.085 * len(plain) + 0.2)
+
+
+def _draw_op(op: Op, x, y, notes):
+    big = len(op.glyph) <= 2
+    notes.append(_text(x, y, op.glyph, 20 if big else 12, colour="#111827"))
+    if op.over:
+        notes.append(_text(x, y - 0.22, op.over, 10, yanchor="bottom", colour=MUTED))
+
+
+def _text(x, y, text, size, *, yanchor="middle", colour=None) -> dict:
+    return dict(x=x, y=y, text=text, xref="x", yref="y", showarrow=False, xanchor="center", yanchor=yanchor,
+                font=dict(size=size, color=colour))
