@@ -159,10 +159,10 @@ def _draw_box(b: Box, x, y, w, h, cached_label, shapes, notes, traces):
     else:
         notes.append(_text(x + w / 2, y - 0.05, label, 12, yanchor="bottom"))
         traces.append(_heatmap(b, x, y))
-    if b.cached:
+    if b.cached:  # a badge on the top-right corner, outside the box (above a value box's label)
         notes.append(dict(x=x + w, y=y, text=f" {cached_label} ", xref="x", yref="y", xanchor="right",
-                          yanchor="bottom" if b.values is None else "top", showarrow=False,
-                          font=dict(size=10, color="white"), bgcolor=line, yshift=2 if b.values is None else -2))
+                          yanchor="bottom", showarrow=False, font=dict(size=10, color="white"), bgcolor=line,
+                          yshift=2 if b.values is None else 22))
     if b.note:
         notes.append(_text(x + w / 2, y + h + 0.05, b.note, 10, yanchor="top", colour=MUTED))
 
@@ -176,7 +176,7 @@ def _heatmap(b: Box, x, y) -> dict:
     return dict(type="heatmap", z=finite.tolist(), x=[x + (j + 0.5) * CELL for j in range(c)],
                 y=[y + (i + 0.5) * CELL for i in range(r)], text=text, texttemplate="%{text}",
                 textfont=dict(size=9), colorscale="RdBu", reversescale=True, zmid=0, zmin=-amax or -1,
-                zmax=amax or 1, showscale=False, xgap=1, ygap=1, hovertemplate=f"{b.label}[%{{y}}]: %{{text}}<extra></extra>")
+                zmax=amax or 1, showscale=False, xgap=1, ygap=1, hovertemplate=f"{b.label}: %{{text}}<extra></extra>")
 
 
 def _cell(val: float, fmt: str) -> str:
@@ -184,13 +184,17 @@ def _cell(val: float, fmt: str) -> str:
         return "∞"
     if np.isneginf(val):
         return "−∞"
-    return fmt.format(val).replace("-", "−")
+    text = fmt.format(val)
+    if text.startswith("-") and float(text) == 0:  # no "−0.00" for a tiny negative
+        text = text[1:]
+    return text.replace("-", "−")
 
 
 def _op_width(op: Op) -> float:
     """Wide enough for the text over the arrow (tags stripped), at least a glyph's width."""
     plain = re.sub(r"<[^>]+>", "", op.over)
-    return max(OP_W, 0.085 * len(plain) + 0.2)
+    wide = sum(1 for ch in plain if ord(ch) >= 0x1100)  # Hangul and CJK take two columns
+    return max(OP_W, 0.08 * (len(plain) + wide) + 0.35)
 
 
 def _draw_op(op: Op, x, y, notes):
