@@ -9,6 +9,8 @@ st.set_page_config(page_title="KV Atlas", page_icon="🗺️", layout="wide")
 
 view = ui.sidebar()
 pages = [
-    st.Page("pages/overview.py", title=t("app.page.overview", view.lang), url_path="overview", default=True),
+    st.Page("pages/overview.py", title=t("app.page.overview", view.lang), default=True),
+    st.Page("pages/v2_mla.py", title=t("app.page.v2", view.lang), url_path="v2-mla"),
+    st.Page("pages/v32_dsa.py", title=t("app.page.v32", view.lang), url_path="v3-2-dsa"),
 ]
 st.navigation(pages).run()

@@ -62,7 +62,8 @@ def figure(figure_id: str, **knobs):
     return {**FIGURES, **EXTRAS}[figure_id](**knobs)
 
 
-def chart(figure_id: str, **knobs) -> None:
-    """Show a figure exactly as it exports: our template, not Streamlit's theme."""
+def chart(figure_id: str, *, width: str = "stretch", **knobs) -> None:
+    """Show a figure exactly as it exports: our template, not Streamlit's theme.
+    Matrix diagrams pass width="content": their size is part of the drawing."""
     st.plotly_chart(figure(figure_id, **knobs), theme=None, config=plotly_config(figure_id),
-                    key=f"chart-{figure_id}")
+                    key=f"chart-{figure_id}", width=width)

@@ -9,14 +9,23 @@ import plotly.graph_objects as go
 
 from . import style  # noqa: F401  (registers the shared template)
 from .crossover import build_crossover
+from .dsa import build_a8, build_a9, build_a10
 from .kv_bars import build_a1, generation_chart
+from .mla import build_a3, build_a4, build_a5, build_a6, build_mla_cost
 
 Builder = Callable[..., go.Figure]
 
 FIGURES: dict[str, Builder] = {
     "A1": build_a1,
     "A2": generation_chart("v2"),
+    "A3": build_a3,
+    "A4": build_a4,
+    "A5": build_a5,
+    "A6": build_a6,
     "A7": generation_chart("v3.2"),
+    "A8": build_a8,
+    "A9": build_a9,
+    "A10": build_a10,
     "A11": generation_chart("v4-flash"),
     "A20": generation_chart("v4.1-flash"),
 }
@@ -24,4 +33,5 @@ FIGURES: dict[str, Builder] = {
 # Charts the article describes in text but does not number.
 EXTRAS: dict[str, Builder] = {
     "crossover": build_crossover,
+    "mla-cost": build_mla_cost,
 }

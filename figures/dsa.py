@@ -62,7 +62,7 @@ def build_a9(*, tokens: int = 6, topk: int = 3, seed: int = 0, lang: str = "ko")
     return render(Diagram(
         t("a9.title", lang), lanes, lane_labels=(t("a9.sum", lang, h=H), t("a9.select", lang)),
         captions=(t("a9.formula", lang), t("a9.cap", lang, k=topk)),
-        subtitle=t("a9.sub", lang, seed=seed), meta={"selected": idx.selected}))
+        subtitle=t("a9.sub", lang, seed=seed)))
 
 
 def build_a10(*, tokens: int = 6, topk: int = 3, seed: int = 0, head: int = 0, lang: str = "ko"):
@@ -81,4 +81,4 @@ def build_a10(*, tokens: int = 6, topk: int = 3, seed: int = 0, head: int = 0, l
     return render(Diagram(
         t("a10.title", lang), lanes, lane_labels=(t("a10.score", lang), t("a10.out", lang)),
         captions=(t("a10.cap", lang),), cached_label=t("mx.cached", lang),
-        subtitle=t("a10.sub", lang, h=head, k=topk, seed=seed), meta={"P": sp.P}))
+        subtitle=t("a10.sub", lang, h=head, k=topk, seed=seed)))

@@ -11,7 +11,7 @@ A box may carry its values, drawn as a heatmap with the numbers inside.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 import plotly.graph_objects as go
@@ -71,7 +71,6 @@ class Diagram:
     captions: tuple[str, ...] = ()
     cached_label: str = "cached"
     subtitle: str = ""
-    meta: dict = field(default_factory=dict, compare=False)  # numbers the figure states, for tests
 
 
 def shape_label(shape) -> str:
@@ -194,7 +193,7 @@ def _op_width(op: Op) -> float:
     """Wide enough for the text over the arrow (tags stripped), at least a glyph's width."""
     plain = re.sub(r"<[^>]+>", "", op.over)
     wide = sum(1 for ch in plain if ord(ch) >= 0x1100)  # Hangul and CJK take two columns
-    return max(OP_W, 0.08 * (len(plain) + wide) + 0.35)
+    return max(OP_W, 0.105 * (len(plain) + wide) + 0.3)
 
 
 def _draw_op(op: Op, x, y, notes):

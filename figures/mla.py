@@ -96,8 +96,7 @@ def build_a5(*, seed: int = 0, tokens: int = 6, kv_lora_rank: int = 8, qk_nope_h
         lane_labels=(t("a5.expand", lang, d=dk), t("a5.absorb", lang, d=rkv), t("a5.premerged", lang)),
         captions=(_diff_caption(res, lang), t("a5.cap", lang, dk=ARTICLE_DIMS.qk_nope_head_dim,
                                                     rkv=ARTICLE_DIMS.kv_lora_rank)),
-        cached_label=t("mx.cached", lang), subtitle=t("a5.sub", lang, h=head, seed=seed),
-        meta={"max_abs_diff": res.max_abs_diff}))
+        cached_label=t("mx.cached", lang), subtitle=t("a5.sub", lang, h=head, seed=seed)))
 
 
 def build_a6(*, seed: int = 0, tokens: int = 6, kv_lora_rank: int = 8, qk_nope_head_dim: int = 4,
@@ -121,8 +120,7 @@ def build_a6(*, seed: int = 0, tokens: int = 6, kv_lora_rank: int = 8, qk_nope_h
         t("a6.title", lang), lanes,
         lane_labels=(t("a6.expand", lang), t("a6.absorb", lang), t("a6.merged", lang)),
         captions=(_diff_caption(res, lang), t("a6.cap", lang)),
-        cached_label=t("mx.cached", lang), subtitle=t("a6.sub", lang, h=head, seed=seed),
-        meta={"max_abs_diff": res.max_abs_diff}))
+        cached_label=t("mx.cached", lang), subtitle=t("a6.sub", lang, h=head, seed=seed)))
 
 
 def build_mla_cost(*, lang: str = "ko", max_tokens: int = 1 << 20):

@@ -8,11 +8,11 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 import core
+import ui
 from core.units import fmt_bytes, fmt_exact, fmt_tokens
-from ui import CONTEXTS, OVERRIDES
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
-PAGES = ["pages/overview.py"]
+PAGES = ["pages/overview.py", "pages/v2_mla.py", "pages/v32_dsa.py"]
 
 
 def run(**params) -> AppTest:
@@ -39,7 +39,7 @@ def test_overview_opens_by_default_in_korean_with_the_article_numbers():
 
 @pytest.mark.parametrize("lang", ["ko", "en"])
 @pytest.mark.parametrize("prec", ["deployed", "bf16"])
-@pytest.mark.parametrize("ctx", [CONTEXTS[0], 131072, CONTEXTS[-1]])
+@pytest.mark.parametrize("ctx", [ui.CONTEXTS[0], 131072, ui.CONTEXTS[-1]])
 def test_overview_runs_at_the_ends_of_every_slider(lang, prec, ctx):
     at = run(lang=lang, prec=prec, ctx=fmt_tokens(ctx))
     word = "read" if lang == "en" else "읽는"
@@ -49,7 +49,7 @@ def test_overview_runs_at_the_ends_of_every_slider(lang, prec, ctx):
 
 
 @pytest.mark.parametrize("role, key", [("main_kv", "main"), ("index_key", "ikey"), ("local_kv", "local")])
-@pytest.mark.parametrize("choice", OVERRIDES[1:])
+@pytest.mark.parametrize("choice", ui.OVERRIDES[1:])
 def test_each_component_override_reaches_the_numbers(role, key, choice):
     at = run(**{key: choice.upper()})
     p = core.Precision(**{role: choice})
@@ -88,3 +88,50 @@ def test_english_link_reproduces_the_view():
 def test_every_page_file_is_routed_by_the_app(page):
     assert (ROOT / page).is_file()
     assert f'"{page}"' in (ROOT / "app.py").read_text()
+
+
+# --- mechanism pages, run on their own (AppTest renders one page; the view comes from
+# session state, the page's own knobs from the URL) ---------------------------------------
+
+MECHANISM_PAGES = {
+    "pages/v2_mla.py": [{}, dict(seed="0", T="2", rkv="2", dk="1", calc="FP8"),
+                        dict(seed="9999", T="10", rkv="12", dk="8", calc="BF16")],
+    "pages/v32_dsa.py": [{}, dict(T="2", k="1", seed="0"), dict(T="10", k="12", seed="9999")],
+}
+
+
+def run_page(page: str, view=None, **params) -> AppTest:
+    at = AppTest.from_file(str(ROOT / page), default_timeout=60)
+    if view is not None:
+        at.session_state["_view"] = view
+    for k, v in params.items():
+        at.query_params[k] = v
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+@pytest.mark.parametrize("page, params", [(p, q) for p, qs in MECHANISM_PAGES.items() for q in qs])
+@pytest.mark.parametrize("lang", ["ko", "en"])
+def test_mechanism_pages_run_at_the_ends_of_every_control(page, params, lang):
+    at = run_page(page, ui.View(lang=lang, context=ui.CONTEXTS[-1], precision=core.ALL_BF16), **params)
+    assert len(at.get("plotly_chart")) >= 4
+    assert at.title[0].value.startswith("DeepSeek-V")
+
+
+def test_v2_page_states_the_article_numbers():
+    at = run_page("pages/v2_mla.py")
+    values = [m.value for m in at.metric]
+    assert values[:3] == ["69,120 B", "1/57", "9.06 GB"]
+    assert float(values[3]) < 1e-12 and float(values[4]) < 1e-12  # absorbed == expanded at fp64
+
+
+def test_v2_page_shows_rounding_differences_in_low_precision():
+    at = run_page("pages/v2_mla.py", calc="FP8")
+    assert float(at.metric[3].value) > 0
+
+
+def test_v32_page_states_storage_read_and_the_key_share():
+    at = run_page("pages/v32_dsa.py")
+    assert [m.value for m in at.metric] == ["48,068 B", "1.14 GB", "93%"]
+    assert "22%" in at.info[0].value  # same-precision storage grows vs V3

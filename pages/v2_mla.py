@@ -1,0 +1,48 @@
+"""V2 · MLA: the bars with V2 highlighted (A2), the three paths (A3), the two scores (A4),
+the computation orders that avoid expanding keys and values (A5, A6), and their cost."""
+
+import streamlit as st
+
+import ui
+from core.mla import MLADims, content_score_orders, output_orders, run_mla
+from core.numerics import PRECISIONS
+from core.summary import summarise
+from core.units import fmt_bytes, fmt_exact, fmt_ratio, fmt_tokens
+from figures.i18n import t
+
+v = ui.view()
+L = v.lang
+
+st.title(t("v2.title", L))
+st.caption(t("v2.intro", L))
+s = summarise("v2", v.context, v.precision)
+m1, m2, m3 = st.columns(3)
+m1.metric(t("ov.m.storage", L, m="V2"), fmt_exact(s.storage.total))
+m2.metric(t("v2.m.ratio", L), fmt_ratio(s.ratio))
+m3.metric(t("ov.m.read", L, m="V2") + f" ({fmt_tokens(v.context)})", fmt_bytes(s.read.total, v.units))
+ui.chart("A2", context=v.context, precision=v.precision, lang=L, units=v.units)
+
+st.header(t("v2.paths", L))
+ui.chart("A3", lang=L, width="content")
+ui.chart("A4", lang=L, width="content")
+
+st.header(t("v2.absorb", L))
+st.caption(t("v2.absorb.intro", L))
+c = st.columns(5)
+seed = c[0].number_input(t("ctl.seed", L), 0, 9999, 0, key="seed", bind="query-params")
+tokens = c[1].slider("T", 2, 10, 6, key="T", bind="query-params", help=t("ctl.tokens", L))
+rkv = c[2].slider("r_kv", 2, 12, 8, key="rkv", bind="query-params", help=t("ctl.rkv", L))
+dk = c[3].slider("d_k", 1, 8, 4, key="dk", bind="query-params", help=t("ctl.dk", L))
+calc = c[4].radio(t("ctl.calc", L), PRECISIONS, format_func=str.upper, key="calc", bind="query-params")
+knobs = dict(seed=seed, tokens=tokens, kv_lora_rank=rkv, qk_nope_head_dim=dk, precision=calc, lang=L)
+
+run = run_mla(MLADims(tokens=tokens, kv_lora_rank=rkv, qk_nope_head_dim=dk), seed)
+d1, d2 = st.columns(2)
+d1.metric(t("v2.m.score_diff", L, p=calc.upper()), f"{content_score_orders(run, 0, calc).max_abs_diff:.1e}")
+d2.metric(t("v2.m.out_diff", L, p=calc.upper()), f"{output_orders(run, 0, calc).max_abs_diff:.1e}")
+ui.chart("A5", width="content", **knobs)
+ui.chart("A6", width="content", **knobs)
+
+st.header(t("v2.cost", L))
+st.caption(t("v2.cost.intro", L))
+ui.chart("mla-cost", lang=L)

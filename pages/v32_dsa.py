@@ -1,0 +1,37 @@
+"""V3.2 · DSA: the bars with V3.2 highlighted (A7), what the lightning indexer makes (A8),
+the score that picks tokens (A9), and MLA that keeps probability only on them (A10)."""
+
+import streamlit as st
+
+import ui
+from core import ALL_BF16, storage_per_token
+from core.summary import summarise
+from core.units import fmt_bytes, fmt_exact, fmt_tokens
+from figures.i18n import t
+
+v = ui.view()
+L = v.lang
+
+st.title(t("dsa.title", L))
+st.caption(t("dsa.intro", L))
+s = summarise("v3.2", v.context, v.precision)
+m1, m2, m3 = st.columns(3)
+m1.metric(t("ov.m.storage", L, m="V3.2"), fmt_exact(s.storage.total))
+m2.metric(t("ov.m.read", L, m="V3.2") + f" ({fmt_tokens(v.context)})", fmt_bytes(s.read.total, v.units))
+m3.metric(t("dsa.m.share", L), f"{s.key_share:.0%}")
+growth = storage_per_token("v3.2", ALL_BF16).total / storage_per_token("v3", ALL_BF16).total - 1
+st.info(t("dsa.note", L, g=f"{growth:.0%}", a=fmt_exact(storage_per_token("v3.2", ALL_BF16).total),
+          b=fmt_exact(storage_per_token("v3", ALL_BF16).total)))
+ui.chart("A7", context=v.context, precision=v.precision, lang=L, units=v.units)
+
+st.header(t("dsa.indexer", L))
+ui.chart("A8", lang=L, width="content")
+
+st.header(t("dsa.pick", L))
+c = st.columns(3)
+tokens = c[0].slider("T", 2, 10, 6, key="T", bind="query-params", help=t("ctl.tokens", L))
+topk = c[1].slider("k", 1, 12, 3, key="k", bind="query-params", help=t("ctl.topk", L))
+seed = c[2].number_input(t("ctl.seed", L), 0, 9999, 0, key="seed", bind="query-params")
+st.caption(t("dsa.rows", L, k=topk, T=tokens, n=sum(min(topk, r + 1) for r in range(tokens))))
+ui.chart("A9", tokens=tokens, topk=topk, seed=seed, lang=L, width="content")
+ui.chart("A10", tokens=tokens, topk=topk, seed=seed, lang=L, width="content")
