@@ -39,7 +39,7 @@ def test_registry_holds_the_figures_of_this_foundation():
 @pytest.mark.parametrize("fid", sorted(FIGURES) + sorted(EXTRAS))
 def test_every_builder_reproduces_its_figure_with_no_arguments(fid):
     fig = {**FIGURES, **EXTRAS}[fid]()
-    assert fig.data and fig.layout.title.text
+    assert (fig.data or fig.layout.shapes) and fig.layout.title.text
 
 
 def test_a1_is_two_log_scale_bar_charts_with_separate_axes():
