@@ -1,4 +1,4 @@
-"""Overview page script time, warm (goal ≤ 100 ms), against a one-chart baseline page.
+"""Page script time, warm (Overview goal ≤ 100 ms), against a one-chart baseline page.
 
 Both run through Streamlit's AppTest in this process, so the ratio cancels AppTest's own
 overhead and the machine's noise. Run: python benchmarks/bench_page.py
@@ -32,7 +32,9 @@ def median_ms(make, repeat=15) -> float:
 
 
 if __name__ == "__main__":
-    app = median_ms(lambda: AppTest.from_file(str(ROOT / "app.py"), default_timeout=60))
     base = median_ms(lambda: AppTest.from_string(BASELINE, default_timeout=60))
-    print(f"Overview (app.py), warm: {app:.1f} ms (goal ≤ 100 ms)")
-    print(f"one-chart baseline:      {base:.1f} ms → ratio {app / base:.2f}×")
+    print(f"one-chart baseline:        {base:6.1f} ms")
+    for name, script in (("Overview (app.py)", "app.py"), ("V2 · MLA page", "pages/v2_mla.py"),
+                         ("V3.2 · DSA page", "pages/v32_dsa.py")):
+        ms = median_ms(lambda s=script: AppTest.from_file(str(ROOT / s), default_timeout=60))
+        print(f"{name + ', warm:':26} {ms:6.1f} ms → ratio {ms / base:.2f}×")
