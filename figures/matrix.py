@@ -71,6 +71,7 @@ class Diagram:
     captions: tuple[str, ...] = ()
     cached_label: str = "cached"
     subtitle: str = ""
+    size_order: tuple = ()  # symbolic sizes (e.g. "D", "d_c") from small to large, with ints among them
 
 
 def shape_label(shape) -> str:
@@ -80,8 +81,15 @@ def shape_label(shape) -> str:
     return f"[{fr} × {fc}]"
 
 
-def _ranks(values) -> dict:
-    """Rank of each distinct size (0 = smallest); non-numeric sizes (e.g. 'T') rank by order seen."""
+def _ranks(values, order: tuple = ()) -> dict:
+    """Rank of each distinct size (0 = smallest). With `order`, sizes rank by their place in it;
+    otherwise ints by value, then symbolic sizes (e.g. 'T') in the order seen."""
+    if order:
+        known = [v for v in order if v in set(values)]
+        out = {v: i for i, v in enumerate(known)}
+        for v in values:
+            out.setdefault(v, len(out))
+        return out
     nums = sorted({v for v in values if isinstance(v, int)})
     out = {v: i for i, v in enumerate(nums)}
     for v in values:
@@ -99,8 +107,8 @@ def _size(box: Box, col_rank: dict, row_rank: dict) -> tuple[float, float]:
 
 def render(d: Diagram, *, max_width_px: int | None = None) -> go.Figure:
     boxes = [it for lane in d.lanes for it in lane if isinstance(it, Box)]
-    col_rank = _ranks([b.shape[1] for b in boxes])
-    row_rank = _ranks([b.shape[0] for b in boxes])
+    col_rank = _ranks([b.shape[1] for b in boxes], d.size_order)
+    row_rank = _ranks([b.shape[0] for b in boxes], d.size_order)
     label_w = 0.0
 
     shapes, notes, traces = [], [], []
