@@ -47,6 +47,10 @@ class Box:
     cached: bool = False
     note: str = ""  # a line under the box
     fmt: str = "{:.2f}"
+    cells: tuple | None = None  # text per cell, instead of the formatted values
+    palette: tuple[str, ...] = ()  # discrete colours for integer values 0, 1, 2 … (else a diverging scale)
+    row_labels: tuple[str, ...] = ()  # drawn left of the rows
+    col_labels: tuple[str, ...] = ()  # drawn under the columns
 
     def __post_init__(self):
         if self.role not in ROLE_FILL:
@@ -98,10 +102,16 @@ def _ranks(values, order: tuple = ()) -> dict:
     return out
 
 
+def _row_label_width(box: Box) -> float:
+    if not box.row_labels:
+        return 0.0
+    return 0.1 * max(len(re.sub(r"<[^>]+>", "", x)) for x in box.row_labels) + 0.2
+
+
 def _size(box: Box, col_rank: dict, row_rank: dict) -> tuple[float, float]:
     if box.values is not None:
         r, c = box.values.shape
-        return c * CELL, r * CELL
+        return c * CELL + _row_label_width(box), r * CELL
     return 1.3 + 0.55 * col_rank[box.shape[1]], 1.0 + 0.35 * row_rank[box.shape[0]]
 
 
@@ -157,6 +167,13 @@ def render(d: Diagram, *, max_width_px: int | None = None) -> go.Figure:
 
 def _draw_box(b: Box, x, y, w, h, cached_label, shapes, notes, traces):
     fill, line = ROLE_FILL[b.role]
+    lw = _row_label_width(b)
+    for i, text in enumerate(b.row_labels):
+        notes.append(dict(x=x + lw - 0.1, y=y + (i + 0.5) * CELL, text=text, xref="x", yref="y", showarrow=False,
+                          xanchor="right", font=dict(size=10, color=MUTED)))
+    x, w = x + lw, w - lw
+    for j, text in enumerate(b.col_labels):
+        notes.append(_text(x + (j + 0.5) * CELL, y + h + 0.03, text, 9, yanchor="top", colour=MUTED))
     shapes.append(dict(type="rect", x0=x, x1=x + w, y0=y, y1=y + h, xref="x", yref="y",
                        fillcolor=fill if b.values is None else "rgba(0,0,0,0)",
                        line=dict(color=line, width=3 if b.cached else 1.4, dash="solid")))
@@ -171,19 +188,25 @@ def _draw_box(b: Box, x, y, w, h, cached_label, shapes, notes, traces):
                           yanchor="bottom", showarrow=False, font=dict(size=10, color="white"), bgcolor=line,
                           yshift=2 if b.values is None else 22))
     if b.note:
-        notes.append(_text(x + w / 2, y + h + 0.05, b.note, 10, yanchor="top", colour=MUTED))
+        below = 0.3 if b.col_labels else 0.05
+        notes.append(_text(x + w / 2, y + h + below, b.note, 10, yanchor="top", colour=MUTED))
 
 
 def _heatmap(b: Box, x, y) -> dict:
     v = np.asarray(b.values, dtype=float)
     r, c = v.shape
     finite = np.where(np.isfinite(v), v, np.nan)
-    text = [[_cell(val, b.fmt) for val in row] for row in v]
-    amax = float(np.nanmax(np.abs(finite))) if np.isfinite(finite).any() else 1.0
+    text = [list(row) for row in b.cells] if b.cells is not None else [[_cell(val, b.fmt) for val in row] for row in v]
+    if b.palette:  # categories: value i gets palette[i]
+        n = max(len(b.palette) - 1, 1)
+        scale = dict(colorscale=[[i / n, col] for i, col in enumerate(b.palette)], zmin=0, zmax=n)
+    else:
+        amax = float(np.nanmax(np.abs(finite))) if np.isfinite(finite).any() else 1.0
+        scale = dict(colorscale="RdBu", reversescale=True, zmid=0, zmin=-amax or -1, zmax=amax or 1)
     return dict(type="heatmap", z=finite.tolist(), x=[x + (j + 0.5) * CELL for j in range(c)],
                 y=[y + (i + 0.5) * CELL for i in range(r)], text=text, texttemplate="%{text}",
-                textfont=dict(size=9), colorscale="RdBu", reversescale=True, zmid=0, zmin=-amax or -1,
-                zmax=amax or 1, showscale=False, xgap=1, ygap=1, hovertemplate=f"{b.label}: %{{text}}<extra></extra>")
+                textfont=dict(size=9), showscale=False, xgap=1, ygap=1,
+                hovertemplate=f"{b.label}: %{{text}}<extra></extra>", **scale)
 
 
 def _cell(val: float, fmt: str) -> str:
