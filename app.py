@@ -12,5 +12,6 @@ pages = [
     st.Page("pages/overview.py", title=t("app.page.overview", view.lang), default=True),
     st.Page("pages/v2_mla.py", title=t("app.page.v2", view.lang), url_path="v2-mla"),
     st.Page("pages/v32_dsa.py", title=t("app.page.v32", view.lang), url_path="v3-2-dsa"),
+    st.Page("pages/v4_flash.py", title=t("app.page.v4", view.lang), url_path="v4-flash"),
 ]
 st.navigation(pages).run()

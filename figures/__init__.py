@@ -12,6 +12,7 @@ from .crossover import build_crossover
 from .dsa import build_a8, build_a9, build_a10
 from .kv_bars import build_a1, generation_chart
 from .mla import build_a3, build_a4, build_a5, build_a6, build_mla_cost
+from .v4 import build_a12, build_a13, build_a14, build_a15, build_a16, build_a17, build_a18, build_a19
 
 Builder = Callable[..., go.Figure]
 
@@ -27,6 +28,14 @@ FIGURES: dict[str, Builder] = {
     "A9": build_a9,
     "A10": build_a10,
     "A11": generation_chart("v4-flash"),
+    "A12": build_a12,
+    "A13": build_a13,
+    "A14": build_a14,
+    "A15": build_a15,
+    "A16": build_a16,
+    "A17": build_a17,
+    "A18": build_a18,
+    "A19": build_a19,
     "A20": generation_chart("v4.1-flash"),
 }
 

@@ -103,9 +103,7 @@ def _ranks(values, order: tuple = ()) -> dict:
 
 
 def _row_label_width(box: Box) -> float:
-    if not box.row_labels:
-        return 0.0
-    return 0.1 * max(len(re.sub(r"<[^>]+>", "", x)) for x in box.row_labels) + 0.2
+    return max((text_width(x) for x in box.row_labels), default=-0.2) + 0.2
 
 
 def _size(box: Box, col_rank: dict, row_rank: dict) -> tuple[float, float]:
@@ -152,7 +150,7 @@ def render(d: Diagram, *, max_width_px: int | None = None) -> go.Figure:
     px = PX if not max_width_px else min(PX, max_width_px / width)
     top = 70 if not d.subtitle else 85
     for c in d.captions:  # captions may be wider than the lanes
-        width = max(width, 0.11 * len(c))
+        width = max(width, text_width(c, 12))
     title = d.title + (f"<br><sup>{d.subtitle}</sup>" if d.subtitle else "")
     layout = dict(
         template="kv_atlas", title=dict(text=title), shapes=shapes, annotations=notes,
@@ -203,8 +201,9 @@ def _heatmap(b: Box, x, y) -> dict:
     else:
         amax = float(np.nanmax(np.abs(finite))) if np.isfinite(finite).any() else 1.0
         scale = dict(colorscale="RdBu", reversescale=True, zmid=0, zmin=-amax or -1, zmax=amax or 1)
-    return dict(type="heatmap", z=finite.tolist(), x=[x + (j + 0.5) * CELL for j in range(c)],
-                y=[y + (i + 0.5) * CELL for i in range(r)], text=text, texttemplate="%{text}",
+    # x0/dx rather than coordinate lists: a single row or column keeps its cell size
+    return dict(type="heatmap", z=finite.tolist(), x0=x + CELL / 2, dx=CELL, y0=y + CELL / 2, dy=CELL,
+                text=text, texttemplate="%{text}",
                 textfont=dict(size=9), showscale=False, xgap=1, ygap=1,
                 hovertemplate=f"{b.label}: %{{text}}<extra></extra>", **scale)
 
@@ -220,11 +219,16 @@ def _cell(val: float, fmt: str) -> str:
     return text.replace("-", "−")
 
 
+def text_width(html: str, size: int = 10) -> float:
+    """Approximate width of a label in layout units (tags stripped; Hangul/CJK count double)."""
+    plain = re.sub(r"<[^>]+>", "", html)
+    wide = sum(1 for ch in plain if ord(ch) >= 0x1100)
+    return 0.0105 * size * (len(plain) + wide)
+
+
 def _op_width(op: Op) -> float:
-    """Wide enough for the text over the arrow (tags stripped), at least a glyph's width."""
-    plain = re.sub(r"<[^>]+>", "", op.over)
-    wide = sum(1 for ch in plain if ord(ch) >= 0x1100)  # Hangul and CJK take two columns
-    return max(OP_W, 0.105 * (len(plain) + wide) + 0.3)
+    """Wide enough for the text over the arrow, at least a glyph's width."""
+    return max(OP_W, text_width(op.over) + 0.3)
 
 
 def _draw_op(op: Op, x, y, notes):

@@ -7,6 +7,8 @@ mechanisms from core (compression, visibility, sink_attention, csa_indexer).
 
 from __future__ import annotations
 
+import numpy as np
+
 from core import get
 
 from .i18n import t
@@ -70,3 +72,202 @@ def build_a16(*, lang: str = "ko"):
         lane_labels=(t("a12.q", lang), t("a12.local", lang), t("a16.comp", lang), "", t("a16.idx", lang)),
         captions=(t("a16.cap", lang), t("mx.width", lang)), cached_label=t("mx.cached", lang),
         subtitle=t("a16.sub", lang), size_order=_sizes()))
+
+
+# --- mechanism runs -----------------------------------------------------------------------
+
+# Categories of a read grid: which kind of row holds a source token.
+EMPTY, COMPRESSED, WINDOW, SKIPPED = 0, 1, 2, 3
+GRID_PALETTE = ("#ffffff", "#c7dbf7", "#fcdcae", "#e5e7eb")
+
+
+def build_a13(*, ratio: int = 4, seed: int = 0, lang: str = "ko"):
+    """One HCA entry from a block of m′ tokens: Z + B → softmax over tokens → Σ S⊙C → RMSNorm → RoPE."""
+    from core.compression import CompressDims, hca_compress
+
+    run = hca_compress(CompressDims(tokens=3 * ratio, ratio=ratio), seed)
+    b = 1  # the second block: its RoPE position (= its first token) is not 0
+    rows = slice(b * ratio, (b + 1) * ratio)
+    tok = tuple(f"t{s}" for s in range(b * ratio, (b + 1) * ratio))
+    m, c = ratio, run.dims.head_dim
+    S = Box(sym("S", sub="b"), (m, c), "score", values=run.weights[b], row_labels=tok)
+    lanes = (
+        (Box("Z<sub>b</sub>", (m, c), values=run.Z[rows], row_labels=tok), Op("+"),
+         Box("B", (m, c), "weight", values=run.B, note=t("a13.bias", lang)),
+         Op("→", t("a13.softmax", lang)), S),
+        (S, Op("⊙"), Box(sym("C", sub="b"), (m, c), "kv", values=run.C[rows], row_labels=tok),
+         Op("→", t("a13.sum", lang)), Box(sym("u", sub="b"), (1, c), values=run.pooled[b : b + 1]),
+         Op("→", t("a13.norm", lang)), Box(t("a13.entry", lang), (1, c), "kv", cached=True,
+                                            values=run.entries[b : b + 1],
+                                            note=t("a13.rope", lang, r=run.dims.rope_dim, p=run.positions[b]))),
+        (Box(sym("E", "win"), (m, c), "local", values=run.E_win[rows], row_labels=tok, cached=True,
+             note=t("a13.win", lang)),),
+    )
+    return render(Diagram(
+        t("a13.title", lang, m=m), lanes,
+        lane_labels=(t("a13.l1", lang), t("a13.l2", lang), t("a13.l3", lang)),
+        captions=(t("a13.cap", lang, m=_hca_ratio()),),
+        cached_label=t("mx.cached", lang), subtitle=t("a13.sub", lang, m=m, seed=seed)))
+
+
+def _hca_ratio() -> int:
+    """V4-Flash's real HCA compression ratio (128), from the layer schedule."""
+    return next(ly.ratio for ly in get("v4-flash").layers if ly.kind == "HCA")
+
+
+def _grid_box(title: str, rows, t_: int, *, skipped=()) -> Box:
+    """Rows read at t (compressed entries, then window positions) × source tokens 0…t."""
+    all_rows = sorted([*rows, *skipped], key=lambda r: (r.kind != "compressed", r.index))
+    grid = np.zeros((len(all_rows), t_ + 1), dtype=int)
+    cells = [[""] * (t_ + 1) for _ in all_rows]
+    labels = []
+    for i, r in enumerate(all_rows):
+        kind = SKIPPED if r in skipped else (COMPRESSED if r.kind == "compressed" else WINDOW)
+        name = f"C{r.index}" if r.kind == "compressed" else f"w{r.index}"
+        for s in r.sources:
+            grid[i, s] = kind
+            cells[i][s] = name
+        span = f"{min(r.sources)}–{max(r.sources)}" if len(r.sources) > 1 else f"{r.sources[0]}"
+        labels.append(f"{name} [{span}]")
+    return Box(title, (len(all_rows), t_ + 1), values=grid, cells=tuple(map(tuple, cells)),
+               palette=GRID_PALETTE, row_labels=tuple(labels), col_labels=tuple(str(s) for s in range(t_ + 1)))
+
+
+def build_a14(*, t_: int = 6, ratio: int = 4, window: int = 4, lang: str = "ko"):
+    """What token t reads: complete compressed entries + the recent window, at t and t + 1."""
+    from core.visibility import visible_rows
+
+    lanes = []
+    for step in (t_, t_ + 1):
+        rows = visible_rows(step, ratio, window)
+        n_comp = sum(r.kind == "compressed" for r in rows)
+        lanes.append((_grid_box(t("a14.box", lang, t=step, n=len(rows), c=n_comp, w=len(rows) - n_comp), rows,
+                                step),))
+    return render(Diagram(
+        t("a14.title", lang), tuple(lanes), lane_labels=(f"t = {t_}", f"t = {t_ + 1}"),
+        captions=(t("a14.cap", lang, m=ratio, w=window), t("a14.legend", lang)),
+        subtitle=t("a14.sub", lang, m=ratio, w=window)))
+
+
+def build_a15(*, sink: float = 0.0, t_: int = 7, seed: int = 0, lang: str = "ko"):
+    """Attention of token t over shared K = V entries with a per-head sink, inverse RoPE, grouped output."""
+    from core.compression import CompressDims, hca_compress
+    from core.sink_attention import SinkDims, shared_kv_attention
+    from core.visibility import gather
+
+    hca = hca_compress(CompressDims(tokens=max(12, t_ + 1)), seed)
+    E, pos, rows = gather(hca, t_, window=4)
+    run = shared_kv_attention(E, pos, t_, dims=SinkDims(head_dim=hca.dims.head_dim), sink=sink, seed=seed)
+    H, N, c, g = run.dims.n_heads, len(rows), run.dims.head_dim, run.dims.n_groups
+    names = tuple(f"C{r.index}" if r.kind == "compressed" else f"w{r.index}" for r in rows)
+    heads = tuple(f"h{h}" for h in range(H))
+    P = np.column_stack([run.P, run.sink_mass])
+    P_box = Box("P | sink", (H, f"{N}+1"), "score", values=P, row_labels=heads, col_labels=(*names, "sink"))
+    lanes = (
+        (Box("Q", (H, c), values=run.Q, row_labels=heads, note=t("a15.q", lang, t=t_)), Op("×"),
+         Box("E<sup>T</sup>", (c, N), "kv", values=run.E.T, col_labels=names), Op("÷", f"√{c}"), Op("="),
+         Box("S", (H, N), "score", values=run.S, row_labels=heads)),
+        (Box("S", (H, N), "score", values=run.S, row_labels=heads), Op("→", t("a15.softmax", lang)), P_box),
+        (Box("P", (H, N), "score", values=run.P, row_labels=heads), Op("×"),
+         Box("E", (N, c), "kv", values=run.E, row_labels=names), Op("="), Box("O", (H, c), values=run.O),
+         Op("→", t("a15.unrot", lang, t=t_)), Box("O′", (H, c), values=run.O_unrot)),
+        (Box("O′ → " + t("a15.groups", lang, g=g), (g, run.dims.group_dim), values=run.O_groups), Op("×"),
+         Box(sym("W", "O,a", "g"), (run.dims.group_dim, run.dims.o_lora_rank), "weight"), Op("="),
+         Box(sym("Z", "a"), (g, run.dims.o_lora_rank), values=run.Z_a), Op("→", "concat"), Op("×"),
+         Box(sym("W", "O,b"), (g * run.dims.o_lora_rank, run.dims.hidden), "weight"), Op("="),
+         Box("y", (1, run.dims.hidden), values=run.y[None, :])),
+    )
+    mass = float(np.mean(run.sink_mass))
+    return render(Diagram(
+        t("a15.title", lang), lanes,
+        lane_labels=(t("a15.l1", lang), t("a15.l2", lang), t("a15.l3", lang), t("a15.l4", lang)),
+        captions=(t("a15.mass", lang, z=f"{sink:+.1f}", m=f"{mass:.0%}"), t("a15.cap", lang)),
+        subtitle=t("a15.sub", lang, t=t_, n=N)))
+
+
+def build_a17(*, ratio: int = 4, seed: int = 0, lang: str = "ko"):
+    """One CSA entry from 2m rows: the previous segment's a-half + its own b-half, one softmax."""
+    from core.compression import CompressDims, csa_compress
+
+    run = csa_compress(CompressDims(tokens=3 * ratio, ratio=ratio), seed)
+    i, m, c = 1, ratio, run.dims.head_dim
+    labels = tuple(("a" if j < m else "b") + f" t{s}" for j, s in enumerate(run.row_tokens[i]))
+    S = Box(sym("S", sub=str(i)), (2 * m, c), "score", values=run.weights[i], row_labels=labels)
+    spans = np.zeros((run.n_entries, run.dims.tokens), dtype=int)
+    for e, toks in enumerate(run.row_tokens):
+        for j, s in enumerate(toks):
+            if s >= 0:
+                spans[e, s] = COMPRESSED if j < m else WINDOW
+    lanes = (
+        (Box("Z", (2 * m, c), values=run.Z_biased[i] - run.B, row_labels=labels), Op("+"),
+         Box("B", (2 * m, c), "weight", values=run.B, note=t("a17.bias", lang)),
+         Op("→", t("a17.softmax", lang, n=2 * m)), S),
+        (S, Op("⊙"), Box("C", (2 * m, c), "kv", values=run.C_rows[i], row_labels=labels),
+         Op("→", t("a13.sum", lang)), Box("u", (1, c), values=run.pooled[i : i + 1]),
+         Op("→", t("a13.norm", lang)), Box(t("a13.entry", lang), (1, c), "kv", cached=True,
+                                            values=run.entries[i : i + 1],
+                                            note=t("a13.rope", lang, r=run.dims.rope_dim, p=run.positions[i]))),
+        (Box(t("a17.spans", lang), (run.n_entries, run.dims.tokens), values=spans,
+             cells=tuple(tuple("a" if v == COMPRESSED else "b" if v == WINDOW else "" for v in row) for row in spans),
+             palette=GRID_PALETTE, row_labels=tuple(f"entry {e}" for e in range(run.n_entries)),
+             col_labels=tuple(str(s) for s in range(run.dims.tokens))),),
+    )
+    return render(Diagram(
+        t("a17.title", lang), lanes, lane_labels=(t("a17.l1", lang, m=m), t("a13.l2", lang), t("a17.l3", lang)),
+        captions=(t("a17.cap", lang, m=m),), cached_label=t("mx.cached", lang),
+        subtitle=t("a17.sub", lang, m=m, seed=seed)))
+
+
+def _csa_scores(t_: int, ratio: int, topk: int, seed: int):
+    from core.compression import CompressDims
+    from core.csa_indexer import csa_indexer
+
+    return csa_indexer(CompressDims(tokens=max(3 * ratio, t_ + 1), ratio=ratio), topk=topk, seed=seed)
+
+
+def build_a18(*, t_: int = 11, ratio: int = 4, topk: int = 2, seed: int = 0, lang: str = "ko"):
+    """The CSA indexer: its own compressed keys, I[t, s] over completed blocks, top-k block numbers."""
+    run = _csa_scores(t_, ratio, topk, seed)
+    T, n = run.dims.tokens, run.K_icomp.shape[0]
+    blocks = tuple(f"s{s} [{min(src)}–{max(src)}]" for s, src in enumerate(run.sources))
+    chosen = np.where(run.selected, 1, 0)
+    lanes = (
+        (Box(sym("K", "IComp"), (n, run.index_dim), "index", values=run.K_icomp, row_labels=blocks,
+             cached=True),),
+        (Box("I", (T, n), "score", values=run.I, row_labels=tuple(f"t{q}" for q in range(T)),
+             col_labels=tuple(f"s{s}" for s in range(n))),
+         Op("→", f"top-{topk}"),
+         Box(t("a18.chosen", lang), (T, n), values=chosen, palette=(GRID_PALETTE[0], GRID_PALETTE[1]),
+             cells=tuple(tuple(f"s{s}" if v else "" for s, v in enumerate(row)) for row in chosen),
+             col_labels=tuple(f"s{s}" for s in range(n)))),
+    )
+    picked = ", ".join(str(s) for s in np.flatnonzero(run.selected[t_]))
+    return render(Diagram(
+        t("a18.title", lang), lanes, lane_labels=(t("a18.l1", lang, m=ratio), t("a18.l2", lang)),
+        captions=(t("a18.formula", lang), t("a18.cap", lang, t=t_, s=picked or "—")),
+        cached_label=t("mx.cached", lang), subtitle=t("a18.sub", lang, seed=seed)))
+
+
+def build_a19(*, t_: int = 11, ratio: int = 4, topk: int = 2, window: int = 4, seed: int | None = None,
+              lang: str = "ko"):
+    """What t actually reads: the indexer's top-k of the complete entries + the recent window."""
+    from core.csa_indexer import NEWEST_SKIPPED_SEED
+    from core.visibility import visible_rows
+
+    seed = NEWEST_SKIPPED_SEED if seed is None else seed  # a seed where the newest entry is not chosen
+    run = _csa_scores(t_, ratio, topk, seed)
+    scores = run.I[t_]
+    every = visible_rows(t_, ratio, window, overlap=True)
+    read = visible_rows(t_, ratio, window, overlap=True, topk=topk, scores=scores)
+    skipped = tuple(r for r in every if r.kind == "compressed" and r not in read)
+    n_complete = sum(r.kind == "compressed" for r in every)
+    box = _grid_box(t("a19.box", lang, t=t_, n=len(read)), read, t_, skipped=skipped)
+    lanes = (
+        (Box(t("a19.scores", lang), (1, n_complete), "index", values=scores[None, :n_complete],
+             col_labels=tuple(f"C{s}" for s in range(n_complete))),
+         Op("→", f"top-{topk}"), box),
+    )
+    return render(Diagram(
+        t("a19.title", lang), lanes, lane_labels=(t("a19.l1", lang, c=n_complete, k=min(topk, n_complete)),),
+        captions=(t("a19.cap", lang), t("a14.legend", lang)),
+        subtitle=t("a19.sub", lang, t=t_, m=ratio, k=topk, w=window, seed=seed)))
