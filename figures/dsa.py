@@ -15,7 +15,7 @@ from .i18n import t
 from .matrix import Box, Diagram, Op, render
 from .mla import sym
 
-MAX_HEADS_SHOWN = 3
+MAX_HEADS_SHOWN = 2
 
 
 def build_a8(*, lang: str = "ko"):

@@ -29,7 +29,7 @@ ROLE_FILL = {
     "score": ("#fff8e1", "#b7791f"),
 }
 CELL = 0.62  # size of one value cell, in layout units
-PX = 46  # pixels per layout unit
+PX = 44  # pixels per layout unit
 OP_W = 0.9  # width of an operator glyph
 GAP = 0.25  # space between items in a lane
 LANE_GAP = 1.05  # vertical space between lanes (room for labels above boxes)
@@ -110,7 +110,7 @@ def _size(box: Box, col_rank: dict, row_rank: dict) -> tuple[float, float]:
     if box.values is not None:
         r, c = box.values.shape
         return c * CELL + _row_label_width(box), r * CELL
-    return 1.3 + 0.55 * col_rank[box.shape[1]], 1.0 + 0.35 * row_rank[box.shape[0]]
+    return 1.2 + 0.38 * col_rank[box.shape[1]], 1.0 + 0.3 * row_rank[box.shape[0]]
 
 
 def render(d: Diagram, *, max_width_px: int | None = None) -> go.Figure:

@@ -53,14 +53,14 @@ def build_a4(*, lang: str = "ko"):
     P = Box(sym("P", sub="h"), ("T", "T"), "score")
     lanes = (
         (Box(sym("Q", "C", "h"), ("T", dk)), Op("×"), Box(sym("K", "C", "h", t_=True), (dk, "T"), "kv"), Op("+"),
-         Box(sym("Q", "R", "h"), ("T", dr)), Op("×"), Box(sym("K", "R", t_=True), (dr, "T"), "kv"), Op("="), S,
-         Op("→", f"÷√({dk}+{dr}) · mask · softmax"), P),
+         Box(sym("Q", "R", "h"), ("T", dr)), Op("×"), Box(sym("K", "R", t_=True), (dr, "T"), "kv"), Op("="), S),
+        (S, Op("→", f"÷√({dk}+{dr}) · mask · softmax"), P),
         (P, Op("×"), Box(sym("V", sub="h"), ("T", dk), "kv"), Op("="), Box(sym("Z", sub="h"), ("T", dk)),
          Op("→", t("a4.concat", lang, n=nh)), Box("Z", ("T", nh * dk)), Op("×"),
          Box(sym("W", "O"), (nh * dk, d.hidden), "weight"), Op("="), Box("Y", ("T", d.hidden))),
     )
     return render(Diagram(
-        t("a4.title", lang), lanes, lane_labels=(t("a4.score", lang), t("a4.out", lang)),
+        t("a4.title", lang), lanes, lane_labels=(t("a4.score", lang), t("a4.prob", lang), t("a4.out", lang)),
         captions=(t("a4.cap", lang, dk=dk, dr=dr), t("mx.width", lang)),
         cached_label=t("mx.cached", lang), subtitle=t("a4.sub", lang)))
 

@@ -95,7 +95,7 @@ def build_a13(*, ratio: int = 4, seed: int = 0, lang: str = "ko"):
         (Box("Z<sub>b</sub>", (m, c), values=run.Z[rows], row_labels=tok), Op("+"),
          Box("B", (m, c), "weight", values=run.B, note=t("a13.bias", lang)),
          Op("→", t("a13.softmax", lang)), S),
-        (S, Op("⊙"), Box(sym("C", sub="b"), (m, c), "kv", values=run.C[rows], row_labels=tok),
+        (S, Op("⊙"), Box(sym("C", sub="b"), (m, c), "kv", values=run.C[rows]),
          Op("→", t("a13.sum", lang)), Box(sym("u", sub="b"), (1, c), values=run.pooled[b : b + 1]),
          Op("→", t("a13.norm", lang)), Box(t("a13.entry", lang), (1, c), "kv", cached=True,
                                             values=run.entries[b : b + 1],
@@ -173,14 +173,16 @@ def build_a15(*, sink: float = 0.0, t_: int = 7, seed: int = 0, lang: str = "ko"
          Op("→", t("a15.unrot", lang, t=t_)), Box("O′", (H, c), values=run.O_unrot)),
         (Box("O′ → " + t("a15.groups", lang, g=g), (g, run.dims.group_dim), values=run.O_groups), Op("×"),
          Box(sym("W", "O,a", "g"), (run.dims.group_dim, run.dims.o_lora_rank), "weight"), Op("="),
-         Box(sym("Z", "a"), (g, run.dims.o_lora_rank), values=run.Z_a), Op("→", "concat"), Op("×"),
+         Box(sym("Z", "a"), (g, run.dims.o_lora_rank), values=run.Z_a)),
+        (Box(sym("Z", "a"), (g, run.dims.o_lora_rank), values=run.Z_a), Op("→", "concat"), Op("×"),
          Box(sym("W", "O,b"), (g * run.dims.o_lora_rank, run.dims.hidden), "weight"), Op("="),
          Box("y", (1, run.dims.hidden), values=run.y[None, :])),
     )
     mass = float(np.mean(run.sink_mass))
     return render(Diagram(
         t("a15.title", lang), lanes,
-        lane_labels=(t("a15.l1", lang), t("a15.l2", lang), t("a15.l3", lang), t("a15.l4", lang)),
+        lane_labels=(t("a15.l1", lang), t("a15.l2", lang), t("a15.l3", lang), t("a15.l4", lang),
+                     t("a15.l5", lang)),
         captions=(t("a15.mass", lang, z=f"{sink:+.1f}", m=f"{mass:.0%}"), t("a15.cap", lang)),
         subtitle=t("a15.sub", lang, t=t_, n=N)))
 
@@ -202,7 +204,7 @@ def build_a17(*, ratio: int = 4, seed: int = 0, lang: str = "ko"):
         (Box("Z", (2 * m, c), values=run.Z_biased[i] - run.B, row_labels=labels), Op("+"),
          Box("B", (2 * m, c), "weight", values=run.B, note=t("a17.bias", lang)),
          Op("→", t("a17.softmax", lang, n=2 * m)), S),
-        (S, Op("⊙"), Box("C", (2 * m, c), "kv", values=run.C_rows[i], row_labels=labels),
+        (S, Op("⊙"), Box("C", (2 * m, c), "kv", values=run.C_rows[i]),
          Op("→", t("a13.sum", lang)), Box("u", (1, c), values=run.pooled[i : i + 1]),
          Op("→", t("a13.norm", lang)), Box(t("a13.entry", lang), (1, c), "kv", cached=True,
                                             values=run.entries[i : i + 1],

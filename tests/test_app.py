@@ -12,7 +12,7 @@ import ui
 from core.units import fmt_bytes, fmt_exact, fmt_tokens
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
-PAGES = ["pages/overview.py", "pages/v2_mla.py", "pages/v32_dsa.py"]
+PAGES = ["pages/overview.py", "pages/v2_mla.py", "pages/v32_dsa.py", "pages/v4_flash.py"]
 
 
 def run(**params) -> AppTest:
@@ -97,6 +97,8 @@ MECHANISM_PAGES = {
     "pages/v2_mla.py": [{}, dict(seed="0", T="2", rkv="2", dk="1", calc="FP8"),
                         dict(seed="9999", T="10", rkv="12", dk="8", calc="BF16")],
     "pages/v32_dsa.py": [{}, dict(T="2", k="1", seed="0"), dict(T="10", k="12", seed="9999")],
+    "pages/v4_flash.py": [{}, dict(m="1", seed="0", t="0", win="1", sink="-4.0", tq="0", k="1"),
+                          dict(m="8", seed="9999", t="30", win="8", sink="4.0", tq="30", k="8")],
 }
 
 
@@ -135,3 +137,11 @@ def test_v32_page_states_storage_read_and_the_key_share():
     at = run_page("pages/v32_dsa.py")
     assert [m.value for m in at.metric] == ["48,068 B", "1.14 GB", "93%"]
     assert "22%" in at.info[0].value  # same-precision storage grows vs V3
+
+
+def test_v4_page_states_the_article_numbers_and_the_layer_mix():
+    at = run_page("pages/v4_flash.py")
+    assert [m.value for m in at.metric] == ["≈3,514 B", "1/1,119", "3.21 MB", "68.2 MB"]
+    assert "2 SWA + 21 CSA + 20 HCA" in at.markdown[0].value
+    assert "21.5 MB" in at.markdown[0].value and "46.8 MB" in at.markdown[0].value
+    assert "915" in at.info[0].value

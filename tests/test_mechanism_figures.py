@@ -103,3 +103,100 @@ def test_cost_chart_shows_absorb_cheaper_at_decode_and_expand_cheaper_at_prefill
     y = {tr.name: np.asarray(tr.y, dtype=float) for tr in fig.data}
     assert y["① 펼치기 · decode"][-1] > 100 * y["② 흡수 · decode"][-1]
     assert y["① 펼치기 · prefill"][-1] < y["② 흡수 · prefill"][-1]
+
+
+# --- V4-Flash (A12–A19) --------------------------------------------------------------------
+
+
+def grid_rows(fig, title_start: str) -> np.ndarray:
+    """The category grid (0 empty, 1 compressed, 2 window, 3 skipped) of a read-grid box."""
+    (z,) = [np.array(tr.z, dtype=float) for tr in fig.data
+            if tr.type == "heatmap" and tr.hovertemplate.startswith(title_start)]
+    return z
+
+
+def test_a12_and_a16_take_the_entry_width_from_the_v4_flash_spec():
+    c = get("v4-flash").component("main_kv").layout("bf16").dims
+    assert f"[T × {c}]" in texts(FIGURES["A12"]())
+    assert f"[D × 2×{c}]" in texts(FIGURES["A16"]())
+
+
+@pytest.mark.parametrize("ratio", [1, 2, 4, 8])
+def test_a13_weights_sum_to_one_over_the_block_for_every_channel(ratio):
+    s = heatmaps(FIGURES["A13"](ratio=ratio), "S<sub>b</sub>")[0]  # drawn in two lanes
+    assert s.shape[0] == ratio and np.allclose(s.sum(axis=0), 1.0)
+    assert f"p = {ratio}" in texts(FIGURES["A13"](ratio=ratio))  # RoPE at block 1's first token
+
+
+@pytest.mark.parametrize("t_, rows", [(6, (5, 6))])
+def test_a14_reproduces_the_article_rows_at_t6_and_t7(t_, rows):
+    fig = FIGURES["A14"](t_=t_)
+    a = grid_rows(fig, "t = 6")
+    b = grid_rows(fig, "t = 7")
+    assert (a.shape[0], b.shape[0]) == rows
+    assert (b[:, 4:8] > 0).sum(axis=0).tolist() == [2, 2, 2, 2]  # tokens 4–7: compressed and window
+
+
+@pytest.mark.parametrize("t_", [0, 3, 13, 30])
+@pytest.mark.parametrize("ratio, window", [(1, 1), (4, 4), (8, 3)])
+def test_a14_never_reads_a_future_token_at_any_step(t_, ratio, window):
+    fig = FIGURES["A14"](t_=t_, ratio=ratio, window=window)
+    for step in (t_, t_ + 1):
+        grid = grid_rows(fig, f"t = {step}")
+        assert grid.shape[1] == step + 1  # columns stop at the current token
+        assert grid.shape[0] == (step + 1) // ratio + min(window, step + 1)
+
+
+@pytest.mark.parametrize("sink", [-4.0, 0.0, 4.0])
+def test_a15_probabilities_and_sink_mass_add_up_to_one(sink):
+    (p,) = heatmaps(FIGURES["A15"](sink=sink), "P | sink")
+    assert np.allclose(p.sum(axis=1), 1.0)
+    assert (p[:, -1] > 0.5).all() == (sink == 4.0)  # a large sink takes most of the mass
+
+
+def test_a17_first_entry_has_no_previous_segment_and_neighbours_share_half():
+    fig = FIGURES["A17"](ratio=4)
+    (spans,) = heatmaps(fig, "entry별 원본 토큰")
+    assert (spans[0] > 0).sum() == 4 and (spans[1] > 0).sum() == 8
+    assert ((spans[1] > 0) & (spans[2] > 0)).sum() == 4  # neighbours share m source tokens
+    s = heatmaps(fig, "S<sub>1</sub>")[0]
+    assert s.shape[0] == 8 and np.allclose(s.sum(axis=0), 1.0)  # one softmax over 2m rows
+
+
+@pytest.mark.parametrize("topk", [1, 2, 8])
+def test_a18_chooses_only_completed_blocks(topk):
+    fig = FIGURES["A18"](topk=topk)
+    (chosen,) = [np.array(tr.z, dtype=float) for tr in fig.data if tr.type == "heatmap"
+                 and tr.hovertemplate.startswith(("고른", "chosen"))]
+    complete = [(t + 1) // 4 for t in range(chosen.shape[0])]
+    assert chosen.sum(axis=1).tolist() == [min(topk, c) for c in complete]
+
+
+def test_a19_at_t11_reads_two_of_three_and_skips_the_newest_by_default():
+    grid = grid_rows(FIGURES["A19"](), "t = 11")
+    kinds = grid.max(axis=1).tolist()
+    assert kinds.count(1) == 2 and kinds.count(3) == 1 and kinds.count(2) == 4
+    assert kinds[2] == 3  # C2, the newest complete entry, is not chosen
+
+
+V4_KNOB_ENDS = {
+    "A13": [dict(ratio=1, seed=9999), dict(ratio=8, lang="en")],
+    "A14": [dict(t_=0, ratio=1, window=1), dict(t_=30, ratio=8, window=8, lang="en")],
+    "A15": [dict(sink=-4.0, seed=9999), dict(sink=4.0, lang="en")],
+    "A17": [dict(ratio=1, seed=9999), dict(ratio=8, lang="en")],
+    "A18": [dict(t_=0, ratio=1, topk=1, seed=9999), dict(t_=30, ratio=8, topk=8, lang="en")],
+    "A19": [dict(t_=0, ratio=1, topk=1, window=1, seed=0), dict(t_=30, ratio=8, topk=8, window=8, lang="en")],
+}
+
+
+@pytest.mark.parametrize("fid, knobs", [(f, k) for f, ks in V4_KNOB_ENDS.items() for k in ks])
+def test_v4_figures_build_at_the_ends_of_their_knobs(fid, knobs):
+    fig = FIGURES[fid](**knobs)
+    assert any(tr.type == "heatmap" for tr in fig.data)
+    if knobs.get("lang") == "en":
+        assert not HANGUL.search(texts(fig))
+
+
+@pytest.mark.parametrize("fid", ["A12", "A16"])
+def test_v4_structural_diagrams_have_no_korean_left_in_english(fid):
+    assert not HANGUL.search(texts(FIGURES[fid](lang="en")))
