@@ -149,8 +149,9 @@ def render(d: Diagram, *, max_width_px: int | None = None) -> go.Figure:
 
     px = PX if not max_width_px else min(PX, max_width_px / width)
     top = 70 if not d.subtitle else 85
-    for c in d.captions:  # captions may be wider than the lanes
+    for c in (*d.captions, d.subtitle):  # captions and the subtitle may be wider than the lanes
         width = max(width, text_width(c, 12))
+    width = max(width, text_width(d.title, 17))
     title = d.title + (f"<br><sup>{d.subtitle}</sup>" if d.subtitle else "")
     layout = dict(
         template="kv_atlas", title=dict(text=title), shapes=shapes, annotations=notes,
