@@ -40,3 +40,11 @@ def test_a_link_with_knobs_reproduces_the_dsa_view(page, app_url):
     expect(page.locator('[data-testid="stCaptionContainer"]', has_text="k = 2, T = 8")).to_be_visible()
     # rows choose min(2, t + 1): 1 + 2 × 7 = 15 positions
     expect(page.get_by_text("15 in all")).to_be_visible()
+
+
+def test_the_v4_stepper_draws_the_rows_read_at_the_linked_step(page, app_url, screenshot):
+    open_page(page, f"{app_url}/v4-flash?t=10&m=4&win=4&lang=en")
+    # ⌊11/4⌋ = 2 complete entries + 4 window rows at t = 10; 3 + 4 at t = 11
+    expect(page.locator(".main-svg").get_by_text("t = 10: 6 rows (2 compressed + 4 window)")).to_be_visible()
+    expect(page.locator(".main-svg").get_by_text("t = 11: 7 rows (3 compressed + 4 window)")).to_be_visible()
+    screenshot("v4-flash-t10")
