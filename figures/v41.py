@@ -1,0 +1,200 @@
+"""V4.1-Flash figures A21–A27 and the closing factor chart: CSA2, layer sharing (Full /
+Reindex / Reuse), the 40-layer layout, the hierarchical indexer and CED prefill.
+
+A24 and the factor chart are drawn straight from the model specs (core.sharing,
+core.factors); the others from small seeded runs or the shared matrix renderer.
+"""
+
+from __future__ import annotations
+
+import plotly.graph_objects as go
+
+from core import A1_MODELS, get
+from core.factors import factors
+from core.sharing import kv_groups, layer_roles, selection_groups
+
+from .i18n import model_name, t
+from .matrix import Box, Diagram, Op, render
+from .mla import sym
+from .style import MUTED, ROLE_COLOURS
+
+MODE_COLOURS = {"SWA": "#d1d5db", "Full": ROLE_COLOURS["main_kv"], "Reindex": ROLE_COLOURS["index_key"],
+                "Reuse": "#bcd3f5"}
+
+
+def build_a24(*, model: str = "v4.1-flash", lang: str = "ko") -> go.Figure:
+    """Every layer in order, coloured by mode; KV groups and selection groups as brackets."""
+    roles = layer_roles(model)
+    spec = get(model)
+    n = len(roles)
+    shapes, notes, hover_x, hover_text = [], [], [], []
+    for r in roles:
+        shapes.append(dict(type="rect", x0=r.index + 0.06, x1=r.index + 0.94, y0=0, y1=1,
+                           fillcolor=MODE_COLOURS[r.label], line=dict(width=0)))
+        notes.append(dict(x=r.index + 0.5, y=0.5, text=t(f"a24.short.{r.label}", lang), showarrow=False,
+                          font=dict(size=11, color="white" if r.label in ("Full", "Reindex") else "#111827")))
+        notes.append(dict(x=r.index + 0.5, y=-0.22, text=f"{r.index + 1}", showarrow=False,
+                          font=dict(size=9, color=MUTED)))
+        if r.kind == "CSA2":
+            notes.append(dict(x=r.index + 0.5, y=1.2, text=f"m{r.ratio}", showarrow=False,
+                              font=dict(size=9, color=MUTED)))
+        if r.stores_global:
+            notes.append(dict(x=r.index + 0.5, y=1.62, text="★", showarrow=False,
+                              font=dict(size=16, color=ROLE_COLOURS["main_kv"])))
+        hover_x.append(r.index + 0.5)
+        hover_text.append(_layer_hover(r, spec, lang))
+    for y, groups, key in ((-0.75, kv_groups(model), "a24.kv"), (-1.45, selection_groups(model), "a24.sel")):
+        colour = ROLE_COLOURS["main_kv"] if key == "a24.kv" else ROLE_COLOURS["index_key"]
+        for g in groups:
+            shapes.append(dict(type="path", path=f"M {g.first + 0.1},{y + 0.18} L {g.first + 0.1},{y} "
+                                                 f"L {g.last + 0.9},{y} L {g.last + 0.9},{y + 0.18}",
+                               line=dict(color=colour, width=1.6)))
+            if g.size > 1:
+                notes.append(dict(x=(g.first + g.last + 1) / 2, y=y - 0.08, yanchor="top", showarrow=False,
+                                  text=t("a24.from", lang, n=g.owner + 1), font=dict(size=9, color=colour)))
+        notes.append(dict(x=0, xref="paper", y=y, xanchor="right", xshift=-6, showarrow=False, text=t(key, lang),
+                          font=dict(size=11, color=colour)))
+    split = next((r.index for r in roles if r.stack == "decoder"), None)
+    if split is not None:
+        shapes.append(dict(type="line", x0=split, x1=split, y0=-1.9, y1=2.3, line=dict(color="#111827", dash="dot")))
+        for x, key, count in ((split / 2, "a24.encoder", split), ((split + n) / 2, "a24.decoder", n - split)):
+            notes.append(dict(x=x, y=2.25, text=t(key, lang, n=count), showarrow=False, font=dict(size=13)))
+    stores = [r.index + 1 for r in roles if r.stores_global]
+    facts = t("a24.facts", lang, n=len(stores), layers=", ".join(map(str, stores)),
+              csa2=sum(r.kind == "CSA2" for r in roles), k=spec.index_topk,
+              full=sum(r.label == "Full" and r.stack == "decoder" for r in roles),
+              reindex=sum(r.label == "Reindex" for r in roles))
+    legend = [go.Scatter(x=[None], y=[None], mode="markers", name=t(f"a24.mode.{m}", lang),
+                         marker=dict(symbol="square", size=12, color=c)) for m, c in MODE_COLOURS.items()]
+    hover = go.Scatter(x=hover_x, y=[0.5] * n, mode="markers", marker=dict(size=18, opacity=0),
+                       hovertext=hover_text, hoverinfo="text", showlegend=False)
+    fig = go.Figure(data=[*legend, hover])
+    fig.update_layout(
+        template="kv_atlas", title=dict(text=f"{t('a24.title', lang, m=spec.name, n=n)}<br><sup>{facts}</sup>"),
+        shapes=shapes, annotations=notes, height=380, margin=dict(l=110, r=20, t=90, b=10),
+        xaxis=dict(visible=False, range=[-0.2, n + 0.2]), yaxis=dict(visible=False, range=[-1.95, 2.45]),
+        legend=dict(orientation="h", x=1, xanchor="right", y=1.02, yanchor="bottom"), hovermode="closest")
+    return fig
+
+
+def _layer_hover(r, spec, lang: str) -> str:
+    parts = [t("a24.h.layer", lang, i=r.index + 1, stack=r.stack or "—", kind=r.kind,
+               m=f" m = {r.ratio}" if r.kind == "CSA2" else "", mode=r.label)]
+    if r.stores_global:
+        parts.append(t("a24.h.stores", lang))
+    if r.kv_from is not None and r.kv_from != r.index:
+        parts.append(t("a24.h.kv", lang, n=r.kv_from + 1))
+    if r.sel_from is not None and r.sel_from != r.index:
+        parts.append(t("a24.h.sel", lang, n=r.sel_from + 1))
+    if r.kind == "CSA2":
+        parts.append(t("a24.h.reads", lang, k=spec.index_topk, w=spec.window))
+    elif r.windowed:
+        parts.append(t("a24.h.window", lang, w=spec.window))
+    return "<br>".join(parts)
+
+
+def build_factors(*, lang: str = "ko", models=A1_MODELS) -> go.Figure:
+    """Per-token KV = width × layers storing × bytes per element ÷ compression ratio, each factor
+    relative to the hypothetical MHA, model by model."""
+    base = factors("mha")
+    names = [model_name(m, get(m).name, lang) for m in models]
+    rows = [factors(m) for m in models]
+    series = {
+        "width": [f.width / base.width for f in rows],
+        "layers": [f.layers / base.layers for f in rows],
+        "bytes": [f.bytes_per_element / base.bytes_per_element for f in rows],
+        "ratio": [base.ratio / f.ratio for f in rows],
+    }
+    colours = {"width": "#2f6fd1", "layers": "#7b4bb7", "bytes": "#e8890c", "ratio": "#16a34a"}
+    traces = [go.Bar(x=names, y=v, name=t(f"fx.{k}", lang), marker_color=colours[k],
+                     text=[_times(x) for x in v], textposition="outside", textfont=dict(size=10))
+              for k, v in series.items()]
+    total = [f.total / base.total for f in rows]
+    traces.append(go.Scatter(x=names, y=total, mode="markers+text", name=t("fx.total", lang),
+                             marker=dict(symbol="diamond", size=12, color="#111827"),
+                             text=[_times(x) for x in total], textposition="middle right"))
+    fig = go.Figure(data=traces)
+    fig.update_layout(
+        template="kv_atlas", barmode="group", height=460, margin=dict(l=10, r=20, t=90, b=10),
+        title=dict(text=f"{t('fx.title', lang)}<br><sup>{t('fx.sub', lang)}</sup>"),
+        yaxis=dict(type="log", title=dict(text=t("fx.y", lang)), range=[-4, 0.6],
+                   tickvals=[10.0**-k for k in range(5)], ticktext=["1"] + [f"1/{10**k:,}" for k in range(1, 5)]),
+        legend=dict(orientation="h", x=0, y=-0.12, yanchor="top"))
+    return fig
+
+
+def _times(x: float) -> str:
+    """'÷57' for a factor below 1, '×1.02' above, '1' when unchanged."""
+    if abs(x - 1) < 1e-9:
+        return "1"
+    if x < 1:
+        return f"÷{round(1 / x):,}" if 1 / x >= 100 else f"÷{1 / x:.3g}"
+    return f"×{x:.3g}"
+
+
+def build_a23(*, lang: str = "ko"):
+    """Full makes KV + index key and selects; Reindex borrows KV + key and re-selects; Reuse borrows both."""
+    spec = get("v4.1-flash")
+    k, w = spec.index_topk, spec.window
+    main = Box(t("a23.main", lang), ("N/m", 512), "kv", cached=True)
+    key = Box(t("a23.key", lang), ("N/m", 128), "index", cached=True)
+    sel = Box(t("a23.sel", lang), (1, k), "index")
+    lanes = (
+        (Box("X", ("T", "D")), Op("→", t("a23.compressor", lang)), main, Op("+"), key,
+         Op("→", t("a23.own", lang)), sel),
+        (Box(t("a23.main.b", lang), ("N/m", 512), "kv"), Op("+"), Box(t("a23.key.b", lang), ("N/m", 128), "index"),
+         Op("→", t("a23.own", lang)), sel),
+        (Box(t("a23.main.b", lang), ("N/m", 512), "kv"), Op("+"), Box(t("a23.sel.b", lang), (1, k), "index")),
+        (Box(t("a23.rows", lang, k=k), (k, 512), "kv"), Op("+"), Box(t("a23.win", lang, w=w), (w, 512), "local",
+                                                                       cached=True),
+         Op("→", t("a23.attn", lang)), Box(t("a23.out", lang), ("T", "D"))),
+    )
+    return render(Diagram(
+        t("a23.title", lang), lanes,
+        lane_labels=(t("a23.full", lang), t("a23.reindex", lang), t("a23.reuse", lang), t("a23.all", lang)),
+        captions=(t("a23.cap", lang),), cached_label=t("mx.cached", lang), subtitle=t("a23.sub", lang),
+        size_order=(1, 128, 512, w, k, "N/m", "D", "T")))
+
+
+def build_a26(*, lang: str = "ko"):
+    """CED: the decoder's global KV comes from the encoder's final output; each decoder layer
+    makes its own query and local KV and reads chosen global entries + its local KV."""
+    roles = layer_roles("v4.1-flash")
+    enc = sum(r.stack == "encoder" for r in roles)
+    maker = next(r.index for r in roles if r.stack == "decoder" and r.stores_global)
+    lanes = (
+        (Box("X", ("T", "D")), Op("→", t("a26.encoder", lang, n=enc)), Box("H<sup>L/2</sup>", ("T", "D")),
+         Op("→", t("a26.maker", lang, n=maker + 1)), Box(t("a23.main", lang), ("T", 512), "kv", cached=True),
+         Op("+"), Box(t("a23.key", lang), ("T", 128), "index", cached=True)),
+        (Box(t("a26.input", lang), ("T", "D")), Op("→"), Box("Query", ("T", "n<sub>h</sub>·c")), Op("+"),
+         Box("local KV", ("T", 512), "local", cached=True)),
+        (Box("Query", ("T", "n<sub>h</sub>·c")), Op("×"), Box(t("a26.chosen", lang), ("k", 512), "kv"), Op("+"),
+         Box("local KV", ("T", 512), "local"), Op("→", "attention"), Box(t("a23.out", lang), ("T", "D"))),
+    )
+    return render(Diagram(
+        t("a26.title", lang), lanes,
+        lane_labels=(t("a26.l1", lang), t("a26.l2", lang), t("a26.l3", lang)),
+        captions=(t("a26.cap", lang),), cached_label=t("mx.cached", lang), subtitle=t("a26.sub", lang),
+        size_order=("k", 128, 512, "D", "n<sub>h</sub>·c", "T")))
+
+
+def build_a22(*, lang: str = "ko"):
+    """CSA makes main KV and index key with two overlapping compressors; CSA2 with one, the key
+    projected from the main KV (after RMSNorm, before RoPE)."""
+    c = get("v4.1-flash").component("main_kv").layout("bf16").dims
+    d = get("v4.1-flash").component("index_key").layout("bf16").dims
+    lanes = (
+        (Box("X", ("T", "D")), Op("→", t("a22.overlap", lang)), Box(sym("C", "Comp"), ("N<sub>c</sub>", c), "kv")),
+        (Box("X", ("T", "D")), Op("→", t("a22.overlap", lang)), Box(sym("K", "IComp"), ("N<sub>c</sub>", d),
+                                                                     "index")),
+        (Box("X", ("T", "D")), Op("→", t("a22.plain", lang)), Box(sym("C", "Comp") + " " + t("a22.prerope", lang),
+                                                                   ("N<sub>c</sub>", c), "kv"),
+         Op("×"), Box(sym("W", "IK"), (c, d), "weight"), Op("→", "RMSNorm"),
+         Box(t("a23.key", lang), ("N<sub>c</sub>", d), "index")),
+    )
+    return render(Diagram(
+        t("a22.title", lang), lanes, lane_labels=(t("a22.csa", lang), "", t("a22.csa2", lang)),
+        captions=(t("a22.cap", lang),), subtitle=t("a22.sub", lang),
+        size_order=(d, c, "N<sub>c</sub>", "D", "T")))
+
+
