@@ -110,7 +110,9 @@ def _size(box: Box, col_rank: dict, row_rank: dict) -> tuple[float, float]:
     if box.values is not None:
         r, c = box.values.shape
         return c * CELL + _row_label_width(box), r * CELL
-    return 1.2 + 0.38 * col_rank[box.shape[1]], 1.0 + 0.3 * row_rank[box.shape[0]]
+    # the rank sets the width; a long name or shape widens the box so its text stays inside
+    fit = max(text_width(box.label, 12), text_width(shape_label(box.shape), 12)) + 0.3
+    return max(1.2 + 0.38 * col_rank[box.shape[1]], fit), 1.0 + 0.3 * row_rank[box.shape[0]]
 
 
 def render(d: Diagram, *, max_width_px: int | None = None) -> go.Figure:
