@@ -13,5 +13,6 @@ pages = [
     st.Page("pages/v2_mla.py", title=t("app.page.v2", view.lang), url_path="v2-mla"),
     st.Page("pages/v32_dsa.py", title=t("app.page.v32", view.lang), url_path="v3-2-dsa"),
     st.Page("pages/v4_flash.py", title=t("app.page.v4", view.lang), url_path="v4-flash"),
+    st.Page("pages/v41_flash.py", title=t("app.page.v41", view.lang), url_path="v4-1-flash"),
 ]
 st.navigation(pages).run()

@@ -13,6 +13,17 @@ from .dsa import build_a8, build_a9, build_a10
 from .kv_bars import build_a1, generation_chart
 from .mla import build_a3, build_a4, build_a5, build_a6, build_mla_cost
 from .v4 import build_a12, build_a13, build_a14, build_a15, build_a16, build_a17, build_a18, build_a19
+from .v41 import (
+    build_a21,
+    build_a22,
+    build_a23,
+    build_a24,
+    build_a25,
+    build_a26,
+    build_a27,
+    build_ced_ratio,
+    build_factors,
+)
 
 Builder = Callable[..., go.Figure]
 
@@ -37,10 +48,19 @@ FIGURES: dict[str, Builder] = {
     "A18": build_a18,
     "A19": build_a19,
     "A20": generation_chart("v4.1-flash"),
+    "A21": build_a21,
+    "A22": build_a22,
+    "A23": build_a23,
+    "A24": build_a24,
+    "A25": build_a25,
+    "A26": build_a26,
+    "A27": build_a27,
 }
 
 # Charts the article describes in text but does not number.
 EXTRAS: dict[str, Builder] = {
     "crossover": build_crossover,
     "mla-cost": build_mla_cost,
+    "ced-ratio": build_ced_ratio,
+    "factors": build_factors,
 }

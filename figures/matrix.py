@@ -109,7 +109,8 @@ def _row_label_width(box: Box) -> float:
 def _size(box: Box, col_rank: dict, row_rank: dict) -> tuple[float, float]:
     if box.values is not None:
         r, c = box.values.shape
-        return c * CELL + _row_label_width(box), r * CELL
+        label = text_width(box.label, 12) + text_width(shape_label(box.shape), 10)
+        return max(c * CELL + _row_label_width(box), label), r * CELL
     # the rank sets the width; a long name or shape widens the box so its text stays inside
     fit = max(text_width(box.label, 12), text_width(shape_label(box.shape), 12)) + 0.3
     return max(1.2 + 0.38 * col_rank[box.shape[1]], fit), 1.0 + 0.3 * row_rank[box.shape[0]]
@@ -169,6 +170,9 @@ def render(d: Diagram, *, max_width_px: int | None = None) -> go.Figure:
 def _draw_box(b: Box, x, y, w, h, cached_label, shapes, notes, traces):
     fill, line = ROLE_FILL[b.role]
     lw = _row_label_width(b)
+    if b.values is not None:  # centre the cells when the label made the slot wider
+        x += (w - (b.values.shape[1] * CELL + lw)) / 2
+        w = b.values.shape[1] * CELL + lw
     for i, text in enumerate(b.row_labels):
         notes.append(dict(x=x + lw - 0.1, y=y + (i + 0.5) * CELL, text=text, xref="x", yref="y", showarrow=False,
                           xanchor="right", font=dict(size=10, color=MUTED)))

@@ -7,6 +7,7 @@ core.factors); the others from small seeded runs or the shared matrix renderer.
 
 from __future__ import annotations
 
+import numpy as np
 import plotly.graph_objects as go
 
 from core import A1_MODELS, get
@@ -198,3 +199,118 @@ def build_a22(*, lang: str = "ko"):
         size_order=(d, c, "N<sub>c</sub>", "D", "T")))
 
 
+
+
+# --- seeded runs: A21, A25, A27 ------------------------------------------------------------
+
+SPAN_PALETTE = ("#ffffff", "#c7dbf7", "#fcdcae")  # empty, previous segment (a), own segment (b)
+
+
+def _span_box(title: str, spans, tokens: int, ratio: int, *, overlap: bool) -> Box:
+    grid = np.zeros((len(spans), tokens), dtype=int)
+    for e, toks in enumerate(spans):
+        for s in toks:
+            grid[e, s] = 2 if not overlap or s >= e * ratio else 1
+    cells = tuple(tuple({0: "", 1: "a", 2: "b" if overlap else str(e)}[v] for v in row) for e, row in enumerate(grid))
+    return Box(title, (len(spans), tokens), values=grid, cells=cells, palette=SPAN_PALETTE,
+               row_labels=tuple(f"entry {e}" for e in range(len(spans))),
+               col_labels=tuple(str(s) for s in range(tokens)))
+
+
+def _csa2_ratios() -> str:
+    """'encoder m = 2, decoder m = 1', from the V4.1-Flash schedule."""
+    roles = layer_roles("v4.1-flash")
+    return ", ".join(f"{stack} m = {next(r.ratio for r in roles if r.kind == 'CSA2' and r.stack == stack)}"
+                     for stack in ("encoder", "decoder"))
+
+
+def build_a21(*, ratio: int = 4, seed: int = 0, lang: str = "ko"):
+    """CSA vs CSA2 for the same input and m: spans per entry and the softmax of entry 1."""
+    from core.compression import CompressDims
+    from core.csa2 import compare_csa_csa2
+
+    cmp = compare_csa_csa2(CompressDims(tokens=3 * ratio, ratio=ratio), seed)
+    T, c = 3 * ratio, cmp.csa.dims.head_dim
+    lanes = (
+        (_span_box(t("a21.spans", lang), cmp.csa_spans, T, ratio, overlap=True),
+         Box(t("a21.w", lang, n=cmp.csa_softmax_size), (cmp.csa_softmax_size, c), "score", values=cmp.csa_weights,
+             row_labels=tuple(f"t{s}" for s in cmp.csa_span))),
+        (_span_box(t("a21.spans", lang), cmp.csa2_spans, T, ratio, overlap=False),
+         Box(t("a21.w", lang, n=cmp.csa2_softmax_size), (cmp.csa2_softmax_size, c), "score",
+             values=cmp.csa2_weights, row_labels=tuple(f"t{s}" for s in cmp.csa2_span))),
+    )
+    return render(Diagram(
+        t("a21.title", lang), lanes,
+        lane_labels=(t("a21.csa", lang, n=2 * ratio, s=len(cmp.csa_shared)), t("a21.csa2", lang, m=ratio)),
+        captions=(t("a21.cap", lang, r=_csa2_ratios()),), subtitle=t("a21.sub", lang, m=ratio, seed=seed)))
+
+
+def build_a25(*, tokens: int = 24, block: int = 8, pool_blocks: int = 2, topk: int = 4, seed: int = 5,
+              lang: str = "ko"):
+    """The decoder's hierarchical indexer for one query: Full scores all, pools top blocks
+    (newest pinned), Reindex re-picks inside the pool, Reuse reuses."""
+    from core.hierarchical import hierarchical_indexer, pool_positions_max
+
+    run = hierarchical_indexer(tokens, block=block, pool_blocks=pool_blocks, topk=topk, seed=seed)
+    n = run.query + 1
+    cols = tuple(str(s) if s % block == 0 else "" for s in range(n))
+    in_pool = np.isin(np.arange(n), run.pool_positions).astype(int)
+    pool_cells = tuple(tuple("●" if v else "" for v in in_pool) for _ in [0])
+    sel = run.selections.astype(int) * np.array([2 if m == "reuse" else 1 for m in run.modes])[:, None]
+    sel_cells = tuple(tuple("✓" if v else "" for v in row) for row in sel)
+    lanes = (
+        (Box(t("a25.full", lang), (1, n), "index", values=run.full_scores[None, :], col_labels=cols, fmt="{:.1f}"),),
+        (Box(t("a25.blocks", lang, b=block), (1, len(run.block_scores)), "index", values=run.block_scores[None, :],
+             fmt="{:.1f}", col_labels=tuple(f"b{b}" for b in range(len(run.block_scores)))),
+         Op("→", t("a25.pool.op", lang, p=pool_blocks)),
+         Box(t("a25.pool", lang), (1, n), values=in_pool[None, :], cells=pool_cells,
+             palette=("#ffffff", "#fbe5e5"), col_labels=cols)),
+        (Box(t("a25.sel", lang), (len(run.modes), n), values=sel, cells=sel_cells,
+             palette=("#ffffff", "#c7dbf7", "#e5e7eb"), col_labels=cols,
+             row_labels=tuple(f"{i + 1}: {m.capitalize()}" for i, m in enumerate(run.modes))),),
+    )
+    outside = sorted(set(run.full_topk.tolist()) - set(run.pool_positions.tolist()))
+    return render(Diagram(
+        t("a25.title", lang), lanes, lane_labels=(t("a25.l1", lang), t("a25.l2", lang), t("a25.l3", lang)),
+        captions=(t("a25.cap", lang, newest=run.newest_block, out=", ".join(map(str, outside)) or "—"),
+                  t("a25.real", lang, p=f"{pool_positions_max():,}", k=get("v4.1-flash").index_topk)),
+        subtitle=t("a25.sub", lang, t=run.query, k=topk, seed=seed)))
+
+
+def build_a27(*, prompt: int = 8, window: int = 2, encoder_layers: int = 2, decoder_layers: int = 2,
+              lang: str = "ko"):
+    """CED prefill with bounded replay: which (position, layer) cells run."""
+    from core.ced import executed_cells, prefill_grid
+
+    grid = prefill_grid(prompt, encoder_layers, decoder_layers, window)[::-1]  # top layer first
+    names = [f"dec {i}" for i in range(decoder_layers, 0, -1)] + [f"enc {i}" for i in range(encoder_layers, 0, -1)]
+    cells = tuple(tuple({0: t("a27.skip", lang), 1: "✓", 2: "✓"}[int(v)] for v in row) for row in grid)
+    done = executed_cells(prompt, encoder_layers, decoder_layers, window)
+    lanes = ((Box(t("a27.grid", lang), (len(names), prompt), values=grid, cells=cells,
+                  palette=("#f3f4f6", "#c7dbf7", "#fcdcae"), row_labels=tuple(names),
+                  col_labels=tuple(f"p{s}" for s in range(prompt))),),)
+    return render(Diagram(
+        t("a27.title", lang), lanes,
+        captions=(t("a27.count", lang, e=done, a=prompt * (encoder_layers + decoder_layers),
+                    r=f"{done / (prompt * (encoder_layers + decoder_layers)):.0%}"), t("a27.cap", lang)),
+        subtitle=t("a27.sub", lang, w=window)))
+
+
+def build_ced_ratio(*, lang: str = "ko", max_prompt: int = 1 << 20) -> go.Figure:
+    """Executed-cell ratio of CED prefill against prompt length, for V4.1-Flash's layer split."""
+    from core.ced import executed_ratio, v41_layer_split
+
+    split = v41_layer_split()
+    p = np.unique(np.geomspace(1, max_prompt, 200).astype(np.int64))
+    r = executed_ratio(p, split.encoder_layers, split.decoder_layers, split.window)
+    limit = split.encoder_layers / (split.encoder_layers + split.decoder_layers)
+    fig = go.Figure(go.Scatter(x=p, y=r, mode="lines", line=dict(color=ROLE_COLOURS["main_kv"], width=2.5),
+                               hovertemplate="prompt %{x:,}: %{y:.1%}<extra></extra>"))
+    fig.add_hline(y=limit, line=dict(color=MUTED, dash="dot"))
+    fig.update_layout(
+        template="kv_atlas", height=360, margin=dict(l=10, r=20, t=80, b=10), showlegend=False,
+        title=dict(text=f"{t('ced.title', lang)}<br><sup>"
+                        f"{t('ced.sub', lang, e=split.encoder_layers, d=split.decoder_layers, w=split.window)}</sup>"),
+        xaxis=dict(type="log", title=dict(text=t("ced.x", lang)), exponentformat="SI"),
+        yaxis=dict(title=dict(text=t("ced.y", lang)), tickformat=".0%", range=[0, 1.05]))
+    return fig
