@@ -12,7 +12,7 @@ import ui
 from core.units import fmt_bytes, fmt_exact, fmt_tokens
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
-PAGES = ["pages/overview.py", "pages/v2_mla.py", "pages/v32_dsa.py", "pages/v4_flash.py"]
+PAGES = ["pages/overview.py", "pages/v2_mla.py", "pages/v32_dsa.py", "pages/v4_flash.py", "pages/v41_flash.py"]
 
 
 def run(**params) -> AppTest:
@@ -99,6 +99,8 @@ MECHANISM_PAGES = {
     "pages/v32_dsa.py": [{}, dict(T="2", k="1", seed="0"), dict(T="10", k="12", seed="9999")],
     "pages/v4_flash.py": [{}, dict(m="1", seed="0", t="0", win="1", sink="-4.0", tq="0", k="1"),
                           dict(m="8", seed="9999", t="30", win="8", sink="4.0", tq="30", k="8")],
+    "pages/v41_flash.py": [{}, dict(m="1", seed="0", T="8", pool="1", k="1", hseed="0", prompt="1", win="1"),
+                           dict(m="8", seed="9999", T="40", pool="5", k="12", hseed="9999", prompt="16", win="8")],
 }
 
 
@@ -145,3 +147,11 @@ def test_v4_page_states_the_article_numbers_and_the_layer_mix():
     assert "2 SWA + 21 CSA + 20 HCA" in at.markdown[0].value
     assert "21.5 MB" in at.markdown[0].value and "46.8 MB" in at.markdown[0].value
     assert "915" in at.info[0].value
+
+
+def test_v41_page_states_the_article_numbers():
+    at = run_page("pages/v41_flash.py")
+    assert [m.value for m in at.metric] == ["890 B", "1/4,418", "2.70 MB", "35.0 MB"]
+    text = at.markdown[0].value
+    assert "저장하는 층 4개" in text and "8.31 MB" in text and "5.60 MB" in text and "26.7 MB" in text
+    assert "3,038" in at.info[0].value

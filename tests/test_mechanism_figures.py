@@ -200,3 +200,86 @@ def test_v4_figures_build_at_the_ends_of_their_knobs(fid, knobs):
 @pytest.mark.parametrize("fid", ["A12", "A16"])
 def test_v4_structural_diagrams_have_no_korean_left_in_english(fid):
     assert not HANGUL.search(texts(FIGURES[fid](lang="en")))
+
+
+# --- V4.1-Flash (A21–A27, factors) ------------------------------------------------------------
+
+
+def test_a21_csa_entries_share_half_their_span_and_csa2_entries_share_nothing():
+    fig = FIGURES["A21"](ratio=4)
+    csa, csa2 = heatmaps(fig, "entry별 원본 토큰")
+    assert ((csa[1] > 0) & (csa[0] > 0)).sum() == 4 and ((csa2[1] > 0) & (csa2[0] > 0)).sum() == 0
+    assert (csa2 > 0).sum(axis=0).tolist() == [1] * 12  # every token in exactly one CSA2 entry
+    w_csa, w_csa2 = heatmaps(fig, "entry 1의 softmax (8행)")[0], heatmaps(fig, "entry 1의 softmax (4행)")[0]
+    assert np.allclose(w_csa.sum(axis=0), 1) and np.allclose(w_csa2.sum(axis=0), 1)
+
+
+def test_a24_is_drawn_from_the_spec_with_four_storing_layers_marked():
+    fig = FIGURES["A24"]()
+    stars = [a for a in fig.layout.annotations if a.text == "★"]
+    assert [round(a.x - 0.5) + 1 for a in stars] == [3, 9, 15, 21]
+    cells = [s for s in fig.layout.shapes if s.type == "rect"]
+    assert len(cells) == get("v4.1-flash").n_layers
+    hover = next(tr for tr in fig.data if tr.hovertext is not None)
+    assert "borrowed from layer 21" in FIGURES["A24"](lang="en").data[-1].hovertext[24]
+    assert len(hover.hovertext) == 40
+
+
+def test_a24_brackets_kv_groups_and_selection_groups_separately():
+    fig = FIGURES["A24"](lang="en")
+    froms = [a.text for a in fig.layout.annotations if a.text.startswith("← layer")]
+    assert froms.count("← layer 21") == 2  # the decoder KV group and the first selection group
+    assert len(froms) == 4 + 8  # 4 KV groups, 8 selection groups of more than one layer
+
+
+def test_a25_pool_pins_the_newest_block_and_reindex_stays_inside_it():
+    fig = FIGURES["A25"]()
+    (pool,) = heatmaps(fig, "후보 pool")
+    (sel,) = heatmaps(fig, "층별 선택")
+    assert pool[0, -1] == 1  # the newest position's block is in the pool
+    reindex_rows = sel[[2, 4]]
+    assert np.all(pool[0][reindex_rows.max(axis=0) > 0] == 1)
+    assert "8, 15" in texts(fig)  # Full's own top-k reaches outside the pool (seed 5)
+
+
+@pytest.mark.parametrize("prompt, window", [(8, 2), (1, 1), (16, 8), (5, 8)])
+def test_a27_counts_executed_cells_as_prompt_times_encoder_plus_window_times_decoder(prompt, window):
+    fig = FIGURES["A27"](prompt=prompt, window=window)
+    (grid,) = heatmaps(fig, "(층, 위치) 칸")
+    assert int((grid > 0).sum()) == prompt * 2 + min(window, prompt) * 2
+    assert np.all(grid[2:] > 0)  # encoder rows (drawn at the bottom) all executed
+
+
+def test_ced_ratio_tends_to_half_for_v41():
+    y = np.asarray(EXTRAS["ced-ratio"]().data[0].y, dtype=float)
+    assert y[0] == 1.0 and abs(y[-1] - 0.5) < 1e-3
+
+
+def test_factor_chart_multiplies_back_to_the_per_token_ratio():
+    fig = EXTRAS["factors"]()
+    bars = [np.asarray(tr.y, dtype=float) for tr in fig.data if tr.type == "bar"]
+    total = np.asarray(fig.data[-1].y, dtype=float)
+    assert np.allclose(bars[0] * bars[1] * bars[2] * bars[3], total)
+    assert fig.data[-1].text[-1] == "÷4,418"
+
+
+V41_KNOB_ENDS = {
+    "A21": [dict(ratio=1, seed=9999), dict(ratio=8, lang="en")],
+    "A25": [dict(tokens=8, pool_blocks=1, topk=1, seed=0), dict(tokens=40, pool_blocks=5, topk=12, lang="en")],
+    "A27": [dict(prompt=1, window=1), dict(prompt=16, window=8, lang="en")],
+}
+
+
+@pytest.mark.parametrize("fid, knobs", [(f, k) for f, ks in V41_KNOB_ENDS.items() for k in ks])
+def test_v41_figures_build_at_the_ends_of_their_knobs(fid, knobs):
+    fig = FIGURES[fid](**knobs)
+    assert any(tr.type == "heatmap" for tr in fig.data)
+    if knobs.get("lang") == "en":
+        assert not HANGUL.search(texts(fig))
+
+
+@pytest.mark.parametrize("fid", ["A22", "A23", "A24", "A26"])
+def test_v41_structural_figures_have_no_korean_left_in_english(fid):
+    fig = FIGURES[fid](lang="en")
+    hover = "".join(h for tr in fig.data for h in (getattr(tr, "hovertext", None) or ()))
+    assert not HANGUL.search(texts(fig) + hover)
