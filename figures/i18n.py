@@ -275,8 +275,8 @@ TEXT: dict[str, dict[str, str]] = {
                  "en": "k = {k}, T = {T}: row t chooses min(k, t+1) positions, {n} in all."},
     # V4.1-Flash: A22–A24, A26, factors
     "a24.title": {"ko": "DeepSeek-{m}의 {n}층 배치", "en": "DeepSeek-{m}: the {n}-layer layout"},
-    "a24.facts": {"ko": "★ global KV를 저장하는 층 {n}개 (층 {layers}) · CSA2 {csa2}층이 각자 top-{k}를 읽음 · decoder main KV는 Full {full}개가, 선택 목록은 Full {full} + Reindex {reindex}개가 만듦",
-                  "en": "★ {n} layers store global KV (layers {layers}) · {csa2} CSA2 layers each read their own top-{k} · the decoder's main KV is made by {full} Full layer, its selections by {full} Full + {reindex} Reindex"},
+    "a24.facts": {"ko": "★ global KV를 저장하는 층 {n}개 (층 {layers}) · CSA2 {csa2}층이 각자 top-{k}를 읽음<br>decoder main KV는 Full {full}개가, 선택 목록은 Full {full} + Reindex {reindex}개가 만듦",
+                  "en": "★ {n} layers store global KV (layers {layers}) · {csa2} CSA2 layers each read their own top-{k}<br>the decoder's main KV is made by {full} Full layer, its selections by {full} Full + {reindex} Reindex"},
     "a24.short.SWA": {"ko": "S", "en": "S"},
     "a24.short.Full": {"ko": "F", "en": "F"},
     "a24.short.Reindex": {"ko": "Ri", "en": "Ri"},

@@ -112,7 +112,7 @@ def _size(box: Box, col_rank: dict, row_rank: dict) -> tuple[float, float]:
         label = text_width(box.label, 12) + text_width(shape_label(box.shape), 10)
         return max(c * CELL + _row_label_width(box), label), r * CELL
     # the rank sets the width; a long name or shape widens the box so its text stays inside
-    fit = max(text_width(box.label, 12), text_width(shape_label(box.shape), 12)) + 0.3
+    fit = max(text_width(box.label, 13.5), text_width(shape_label(box.shape), 12)) + 0.3  # bold name
     return max(1.2 + 0.38 * col_rank[box.shape[1]], fit), 1.0 + 0.3 * row_rank[box.shape[0]]
 
 

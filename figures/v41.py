@@ -72,7 +72,7 @@ def build_a24(*, model: str = "v4.1-flash", lang: str = "ko") -> go.Figure:
     fig = go.Figure(data=[*legend, hover])
     fig.update_layout(
         template="kv_atlas", title=dict(text=f"{t('a24.title', lang, m=spec.name, n=n)}<br><sup>{facts}</sup>"),
-        shapes=shapes, annotations=notes, height=380, margin=dict(l=110, r=20, t=90, b=10),
+        shapes=shapes, annotations=notes, height=400, margin=dict(l=110, r=20, t=110, b=10),
         xaxis=dict(visible=False, range=[-0.2, n + 0.2]), yaxis=dict(visible=False, range=[-1.95, 2.45]),
         legend=dict(orientation="h", x=1, xanchor="right", y=1.02, yanchor="bottom"), hovermode="closest")
     return fig
