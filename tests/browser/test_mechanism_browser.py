@@ -48,3 +48,10 @@ def test_the_v4_stepper_draws_the_rows_read_at_the_linked_step(page, app_url, sc
     expect(page.locator(".main-svg").get_by_text("t = 10: 6 rows (2 compressed + 4 window)")).to_be_visible()
     expect(page.locator(".main-svg").get_by_text("t = 11: 7 rows (3 compressed + 4 window)")).to_be_visible()
     screenshot("v4-flash-t10")
+
+
+def test_the_v41_layout_and_the_ced_grid_draw_from_the_spec(page, app_url):
+    open_page(page, f"{app_url}/v4-1-flash?lang=en&prompt=8&win=2")
+    svg = page.locator(".main-svg")
+    expect(svg.get_by_text("DeepSeek-V4.1-Flash: the 40-layer layout")).to_be_visible()
+    expect(svg.get_by_text("20 of 32 cells executed (62%)")).to_be_visible()
