@@ -35,6 +35,7 @@ if __name__ == "__main__":
     base = median_ms(lambda: AppTest.from_string(BASELINE, default_timeout=60))
     print(f"one-chart baseline:        {base:6.1f} ms")
     for name, script in (("Overview (app.py)", "app.py"), ("V2 · MLA page", "pages/v2_mla.py"),
-                         ("V3.2 · DSA page", "pages/v32_dsa.py")):
+                         ("V3.2 · DSA page", "pages/v32_dsa.py"), ("V4-Flash page", "pages/v4_flash.py"),
+                         ("V4.1-Flash page", "pages/v41_flash.py")):
         ms = median_ms(lambda s=script: AppTest.from_file(str(ROOT / s), default_timeout=60))
         print(f"{name + ', warm:':26} {ms:6.1f} ms → ratio {ms / base:.2f}×")
