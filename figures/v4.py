@@ -12,7 +12,7 @@ import numpy as np
 from core import get
 
 from .i18n import t
-from .matrix import Box, Diagram, Op, render
+from .matrix import COMPRESSED, GRID_PALETTE, WINDOW, Box, Diagram, Op, read_grid_box, render
 from .mla import sym
 
 
@@ -76,9 +76,6 @@ def build_a16(*, lang: str = "ko"):
 
 # --- mechanism runs -----------------------------------------------------------------------
 
-# Categories of a read grid: which kind of row holds a source token.
-EMPTY, COMPRESSED, WINDOW, SKIPPED = 0, 1, 2, 3
-GRID_PALETTE = ("#ffffff", "#c7dbf7", "#fcdcae", "#e5e7eb")
 
 
 def build_a13(*, ratio: int = 4, seed: int = 0, lang: str = "ko"):
@@ -115,24 +112,6 @@ def _hca_ratio() -> int:
     return next(ly.ratio for ly in get("v4-flash").layers if ly.kind == "HCA")
 
 
-def _grid_box(title: str, rows, t_: int, *, skipped=()) -> Box:
-    """Rows read at t (compressed entries, then window positions) × source tokens 0…t."""
-    all_rows = sorted([*rows, *skipped], key=lambda r: (r.kind != "compressed", r.index))
-    grid = np.zeros((len(all_rows), t_ + 1), dtype=int)
-    cells = [[""] * (t_ + 1) for _ in all_rows]
-    labels = []
-    for i, r in enumerate(all_rows):
-        kind = SKIPPED if r in skipped else (COMPRESSED if r.kind == "compressed" else WINDOW)
-        name = f"C{r.index}" if r.kind == "compressed" else f"w{r.index}"
-        for s in r.sources:
-            grid[i, s] = kind
-            cells[i][s] = name
-        span = f"{min(r.sources)}–{max(r.sources)}" if len(r.sources) > 1 else f"{r.sources[0]}"
-        labels.append(f"{name} [{span}]")
-    return Box(title, (len(all_rows), t_ + 1), values=grid, cells=tuple(map(tuple, cells)),
-               palette=GRID_PALETTE, row_labels=tuple(labels), col_labels=tuple(str(s) for s in range(t_ + 1)))
-
-
 def build_a14(*, t_: int = 6, ratio: int = 4, window: int = 4, lang: str = "ko"):
     """What token t reads: complete compressed entries + the recent window, at t and t + 1."""
     from core.visibility import visible_rows
@@ -141,7 +120,7 @@ def build_a14(*, t_: int = 6, ratio: int = 4, window: int = 4, lang: str = "ko")
     for step in (t_, t_ + 1):
         rows = visible_rows(step, ratio, window)
         n_comp = sum(r.kind == "compressed" for r in rows)
-        lanes.append((_grid_box(t("a14.box", lang, t=step, n=len(rows), c=n_comp, w=len(rows) - n_comp), rows,
+        lanes.append((read_grid_box(t("a14.box", lang, t=step, n=len(rows), c=n_comp, w=len(rows) - n_comp), rows,
                                 step),))
     return render(Diagram(
         t("a14.title", lang), tuple(lanes), lane_labels=(f"t = {t_}", f"t = {t_ + 1}"),
@@ -263,7 +242,7 @@ def build_a19(*, t_: int = 11, ratio: int = 4, topk: int = 2, window: int = 4, s
     read = visible_rows(t_, ratio, window, overlap=True, topk=topk, scores=scores)
     skipped = tuple(r for r in every if r.kind == "compressed" and r not in read)
     n_complete = sum(r.kind == "compressed" for r in every)
-    box = _grid_box(t("a19.box", lang, t=t_, n=len(read)), read, t_, skipped=skipped)
+    box = read_grid_box(t("a19.box", lang, t=t_, n=len(read)), read, t_, skipped=skipped)
     lanes = (
         (Box(t("a19.scores", lang), (1, n_complete), "index", values=scores[None, :n_complete],
              col_labels=tuple(f"C{s}" for s in range(n_complete))),
