@@ -14,5 +14,6 @@ pages = [
     st.Page("pages/v32_dsa.py", title=t("app.page.v32", view.lang), url_path="v3-2-dsa"),
     st.Page("pages/v4_flash.py", title=t("app.page.v4", view.lang), url_path="v4-flash"),
     st.Page("pages/v41_flash.py", title=t("app.page.v41", view.lang), url_path="v4-1-flash"),
+    st.Page("pages/token_axis.py", title=t("app.page.b", view.lang), url_path="token-axis"),
 ]
 st.navigation(pages).run()

@@ -67,3 +67,37 @@ def chart(figure_id: str, *, width: str = "stretch", **knobs) -> None:
     Matrix diagrams pass width="content": their size is part of the drawing."""
     st.plotly_chart(figure(figure_id, **knobs), theme=None, config=plotly_config(figure_id),
                     key=f"chart-{figure_id}", width=width)
+
+
+def parse_matrix(text: str, name: str) -> list[list[float]]:
+    """'1, 0; 0, 1' (rows by ; or new line, values by commas or spaces; 'ln 3' allowed) -> rows.
+    Raises ValueError with a message a reader can act on."""
+    import math
+    import re
+
+    rows = [r for r in re.split(r"[;\n]", text) if r.strip()]
+    if not rows:
+        raise ValueError(f"{name} is empty")
+    out = []
+    for i, row in enumerate(rows, 1):
+        values = []
+        for token in re.findall(r"ln\s*[^\s,]+|[^\s,]+", row.strip()):
+            try:
+                values.append(math.log(float(token[2:])) if token.startswith("ln") else float(token))
+            except ValueError:
+                raise ValueError(f"{name}, row {i}: '{token}' is not a number") from None
+        out.append(values)
+    if len({len(r) for r in out}) != 1:
+        raise ValueError(f"{name}: every row needs the same number of values, got {[len(r) for r in out]}")
+    return out
+
+
+def format_matrix(rows) -> str:
+    """The inverse of parse_matrix; natural logs of whole numbers show as 'ln N'."""
+    import math
+
+    def cell(x: float) -> str:
+        n = round(math.exp(x)) if 0 < x < 50 else 0
+        return f"ln {n}" if n > 1 and math.log(n) == x else f"{x:g}"
+
+    return "; ".join(", ".join(cell(x) for x in row) for row in rows)

@@ -12,6 +12,7 @@ from .crossover import build_crossover
 from .dsa import build_a8, build_a9, build_a10
 from .kv_bars import build_a1, generation_chart
 from .mla import build_a3, build_a4, build_a5, build_a6, build_mla_cost
+from .token_axis import build_b1, build_b2, build_b3, build_b4
 from .v4 import build_a12, build_a13, build_a14, build_a15, build_a16, build_a17, build_a18, build_a19
 from .v41 import (
     build_a21,
@@ -55,6 +56,10 @@ FIGURES: dict[str, Builder] = {
     "A25": build_a25,
     "A26": build_a26,
     "A27": build_a27,
+    "B1": build_b1,
+    "B2": build_b2,
+    "B3": build_b3,
+    "B4": build_b4,
 }
 
 # Charts the article describes in text but does not number.

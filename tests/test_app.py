@@ -12,7 +12,8 @@ import ui
 from core.units import fmt_bytes, fmt_exact, fmt_tokens
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
-PAGES = ["pages/overview.py", "pages/v2_mla.py", "pages/v32_dsa.py", "pages/v4_flash.py", "pages/v41_flash.py"]
+PAGES = ["pages/overview.py", "pages/v2_mla.py", "pages/v32_dsa.py", "pages/v4_flash.py", "pages/v41_flash.py",
+         "pages/token_axis.py"]
 
 
 def run(**params) -> AppTest:
@@ -155,3 +156,30 @@ def test_v41_page_states_the_article_numbers():
     text = at.markdown[0].value
     assert "저장하는 층 4개" in text and "8.31 MB" in text and "5.60 MB" in text and "26.7 MB" in text
     assert "3,038" in at.info[0].value
+
+
+def test_token_axis_page_states_stored_and_read_counts():
+    at = run_page("pages/token_axis.py")
+    assert [m.value for m in at.metric] == ["8 / 5", "4 / 7"]
+    assert len(at.get("plotly_chart")) == 4
+
+
+@pytest.mark.parametrize("text, message", [
+    ("1, x; 0, 1", "'x' is not a number"), ("1, 0; 0", "same number of values"), ("", "is empty"),
+    ("1, 0, 0; 0, 1, 0", "W_u and W_s"),
+])
+def test_token_axis_page_explains_bad_matrices_without_a_traceback(text, message):
+    at = AppTest.from_file(str(ROOT / "pages/token_axis.py"), default_timeout=60).run()
+    at.text_input(key="Ws").set_value(text).run()
+    assert not at.exception
+    assert message in at.error[0].value
+
+
+@pytest.mark.parametrize("params", [
+    dict(rows="2", comp="2", g="1", p="0", g3="1", w="1", p4="1", g1="1", g2="1", k="1"),
+    dict(rows="16", comp="8", g="4", p="24", g3="4", w="6", p4="32", g1="8", g2="8", k="8"),
+])
+@pytest.mark.parametrize("lang", ["ko", "en"])
+def test_token_axis_page_runs_at_the_ends_of_every_control(params, lang):
+    at = run_page("pages/token_axis.py", ui.View(lang=lang), **params)
+    assert len(at.get("plotly_chart")) == 4

@@ -283,3 +283,51 @@ def test_v41_structural_figures_have_no_korean_left_in_english(fid):
     fig = FIGURES[fid](lang="en")
     hover = "".join(h for tr in fig.data for h in (getattr(tr, "hovertext", None) or ()))
     assert not HANGUL.search(texts(fig) + hover)
+
+
+# --- Article B ---------------------------------------------------------------------------------
+
+
+def test_b1_keeps_positions_on_the_left_and_merges_them_on_the_right():
+    fig = FIGURES["B1"](rows=8, components=4, group=2)
+    shapes = [np.array(tr.z).shape for tr in fig.data]
+    assert shapes == [(8, 4), (8, 2), (8, 4), (4, 4)]
+    assert "b1 = p2·p3" in texts(fig)
+
+
+def test_b2_reproduces_the_articles_weights_and_summary():
+    fig = FIGURES["B2"]()
+    (a,) = heatmaps(fig, "A")[:1]
+    (c,) = heatmaps(fig, "c<sub>0</sub>")
+    assert np.max(np.abs(a - [[0.75, 0.25], [0.25, 0.75]])) <= 1e-12
+    assert np.max(np.abs(c - [[1.5, 3.0]])) <= 1e-12
+
+
+def test_b2_recomputes_from_edited_inputs():
+    fig = FIGURES["B2"](H=((1, 0), (0, 1), (1, 1)), W_u=((1, 2), (3, 4)), W_s=((0, 0), (0, 0)))
+    (c,) = heatmaps(fig, "c<sub>0</sub>")
+    assert np.allclose(c, [[(1 + 3 + 4) / 3, (2 + 4 + 6) / 3]])  # equal scores: the mean of U
+
+
+def test_b3_reads_three_summaries_and_three_positions_at_p6_and_four_at_p8():
+    fig = FIGURES["B3"]()
+    assert "q6: 요약 3 + 최근 3" in texts(fig) and "q8: 요약 4 + 최근 3" in texts(fig)
+    assert "미완성 묶음 b3" in texts(fig)  # b3 = p6·p7 would include the future p7
+
+
+def test_b4_stores_eight_reads_five_on_the_left_and_stores_four_reads_seven_on_the_right():
+    body = texts(FIGURES["B4"](lang="en"))
+    assert "8 stored · 5 read" in body and "4 stored · 7 read" in body
+
+
+@pytest.mark.parametrize("fid, knobs", [
+    ("B1", dict(rows=2, components=2, group=1)), ("B1", dict(rows=16, components=8, group=4, lang="en")),
+    ("B3", dict(position=0, group=1, window=1)), ("B3", dict(position=24, group=4, window=6, lang="en")),
+    ("B4", dict(position=1, groups=(1, 1), topk=1, window=1)),
+    ("B4", dict(position=32, groups=(8, 8), topk=8, window=6, lang="en")),
+])
+def test_article_b_figures_build_at_the_ends_of_their_knobs(fid, knobs):
+    fig = FIGURES[fid](**knobs)
+    assert any(tr.type == "heatmap" for tr in fig.data)
+    if knobs.get("lang") == "en":
+        assert not HANGUL.search(texts(fig))
