@@ -8,7 +8,8 @@ from dataclasses import dataclass
 import streamlit as st
 
 from core import PRESETS, Precision
-from core.units import UNITS, fmt_tokens
+from core.summary import Summary
+from core.units import UNITS, fmt_bytes, fmt_exact, fmt_ratio, fmt_tokens
 from figures import EXTRAS, FIGURES
 from figures.i18n import DEFAULT_LANG, LANGS, t
 from figures.style import plotly_config
@@ -101,3 +102,17 @@ def format_matrix(rows) -> str:
         return f"ln {n}" if n > 1 and math.log(n) == x else f"{x:g}"
 
     return "; ".join(", ".join(cell(x) for x in row) for row in rows)
+
+
+def metrics(s: Summary, v: View, items: tuple[str, ...]) -> None:
+    """One st.metric per item (storage, ratio, local, read, key_share) for a model's summary."""
+    name, L = s.model.name, v.lang
+    shown = {
+        "storage": (t("ov.m.storage", L, m=name), fmt_exact(s.storage.total)),
+        "ratio": (t("v2.m.ratio", L), fmt_ratio(s.ratio)),
+        "local": (t("v4.m.local", L), fmt_bytes(s.local_kv, v.units)),
+        "read": (f"{t('ov.m.read', L, m=name)} ({fmt_tokens(v.context)})", fmt_bytes(s.read.total, v.units)),
+        "key_share": (t("dsa.m.share", L), f"{s.key_share:.0%}"),
+    }
+    for col, item in zip(st.columns(len(items)), items):
+        col.metric(*shown[item])

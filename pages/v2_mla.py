@@ -7,7 +7,6 @@ import ui
 from core.mla import MLADims, content_score_orders, output_orders, run_mla
 from core.numerics import PRECISIONS
 from core.summary import summarise
-from core.units import fmt_bytes, fmt_exact, fmt_ratio, fmt_tokens
 from figures.i18n import t
 
 v = ui.view()
@@ -16,10 +15,7 @@ L = v.lang
 st.title(t("v2.title", L))
 st.caption(t("v2.intro", L))
 s = summarise("v2", v.context, v.precision)
-m1, m2, m3 = st.columns(3)
-m1.metric(t("ov.m.storage", L, m="V2"), fmt_exact(s.storage.total))
-m2.metric(t("v2.m.ratio", L), fmt_ratio(s.ratio))
-m3.metric(t("ov.m.read", L, m="V2") + f" ({fmt_tokens(v.context)})", fmt_bytes(s.read.total, v.units))
+ui.metrics(s, v, ("storage", "ratio", "read"))
 ui.chart("A2", context=v.context, precision=v.precision, lang=L, units=v.units)
 
 st.header(t("v2.paths", L))

@@ -6,7 +6,7 @@ import streamlit as st
 import ui
 from core import ALL_BF16, storage_per_token
 from core.summary import summarise
-from core.units import fmt_bytes, fmt_exact, fmt_tokens
+from core.units import fmt_exact
 from figures.i18n import t
 
 v = ui.view()
@@ -15,10 +15,7 @@ L = v.lang
 st.title(t("dsa.title", L))
 st.caption(t("dsa.intro", L))
 s = summarise("v3.2", v.context, v.precision)
-m1, m2, m3 = st.columns(3)
-m1.metric(t("ov.m.storage", L, m="V3.2"), fmt_exact(s.storage.total))
-m2.metric(t("ov.m.read", L, m="V3.2") + f" ({fmt_tokens(v.context)})", fmt_bytes(s.read.total, v.units))
-m3.metric(t("dsa.m.share", L), f"{s.key_share:.0%}")
+ui.metrics(s, v, ("storage", "read", "key_share"))
 growth = storage_per_token("v3.2", ALL_BF16).total / storage_per_token("v3", ALL_BF16).total - 1
 st.info(t("dsa.note", L, g=f"{growth:.0%}", a=fmt_exact(storage_per_token("v3.2", ALL_BF16).total),
           b=fmt_exact(storage_per_token("v3", ALL_BF16).total)))

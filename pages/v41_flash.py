@@ -7,7 +7,7 @@ import ui
 from core import crossover_tokens, get
 from core.sharing import layer_roles
 from core.summary import summarise
-from core.units import fmt_bytes, fmt_exact, fmt_ratio, fmt_tokens
+from core.units import fmt_bytes
 from figures.i18n import t
 
 v = ui.view()
@@ -17,11 +17,7 @@ model = get("v4.1-flash")
 st.title(t("v41.title", L))
 st.caption(t("v41.intro", L))
 s = summarise(model.id, v.context, v.precision)
-m = st.columns(4)
-m[0].metric(t("ov.m.storage", L, m=model.name), fmt_exact(s.storage.total))
-m[1].metric(t("v2.m.ratio", L), fmt_ratio(s.ratio))
-m[2].metric(t("v4.m.local", L), fmt_bytes(s.local_kv, v.units))
-m[3].metric(t("ov.m.read", L, m=model.name) + f" ({fmt_tokens(v.context)})", fmt_bytes(s.read.total, v.units))
+ui.metrics(s, v, ("storage", "ratio", "local", "read"))
 roles = layer_roles(model)
 st.markdown(t("v41.reads", L, kv=fmt_bytes(s.read.kv, v.units), main=fmt_bytes(s.read.main_kv, v.units),
               local=fmt_bytes(s.read.local_kv, v.units), key=fmt_bytes(s.read.index_key, v.units),

@@ -8,7 +8,7 @@ import streamlit as st
 import ui
 from core import crossover_tokens, get
 from core.summary import summarise
-from core.units import fmt_bytes, fmt_exact, fmt_ratio, fmt_tokens
+from core.units import fmt_bytes
 from figures.i18n import t
 
 v = ui.view()
@@ -18,11 +18,7 @@ model = get("v4-flash")
 st.title(t("v4.title", L))
 st.caption(t("v4.intro", L))
 s = summarise("v4-flash", v.context, v.precision)
-m = st.columns(4)
-m[0].metric(t("ov.m.storage", L, m=model.name), fmt_exact(s.storage.total))
-m[1].metric(t("v2.m.ratio", L), fmt_ratio(s.ratio))
-m[2].metric(t("v4.m.local", L), fmt_bytes(s.local_kv, v.units))
-m[3].metric(t("ov.m.read", L, m=model.name) + f" ({fmt_tokens(v.context)})", fmt_bytes(s.read.total, v.units))
+ui.metrics(s, v, ("storage", "ratio", "local", "read"))
 kinds = Counter(ly.kind for ly in model.layers)
 st.markdown(t("v4.mix", L, n=model.n_layers, mix=" + ".join(f"{kinds[k]} {k}" for k in ("SWA", "CSA", "HCA")),
               kv=fmt_bytes(s.read.kv, v.units), key=fmt_bytes(s.read.index_key, v.units)))
