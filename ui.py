@@ -66,8 +66,23 @@ def figure(figure_id: str, **knobs):
 def chart(figure_id: str, *, width: str = "stretch", **knobs) -> None:
     """Show a figure exactly as it exports: our template, not Streamlit's theme.
     Matrix diagrams pass width="content": their size is part of the drawing."""
-    st.plotly_chart(figure(figure_id, **knobs), theme=None, config=plotly_config(figure_id),
-                    key=f"chart-{figure_id}", width=width)
+    fig = figure(figure_id, **knobs)
+    st.plotly_chart(fig, theme=None, config=plotly_config(figure_id), key=f"chart-{figure_id}", width=width)
+    downloads(fig, figure_id, knobs.get("lang", DEFAULT_LANG))
+
+
+def downloads(fig, figure_id: str, lang: str) -> None:
+    """SVG / slide PNG / interactive HTML / numbers; files are rendered only when clicked."""
+    from figures.export import SLIDE_SIZES, to_bytes
+
+    w, h = SLIDE_SIZES["1080p"]
+    files = (("SVG", "svg", "image/svg+xml", {}), ("PNG 1920×1080", "png", "image/png", {"width": w, "height": h}),
+             ("HTML", "html", "text/html", {}), ("CSV", "csv", "text/csv", {}))
+    with st.popover(t("app.download", lang), width="content"):
+        for label, fmt, mime, size in files:
+            st.download_button(label, data=lambda fmt=fmt, size=size: to_bytes(fig, fmt, **size),
+                               file_name=f"kv-atlas-{figure_id}.{fmt}", mime=mime, key=f"dl-{figure_id}-{fmt}",
+                               on_click="ignore")
 
 
 def parse_matrix(text: str, name: str) -> list[list[float]]:

@@ -239,6 +239,7 @@ TEXT: dict[str, dict[str, str]] = {
     "app.override": {"ko": "구성 요소별 정밀도", "en": "Per-component precision"},
     "app.override.help": {"ko": "auto는 위 정밀도를 따릅니다.", "en": "auto follows the preset above."},
     "app.units": {"ko": "단위", "en": "Units"},
+    "app.download": {"ko": "⤓ 내려받기", "en": "⤓ Download"},
     "app.page.overview": {"ko": "개요", "en": "Overview"},
     # V2 page
     "app.page.v2": {"ko": "V2 · MLA", "en": "V2 · MLA"},

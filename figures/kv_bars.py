@@ -77,9 +77,17 @@ def build_a1(
         margin=dict(l=10, r=20, t=110, b=10),
         legend=dict(orientation="h", y=1.1, yanchor="bottom", x=1.0, xanchor="right", font=dict(size=12)),
         hovermode="closest",
+        meta={"numbers": [_record(s) for s in rows]},  # what exports write as CSV/JSON
         **axes,
     )
     return go.Figure(data=traces, layout=layout)
+
+
+def _record(s: Summary) -> dict:
+    """The numbers behind one row of A1, all from core, in bytes."""
+    return {"model": s.model.id, "context": s.context, "storage_per_token": float(s.storage.total),
+            "local_kv": s.local_kv, "cache_at_context": s.cache.total, "read_kv": s.read.kv,
+            "read_index_key": s.read.index_key, "read_total": s.read.total, "ratio_to_mha": s.ratio}
 
 
 def _subtitle(precision: Precision, lang: str) -> str:

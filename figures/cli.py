@@ -1,0 +1,149 @@
+"""`python -m figures export …` and `python -m figures site …`: every figure to files.
+
+export: one file per figure and format, named so they sort in article order (A01-…, B1-…).
+site:   an offline static site, one page per figure and an index, sharing one plotly.min.js.
+"""
+
+from __future__ import annotations
+
+import argparse
+import inspect
+import re
+import sys
+import time
+from pathlib import Path
+
+from core import PRESETS, Precision
+from core.cli import parse_context
+
+from . import FIGURES
+from .export import FORMATS, html, to_bytes
+from .i18n import LANGS
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message):  # one clear line, exit status 2
+        self.exit(2, f"error: {message}\n")
+
+
+def ordered_ids() -> list[str]:
+    """Figure ids in article order: A1 … A27, then B1 … B4."""
+    return sorted(FIGURES, key=lambda f: (f[0], int(f[1:])))
+
+
+def slug(fid: str) -> str:
+    return f"{fid[0]}{int(fid[1:]):02d}"
+
+
+def knobs_for(fid: str, lang: str, context: int | None, precision: Precision | None) -> dict:
+    """The common knobs a builder accepts (language, context, precision)."""
+    params = inspect.signature(FIGURES[fid]).parameters
+    accepts_all = any(p.kind is p.VAR_KEYWORD for p in params.values())
+    out = {"lang": lang}
+    for name, value in (("context", context), ("precision", precision)):
+        if value is not None and (name in params or accepts_all):
+            out[name] = value
+    return out
+
+
+def _ids(text: str | None) -> list[str]:
+    if not text:
+        return ordered_ids()
+    ids = [x.strip().upper() for x in text.split(",") if x.strip()]
+    unknown = [x for x in ids if x not in FIGURES]
+    if unknown:
+        raise argparse.ArgumentTypeError(f"unknown figure id(s) {', '.join(unknown)}; known: A1…A27, B1…B4")
+    return ids
+
+
+def _formats(text: str) -> list[str]:
+    fmts = [x.strip().lower() for x in text.split(",") if x.strip()]
+    bad = [x for x in fmts if x not in FORMATS]
+    if bad or not fmts:
+        raise argparse.ArgumentTypeError(
+            f"unknown format(s) {', '.join(bad) or '(none)'}; choose from {', '.join(FORMATS)}")
+    return fmts
+
+
+def _out_dir(text: str) -> Path:
+    path = Path(text)
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+        probe = path / ".write-test"
+        probe.write_text("")
+        probe.unlink()
+    except OSError as e:
+        raise argparse.ArgumentTypeError(f"cannot write to {text}: {e.strerror or e}") from None
+    return path
+
+
+def export(args) -> int:
+    prec = Precision(args.precision) if args.precision else None
+    ids, fmts = args.ids, args.format
+    t0, written, failed = time.perf_counter(), 0, []
+    for n, fid in enumerate(ids, 1):
+        try:
+            fig = FIGURES[fid](**knobs_for(fid, args.lang, args.context, prec))
+            for fmt in fmts:
+                image = fmt in ("svg", "png")
+                size = {"width": args.width, "height": args.height, "scale": args.scale} if image else {}
+                (args.out / f"{slug(fid)}-{args.lang}.{fmt}").write_bytes(to_bytes(fig, fmt, **size))
+                written += 1
+        except Exception as e:  # one figure failing must not stop the rest
+            failed.append(f"{fid}: {e}")
+        _progress(n, len(ids), fid)
+    print(f"\n{written} files in {time.perf_counter() - t0:.1f} s → {args.out}"
+          + (f"; {len(failed)} failed: {'; '.join(failed)}" if failed else ""))
+    return 1 if failed else 0
+
+
+def site(args) -> int:
+    """index-<lang>.html + one page per figure and language, all loading ./plotly.min.js."""
+    from plotly.offline import get_plotlyjs
+
+    (args.out / "plotly.min.js").write_text(get_plotlyjs(), encoding="utf-8")
+    t0, pages = time.perf_counter(), 0
+    for lang in LANGS:
+        links = []
+        for fid in ordered_ids():
+            fig = FIGURES[fid](lang=lang)
+            name = f"{slug(fid)}-{lang}.html"
+            (args.out / name).write_text(html(fig, shared_js=True), encoding="utf-8")
+            title = re.sub(r"<[^>]+>", " ", (fig.layout.title.text or fid).split("<br>")[0]).strip()
+            links.append(f'<li><a href="{name}">{fid}</a> — {title}</li>')
+            pages += 1
+            _progress(pages, 2 * len(FIGURES), fid)
+        other = [x for x in LANGS if x != lang][0]
+        (args.out / f"index-{lang}.html").write_text(
+            f'<!doctype html><meta charset="utf-8"><title>KV Atlas</title><h1>KV Atlas</h1>'
+            f'<p><a href="index-{other}.html">{other}</a></p><ol>{"".join(links)}</ol>', encoding="utf-8")
+    (args.out / "index.html").write_text('<!doctype html><meta http-equiv="refresh" content="0; url=index-ko.html">',
+                                         encoding="utf-8")
+    size = sum(p.stat().st_size for p in args.out.iterdir()) / 1e6
+    print(f"\n{pages} pages, {size:.1f} MB in {time.perf_counter() - t0:.1f} s → {args.out}/index.html")
+    return 0
+
+
+def _progress(done: int, total: int, label: str) -> None:
+    bar = "#" * (30 * done // total)
+    sys.stdout.write(f"\r[{bar:<30}] {done}/{total} {label:<6}")
+    sys.stdout.flush()
+
+
+def main(argv=None) -> int:
+    p = _Parser(prog="python -m figures", description="Export KV Atlas figures.")
+    sub = p.add_subparsers(dest="command", required=True, parser_class=_Parser)
+    e = sub.add_parser("export", help="one file per figure and format")
+    e.add_argument("--out", type=_out_dir, required=True)
+    e.add_argument("--ids", type=_ids, default=ordered_ids(), help="e.g. A1,A14,B2 (default: all)")
+    e.add_argument("--format", type=_formats, default=["svg"], help=f"comma list of {', '.join(FORMATS)}")
+    e.add_argument("--lang", choices=LANGS, default="ko")
+    e.add_argument("--width", type=int)
+    e.add_argument("--height", type=int)
+    e.add_argument("--scale", type=float, default=1.0)
+    e.add_argument("--context", type=parse_context)
+    e.add_argument("--precision", choices=PRESETS)
+    s = sub.add_parser("site", help="an offline static site of every figure")
+    s.add_argument("--out", type=_out_dir, required=True)
+    args = p.parse_args(argv)
+    return export(args) if args.command == "export" else site(args)

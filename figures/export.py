@@ -1,0 +1,89 @@
+"""Figures to files: SVG/PNG through one warm kaleido server, standalone or shared-plotly.js
+HTML, and the numbers behind a figure as CSV/JSON.
+
+Kaleido's sync server is not thread-safe (images come back swapped between callers), so
+every image goes through one process-wide lock; `mathjax=False` keeps it from waiting on
+a CDN that this machine (and many conference venues) cannot reach.
+"""
+
+from __future__ import annotations
+
+import atexit
+import json
+import threading
+
+import pandas as pd
+import plotly.graph_objects as go
+
+IMAGE_FORMATS = ("svg", "png")
+FORMATS = ("svg", "png", "html", "csv", "json")
+SLIDE_SIZES = {"1080p": (1920, 1080), "720p": (1280, 720)}
+
+_LOCK = threading.Lock()
+_server = False
+
+
+def _start() -> None:
+    global _server
+    if not _server:
+        import kaleido
+
+        kaleido.start_sync_server(mathjax=False, silence_warnings=True)
+        atexit.register(kaleido.stop_sync_server, silence_warnings=True)
+        _server = True
+
+
+def image(fig: go.Figure, fmt: str = "svg", *, width: int | None = None, height: int | None = None,
+          scale: float = 1.0) -> bytes:
+    """Render a static image with the shared warm server (serialised by a lock)."""
+    if fmt not in IMAGE_FORMATS:
+        raise ValueError(f"unknown image format {fmt!r}; choose from {', '.join(IMAGE_FORMATS)}")
+    import kaleido
+
+    opts = {"format": fmt, "scale": scale}
+    opts.update({k: v for k, v in (("width", width or fig.layout.width), ("height", height or fig.layout.height))
+                 if v})
+    with _LOCK:
+        _start()
+        data = kaleido.calc_fig_sync(fig, opts=opts)
+    return data if isinstance(data, bytes) else data.encode()
+
+
+def html(fig: go.Figure, *, shared_js: bool = False) -> str:
+    """Interactive HTML; offline either way: plotly.js embedded, or a sibling plotly.min.js."""
+    return fig.to_html(include_plotlyjs="directory" if shared_js else True, full_html=True,
+                       config={"displaylogo": False})
+
+
+def numbers(fig: go.Figure) -> pd.DataFrame:
+    """The numbers a figure draws: the records its builder attached (layout.meta.numbers),
+    else every trace's points (x, y, z cells, text) in long form."""
+    meta = fig.layout.meta
+    if isinstance(meta, dict) and meta.get("numbers"):
+        return pd.DataFrame(meta["numbers"])
+    rows = []
+    for i, tr in enumerate(fig.data):
+        name = tr.name or (getattr(tr, "hovertemplate", None) or "").split(":")[0]  # a box's label
+        if tr.type == "heatmap" and tr.z is not None:
+            for r, row in enumerate(tr.z):
+                for c, val in enumerate(row):
+                    rows.append({"trace": i, "name": name, "row": r, "col": c, "value": val})
+        else:
+            xs, ys = list(tr.x if tr.x is not None else []), list(tr.y if tr.y is not None else [])
+            for j in range(max(len(xs), len(ys))):
+                rows.append({"trace": i, "name": name, "point": j, "x": xs[j] if j < len(xs) else None,
+                             "y": ys[j] if j < len(ys) else None})
+    return pd.DataFrame(rows)
+
+
+def to_bytes(fig: go.Figure, fmt: str, **size) -> bytes:
+    """Any export format as bytes (the download buttons and the CLI share this)."""
+    if fmt in IMAGE_FORMATS:
+        return image(fig, fmt, **size)
+    if fmt == "html":
+        return html(fig).encode()
+    if fmt == "csv":
+        return numbers(fig).to_csv(index=False).encode()
+    if fmt == "json":
+        return json.dumps(numbers(fig).to_dict(orient="records"), ensure_ascii=False, default=float).encode()
+    raise ValueError(f"unknown format {fmt!r}; choose from {', '.join(FORMATS)}")

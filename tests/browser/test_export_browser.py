@@ -1,0 +1,37 @@
+"""Exports in a real Chromium: the offline site draws from file:// with the network blocked,
+and the app's download button hands over an SVG."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+pytest.importorskip("playwright.sync_api", reason="playwright is not installed (scripts/test.sh installs it)")
+from harness import REPO_ROOT, wait_ready  # noqa: E402
+from playwright.sync_api import expect  # noqa: E402
+
+pytestmark = pytest.mark.browser
+
+
+def test_a_site_page_draws_offline_from_its_shared_plotly_js(page, tmp_path):
+    done = subprocess.run([sys.executable, "-m", "figures", "site", "--out", str(tmp_path)], cwd=REPO_ROOT,
+                          capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr
+    page.route("**/*", lambda route: route.continue_() if route.request.url.startswith("file://")
+               else route.abort())
+    for name in ("A24-en.html", "A01-en.html", "B02-ko.html"):
+        page.goto((tmp_path / name).as_uri())
+        expect(page.locator(".main-svg").first).to_be_visible()
+
+
+def test_the_download_button_hands_over_an_svg_of_the_figure(page, app_url):
+    page.goto(f"{app_url}/?lang=en")
+    wait_ready(page)
+    page.get_by_text("⤓ Download").first.click()
+    with page.expect_download() as info:
+        page.get_by_role("button", name="SVG").first.click()
+    path = info.value.path()
+    text = open(path, encoding="utf-8").read()
+    assert text.lstrip().startswith("<svg") and "what is stored and what is read" in text

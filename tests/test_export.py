@@ -1,0 +1,106 @@
+"""Exports: the batch CLI on every figure, numbers equal to core, one kaleido server shared
+safely by threads, and clear errors for bad arguments."""
+
+import re
+import struct
+import subprocess
+import sys
+import xml.etree.ElementTree as ET
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+import core
+from figures import FIGURES
+from figures.cli import ordered_ids, slug
+from figures.export import image
+
+ROOT = Path(__file__).resolve().parent.parent
+pytest.importorskip("kaleido", reason="kaleido comes with requirements.txt")
+
+
+def run_cli(*args) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "figures", *args], cwd=ROOT, capture_output=True, text=True,
+                          timeout=600)
+
+
+@pytest.fixture(scope="module")
+def exported(tmp_path_factory) -> Path:
+    out = tmp_path_factory.mktemp("export")
+    done = run_cli("export", "--out", str(out), "--format", "svg,png,html,csv", "--lang", "en",
+                   "--width", "1280", "--height", "720")
+    assert done.returncode == 0, done.stdout[-500:] + done.stderr
+    assert re.search(r"124 files in [\d.]+ s", done.stdout)
+    return out
+
+
+def plain_title(fid: str) -> str:
+    text = FIGURES[fid](lang="en").layout.title.text.split("<br>")[0]
+    return re.sub(r"<[^>]+>", "", text).strip()
+
+
+@pytest.mark.parametrize("fid", ordered_ids())
+def test_every_svg_parses_and_carries_its_title(exported, fid):
+    svg = (exported / f"{slug(fid)}-en.svg").read_text(encoding="utf-8")
+    ET.fromstring(svg)
+    words = [w for w in re.split(r"\W+", plain_title(fid)) if len(w) > 3][:3]
+    assert words and all(w in svg for w in words), words
+
+
+@pytest.mark.parametrize("fid", ordered_ids())
+def test_every_png_has_the_requested_slide_size(exported, fid):
+    data = (exported / f"{slug(fid)}-en.png").read_bytes()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n"
+    assert struct.unpack(">II", data[16:24]) == (1280, 720)
+
+
+def test_every_html_is_standalone(exported):
+    for fid in ordered_ids():
+        page = (exported / f"{slug(fid)}-en.html").read_text(encoding="utf-8")
+        assert not re.search(r'<script[^>]+src="https?:', page) and "Plotly.newPlot" in page
+
+
+def test_a1_numbers_equal_core(exported):
+    table = pd.read_csv(exported / "A01-en.csv").set_index("model")
+    for model in core.A1_MODELS:
+        assert table.loc[model, "storage_per_token"] == core.storage_per_token(model).total
+        assert table.loc[model, "read_total"] == core.reads(model, 131072).total
+
+
+def test_mechanism_numbers_are_the_drawn_cells(exported):
+    table = pd.read_csv(exported / "B02-en.csv")
+    c0 = table[table["name"] == "c<sub>0</sub>"]["value"].tolist()
+    assert c0 == pytest.approx([1.5, 3.0], abs=1e-12)
+
+
+def test_eight_threads_each_get_their_own_figure_back():
+    ids = ["A1", "A3", "A9", "A14", "A15", "A24", "B2", "B4"]
+    with ThreadPoolExecutor(8) as pool:
+        svgs = list(pool.map(lambda f: image(FIGURES[f](lang="en"), "svg").decode(), ids))
+    for fid, svg in zip(ids, svgs):
+        words = [w for w in re.split(r"\W+", plain_title(fid)) if len(w) > 3][:2]
+        assert all(w in svg for w in words), (fid, words)
+
+
+@pytest.mark.parametrize("args, message", [
+    (["export", "--out", "/tmp/kv-atlas-x", "--ids", "A99"], "unknown figure id"),
+    (["export", "--out", "/tmp/kv-atlas-x", "--format", "gif"], "unknown format"),
+    (["export", "--out", "/proc/kv-atlas"], "cannot write"),
+    (["export"], "required"),
+])
+def test_bad_arguments_give_one_clear_line_and_status_2(args, message):
+    done = run_cli(*args)
+    assert done.returncode == 2
+    assert message in done.stderr and len(done.stderr.strip().splitlines()) == 1
+    assert "Traceback" not in done.stderr
+
+
+def test_the_static_site_shares_one_plotly_js(tmp_path):
+    done = run_cli("site", "--out", str(tmp_path))
+    assert done.returncode == 0, done.stderr
+    pages = sorted(tmp_path.glob("A*-en.html"))
+    assert len(pages) == 27 and (tmp_path / "plotly.min.js").is_file()
+    assert all('src="plotly.min.js"' in p.read_text(encoding="utf-8") for p in pages)
+    assert "A24" in (tmp_path / "index-en.html").read_text(encoding="utf-8")
