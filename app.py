@@ -7,6 +7,10 @@ from figures.i18n import t
 
 st.set_page_config(page_title="KV Atlas", page_icon="🗺️", layout="wide")
 
+if "figure" in st.query_params:  # one figure alone, for an iframe (add &embed=true to hide Streamlit's chrome)
+    ui.embed()
+    st.stop()
+
 view = ui.sidebar()
 pages = [
     st.Page("pages/overview.py", title=t("app.page.overview", view.lang), default=True),
@@ -15,5 +19,6 @@ pages = [
     st.Page("pages/v4_flash.py", title=t("app.page.v4", view.lang), url_path="v4-flash"),
     st.Page("pages/v41_flash.py", title=t("app.page.v41", view.lang), url_path="v4-1-flash"),
     st.Page("pages/token_axis.py", title=t("app.page.b", view.lang), url_path="token-axis"),
+    st.Page("pages/export.py", title=t("app.page.export", view.lang), url_path="export"),
 ]
 st.navigation(pages).run()

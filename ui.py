@@ -12,12 +12,13 @@ from core.summary import Summary
 from core.units import UNITS, fmt_bytes, fmt_exact, fmt_ratio, fmt_tokens
 from figures import EXTRAS, FIGURES
 from figures.i18n import DEFAULT_LANG, LANGS, t
-from figures.style import plotly_config
+from figures.style import THEMES, apply_look, plotly_config
 
 # 1K … 3M tokens, two steps per octave (K = 1,024); 128K = 131,072 is the article's N.
 CONTEXTS = tuple(sorted({int(1024 * f * 2**k) for k in range(12) for f in (1, 1.5)}))
 DEFAULT_CONTEXT = 131072
 OVERRIDES = ("auto", "bf16", "fp8", "fp4")
+FONT_SCALES = (1.0, 1.25, 1.5, 2.0)
 
 
 @dataclass(frozen=True)
@@ -26,6 +27,8 @@ class View:
     context: int = DEFAULT_CONTEXT
     precision: Precision = Precision()
     units: str = "decimal"
+    theme: str = "light"
+    font_scale: float = 1.0
 
 
 def sidebar() -> View:
@@ -45,8 +48,11 @@ def sidebar() -> View:
                                     key=key, bind="query-params")
                  for role, key in (("main_kv", "main"), ("index_key", "ikey"), ("local_kv", "local"))}
     units = sb.radio(t("app.units", lang), UNITS, horizontal=True, key="units", bind="query-params")
+    with sb.expander(t("app.look", lang)):
+        theme = st.radio(t("app.theme", lang), THEMES, horizontal=True, key="theme", bind="query-params")
+        font_scale = st.select_slider(t("app.font", lang), FONT_SCALES, value=1.0, key="fs", bind="query-params")
     precision = Precision(preset, **{r: (None if p == "auto" else p) for r, p in picks.items()})
-    view = View(lang, context, precision, units)
+    view = View(lang, context, precision, units, theme, font_scale)
     st.session_state["_view"] = view
     return view
 
@@ -57,16 +63,18 @@ def view() -> View:
 
 
 @st.cache_resource(max_entries=512, show_spinner=False)
-def figure(figure_id: str, **knobs):
-    """Build a registered figure once per distinct set of knobs. Figures are shared, not
-    copied: nothing downstream mutates them (st.plotly_chart only serialises)."""
-    return {**FIGURES, **EXTRAS}[figure_id](**knobs)
+def figure(figure_id: str, theme: str = "light", font_scale: float = 1.0, **knobs):
+    """Build a registered figure once per distinct set of knobs and look. Figures are shared,
+    not copied: nothing downstream mutates them (st.plotly_chart only serialises)."""
+    fig = {**FIGURES, **EXTRAS}[figure_id](**knobs)
+    return fig if (theme, font_scale) == ("light", 1.0) else apply_look(fig, theme, font_scale)
 
 
 def chart(figure_id: str, *, width: str = "stretch", **knobs) -> None:
     """Show a figure exactly as it exports: our template, not Streamlit's theme.
     Matrix diagrams pass width="content": their size is part of the drawing."""
-    fig = figure(figure_id, **knobs)
+    v = view()
+    fig = figure(figure_id, v.theme, v.font_scale, **knobs)
     st.plotly_chart(fig, theme=None, config=plotly_config(figure_id), key=f"chart-{figure_id}", width=width)
     downloads(fig, figure_id, knobs.get("lang", DEFAULT_LANG))
 
@@ -131,3 +139,48 @@ def metrics(s: Summary, v: View, items: tuple[str, ...]) -> None:
     }
     for col, item in zip(st.columns(len(items)), items):
         col.metric(*shown[item])
+
+
+def embed() -> None:
+    """?figure=A14&t_=7&lang=en (&embed=true, Streamlit's own flag, hides its chrome): just
+    that figure, for an iframe. Knobs come from the URL, typed by the builder's defaults; a
+    bad value is explained, not raised. ('embed' itself is reserved by Streamlit.)"""
+    import inspect
+
+    from core.cli import parse_context
+
+    qp = st.query_params
+    lang = qp.get("lang", DEFAULT_LANG) if qp.get("lang") in LANGS else DEFAULT_LANG
+    fid = qp.get("figure", "")
+    builders = {**FIGURES, **EXTRAS}
+    st.markdown("<style>[data-testid='stSidebar'],[data-testid='stHeader']{display:none}</style>",
+                unsafe_allow_html=True)
+    if fid not in builders:
+        st.error(t("embed.unknown", lang, f=fid or "—"))
+        return
+    try:
+        knobs = {"lang": lang}
+        for name, p in inspect.signature(builders[fid]).parameters.items():
+            if name in qp and name != "lang":
+                knobs[name] = _typed(qp[name], p.default)
+        if "ctx" in qp:
+            knobs["context"] = parse_context(qp["ctx"])
+        if "prec" in qp:
+            knobs["precision"] = Precision(qp["prec"])
+        fig = apply_look(builders[fid](**knobs), qp.get("theme", "light"), float(qp.get("fs", 1.0)))
+    except (ValueError, TypeError) as e:
+        st.error(t("embed.bad", lang, e=e))
+        return
+    st.plotly_chart(fig, theme=None, config=plotly_config(fid), width="stretch" if fig.layout.width is None
+                    else "content")
+
+
+def _typed(text: str, default):
+    """A URL value as the type of the builder's default (int, float, or str)."""
+    if isinstance(default, bool):
+        return text.lower() in ("1", "true", "yes")
+    if isinstance(default, int):
+        return int(text)
+    if isinstance(default, float):
+        return float(text)
+    return text

@@ -7,7 +7,6 @@ site:   an offline static site, one page per figure and an index, sharing one pl
 from __future__ import annotations
 
 import argparse
-import inspect
 import re
 import sys
 import time
@@ -17,33 +16,14 @@ from core import PRESETS, Precision
 from core.cli import parse_context
 
 from . import FIGURES
-from .export import FORMATS, html, to_bytes
+from .export import FORMATS, files, html, ordered_ids, slug
 from .i18n import LANGS
+from .style import THEMES
 
 
 class _Parser(argparse.ArgumentParser):
     def error(self, message):  # one clear line, exit status 2
         self.exit(2, f"error: {message}\n")
-
-
-def ordered_ids() -> list[str]:
-    """Figure ids in article order: A1 … A27, then B1 … B4."""
-    return sorted(FIGURES, key=lambda f: (f[0], int(f[1:])))
-
-
-def slug(fid: str) -> str:
-    return f"{fid[0]}{int(fid[1:]):02d}"
-
-
-def knobs_for(fid: str, lang: str, context: int | None, precision: Precision | None) -> dict:
-    """The common knobs a builder accepts (language, context, precision)."""
-    params = inspect.signature(FIGURES[fid]).parameters
-    accepts_all = any(p.kind is p.VAR_KEYWORD for p in params.values())
-    out = {"lang": lang}
-    for name, value in (("context", context), ("precision", precision)):
-        if value is not None and (name in params or accepts_all):
-            out[name] = value
-    return out
 
 
 def _ids(text: str | None) -> list[str]:
@@ -79,19 +59,17 @@ def _out_dir(text: str) -> Path:
 
 def export(args) -> int:
     prec = Precision(args.precision) if args.precision else None
-    ids, fmts = args.ids, args.format
+    size = {"width": args.width, "height": args.height, "scale": args.scale}
     t0, written, failed = time.perf_counter(), 0, []
-    for n, fid in enumerate(ids, 1):
-        try:
-            fig = FIGURES[fid](**knobs_for(fid, args.lang, args.context, prec))
-            for fmt in fmts:
-                image = fmt in ("svg", "png")
-                size = {"width": args.width, "height": args.height, "scale": args.scale} if image else {}
-                (args.out / f"{slug(fid)}-{args.lang}.{fmt}").write_bytes(to_bytes(fig, fmt, **size))
-                written += 1
-        except Exception as e:  # one figure failing must not stop the rest
-            failed.append(f"{fid}: {e}")
-        _progress(n, len(ids), fid)
+    for n, (fid, name, data) in enumerate(files(args.ids, args.format, lang=args.lang, theme=args.theme,
+                                                 font_scale=args.font_scale, context=args.context,
+                                                 precision=prec, size=size), 1):
+        if isinstance(data, Exception):  # one figure failing must not stop the rest
+            failed.append(f"{fid}: {data}")
+        else:
+            (args.out / name).write_bytes(data)
+            written += 1
+        _progress(n, len(args.ids) * len(args.format), fid)
     print(f"\n{written} files in {time.perf_counter() - t0:.1f} s → {args.out}"
           + (f"; {len(failed)} failed: {'; '.join(failed)}" if failed else ""))
     return 1 if failed else 0
@@ -138,6 +116,8 @@ def main(argv=None) -> int:
     e.add_argument("--ids", type=_ids, default=ordered_ids(), help="e.g. A1,A14,B2 (default: all)")
     e.add_argument("--format", type=_formats, default=["svg"], help=f"comma list of {', '.join(FORMATS)}")
     e.add_argument("--lang", choices=LANGS, default="ko")
+    e.add_argument("--theme", choices=THEMES, default="light")
+    e.add_argument("--font-scale", type=float, default=1.0)
     e.add_argument("--width", type=int)
     e.add_argument("--height", type=int)
     e.add_argument("--scale", type=float, default=1.0)

@@ -75,11 +75,11 @@ def _diff_caption(result, lang: str) -> str:
 
 
 def build_a5(*, seed: int = 0, tokens: int = 6, kv_lora_rank: int = 8, qk_nope_head_dim: int = 4,
-             precision: str = "fp64", head: int = 0, lang: str = "ko"):
+             calc: str = "fp64", head: int = 0, lang: str = "ko"):
     """One head's content score in three orders (expand / absorb / premerged), values shown."""
     dims = _dims(tokens, kv_lora_rank, qk_nope_head_dim)
     run = run_mla(dims, seed)
-    res = content_score_orders(run, head, precision)
+    res = content_score_orders(run, head, calc)
     T, rq, rkv, dk = dims.tokens, dims.q_lora_rank, dims.kv_lora_rank, dims.qk_nope_head_dim
     S = {o: Box(sym("S", "C", "h"), (T, T), "score", values=v) for o, v in res.results.items()}
     CKVt = Box(sym("C", "KV", t_=True), (rkv, T), "kv", cached=True)
@@ -100,11 +100,11 @@ def build_a5(*, seed: int = 0, tokens: int = 6, kv_lora_rank: int = 8, qk_nope_h
 
 
 def build_a6(*, seed: int = 0, tokens: int = 6, kv_lora_rank: int = 8, qk_nope_head_dim: int = 4,
-             precision: str = "fp64", head: int = 0, lang: str = "ko"):
+             calc: str = "fp64", head: int = 0, lang: str = "ko"):
     """One head's output contribution Y_h in three orders (expand / absorb / merged)."""
     dims = _dims(tokens, kv_lora_rank, qk_nope_head_dim)
     run = run_mla(dims, seed)
-    res = output_orders(run, head, precision)
+    res = output_orders(run, head, calc)
     T, rkv, dk, D = dims.tokens, dims.kv_lora_rank, dims.qk_nope_head_dim, dims.hidden
     Y = {o: Box(sym("Y", sub="h"), (T, D), values=v) for o, v in res.results.items()}
     U = Box(sym("U", sub="h"), (T, rkv), note=t("a6.u", lang))

@@ -30,3 +30,36 @@ def plotly_config(figure_id: str) -> dict:
         "displaylogo": False,
         "toImageButtonOptions": {"format": "svg", "filename": f"kv-atlas-{figure_id}", "scale": 1},
     }
+
+
+THEMES = ("light", "dark", "transparent")
+_DARK = dict(paper="#0f172a", plot="#0f172a", font="#e5e7eb", grid="#334155")
+
+
+def apply_look(fig: go.Figure, theme: str = "light", font_scale: float = 1.0) -> go.Figure:
+    """The talk look, identical on screen and in every export: background and text colours
+    for the theme, every font size times `font_scale`. Returns a new figure."""
+    if theme not in THEMES:
+        raise ValueError(f"unknown theme {theme!r}; choose from {', '.join(THEMES)}")
+    if not 0.5 <= font_scale <= 3:
+        raise ValueError("font scale must be between 0.5 and 3")
+    out = go.Figure(fig)
+    if theme == "dark":
+        out.update_layout(paper_bgcolor=_DARK["paper"], plot_bgcolor=_DARK["plot"], font_color=_DARK["font"],
+                          legend_bgcolor="rgba(0,0,0,0)")
+        out.update_xaxes(gridcolor=_DARK["grid"], linecolor=_DARK["grid"])
+        out.update_yaxes(gridcolor=_DARK["grid"], linecolor=_DARK["grid"])
+        out.update_annotations(bgcolor=None)
+        for a in out.layout.annotations:
+            if a.font.color in (None, "#111827", "#1f2937"):
+                a.font.color = _DARK["font"]
+    elif theme == "transparent":
+        out.update_layout(paper_bgcolor="rgba(0,0,0,0)", plot_bgcolor="rgba(0,0,0,0)")
+    if font_scale != 1.0:
+        out.update_layout(font_size=13 * font_scale, title_font_size=17 * font_scale)
+        for a in out.layout.annotations:
+            a.font.size = (a.font.size or 13) * font_scale
+        for tr in out.data:
+            if getattr(tr, "textfont", None) is not None and tr.textfont.size:
+                tr.textfont.size = tr.textfont.size * font_scale
+    return out

@@ -30,7 +30,7 @@ tokens = c[1].slider("T", 2, 10, 6, key="T", bind="query-params", help=t("ctl.to
 rkv = c[2].slider("r_kv", 2, 12, 8, key="rkv", bind="query-params", help=t("ctl.rkv", L))
 dk = c[3].slider("d_k", 1, 8, 4, key="dk", bind="query-params", help=t("ctl.dk", L))
 calc = c[4].radio(t("ctl.calc", L), PRECISIONS, format_func=str.upper, key="calc", bind="query-params")
-knobs = dict(seed=seed, tokens=tokens, kv_lora_rank=rkv, qk_nope_head_dim=dk, precision=calc, lang=L)
+knobs = dict(seed=seed, tokens=tokens, kv_lora_rank=rkv, qk_nope_head_dim=dk, calc=calc, lang=L)
 
 run = run_mla(MLADims(tokens=tokens, kv_lora_rank=rkv, qk_nope_head_dim=dk), seed)
 d1, d2 = st.columns(2)

@@ -183,3 +183,37 @@ def test_token_axis_page_explains_bad_matrices_without_a_traceback(text, message
 def test_token_axis_page_runs_at_the_ends_of_every_control(params, lang):
     at = run_page("pages/token_axis.py", ui.View(lang=lang), **params)
     assert len(at.get("plotly_chart")) == 4
+
+
+def run_app(**params) -> AppTest:
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60)
+    for k, v in params.items():
+        at.query_params[k] = v
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+def test_a_figure_link_shows_that_figure_alone_with_its_knobs():
+    at = run_app(figure="A14", t_="9", lang="en")
+    assert len(at.get("plotly_chart")) == 1 and not at.title
+    spec = at.get("plotly_chart")[0].proto.spec
+    assert "t = 9: " in spec and "t = 10: " in spec
+
+
+@pytest.mark.parametrize("params, message", [
+    (dict(figure="Z9"), "Z9"), (dict(figure="A14", t_="x"), "'x'"), (dict(figure="A1", prec="fp7"), "fp7"),
+])
+def test_a_bad_figure_link_explains_itself(params, message):
+    at = run_app(**params)
+    assert message in at.error[0].value and not at.get("plotly_chart")
+
+
+def test_the_export_page_builds_one_zip_with_a_file_per_figure_and_format():
+    at = AppTest.from_file(str(ROOT / "pages/export.py"), default_timeout=120).run()
+    at.multiselect(key="ex_ids").set_value(["A1", "B2"])
+    at.multiselect(key="ex_fmt").set_value(["svg", "csv"])
+    at.run()
+    at.button[0].click().run(timeout=120)
+    assert not at.exception and not at.warning
+    assert "파일 4개" in at.get("download_button")[0].proto.label

@@ -104,3 +104,24 @@ def test_the_static_site_shares_one_plotly_js(tmp_path):
     assert len(pages) == 27 and (tmp_path / "plotly.min.js").is_file()
     assert all('src="plotly.min.js"' in p.read_text(encoding="utf-8") for p in pages)
     assert "A24" in (tmp_path / "index-en.html").read_text(encoding="utf-8")
+
+
+def test_the_talk_look_changes_background_and_scales_every_font():
+    from figures.style import apply_look
+    base = FIGURES["A1"]()
+    dark = apply_look(base, "dark", 1.5)
+    assert dark.layout.paper_bgcolor == "#0f172a" and dark.layout.font.size == 13 * 1.5
+    sizes = [(a.font.size or 13) for a in base.layout.annotations]
+    assert [a.font.size for a in dark.layout.annotations] == pytest.approx([s * 1.5 for s in sizes])
+    assert apply_look(base, "transparent").layout.paper_bgcolor == "rgba(0,0,0,0)"
+    assert base.layout.paper_bgcolor != "#0f172a"  # the original is left alone
+    with pytest.raises(ValueError, match="theme"):
+        apply_look(base, "neon")
+
+
+def test_export_files_apply_the_look_to_images(tmp_path):
+    done = run_cli("export", "--out", str(tmp_path), "--ids", "A14", "--format", "svg", "--theme", "dark",
+                   "--font-scale", "1.25")
+    assert done.returncode == 0, done.stderr
+    assert "#0f172a" in (tmp_path / "A14-ko.svg").read_text(encoding="utf-8") or \
+        "rgb(15, 23, 42)" in (tmp_path / "A14-ko.svg").read_text(encoding="utf-8")

@@ -48,7 +48,7 @@ def test_three_orders_draw_equal_results_at_fp64(fid, label):
 @pytest.mark.parametrize("fid, label", [("A5", "S<sup>C</sup><sub>h</sub>"), ("A6", "Y<sub>h</sub>")])
 @pytest.mark.parametrize("precision", ["bf16", "fp8"])
 def test_rounding_makes_the_orders_differ_a_little(fid, label, precision):
-    a, b, c = heatmaps(FIGURES[fid](precision=precision), label)
+    a, b, c = heatmaps(FIGURES[fid](calc=precision), label)
     spread = max(np.max(np.abs(a - b)), np.max(np.abs(a - c)))
     assert 0 < spread < 0.4 * np.max(np.abs(a))
 
@@ -76,10 +76,10 @@ def test_a10_probability_sits_only_on_chosen_positions_and_sums_to_one(seed):
 
 
 KNOB_ENDS = {
-    "A5": [dict(tokens=2, kv_lora_rank=2, qk_nope_head_dim=1, seed=9999, precision="fp8"),
-           dict(tokens=10, kv_lora_rank=12, qk_nope_head_dim=8, precision="bf16", lang="en")],
-    "A6": [dict(tokens=2, kv_lora_rank=2, qk_nope_head_dim=1, seed=9999, precision="fp8"),
-           dict(tokens=10, kv_lora_rank=12, qk_nope_head_dim=8, precision="bf16", lang="en")],
+    "A5": [dict(tokens=2, kv_lora_rank=2, qk_nope_head_dim=1, seed=9999, calc="fp8"),
+           dict(tokens=10, kv_lora_rank=12, qk_nope_head_dim=8, calc="bf16", lang="en")],
+    "A6": [dict(tokens=2, kv_lora_rank=2, qk_nope_head_dim=1, seed=9999, calc="fp8"),
+           dict(tokens=10, kv_lora_rank=12, qk_nope_head_dim=8, calc="bf16", lang="en")],
     "A9": [dict(tokens=2, topk=1, seed=9999), dict(tokens=10, topk=12, lang="en")],
     "A10": [dict(tokens=2, topk=1, seed=9999), dict(tokens=10, topk=12, lang="en")],
 }
