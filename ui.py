@@ -76,21 +76,43 @@ def chart(figure_id: str, *, width: str = "stretch", **knobs) -> None:
     v = view()
     fig = figure(figure_id, v.theme, v.font_scale, **knobs)
     st.plotly_chart(fig, theme=None, config=plotly_config(figure_id), key=f"chart-{figure_id}", width=width)
-    downloads(fig, figure_id, knobs.get("lang", DEFAULT_LANG))
+    downloads(fig, figure_id, knobs.get("lang", DEFAULT_LANG), knobs)
 
 
-def downloads(fig, figure_id: str, lang: str) -> None:
+def figure_link(figure_id: str, knobs: dict) -> str:
+    """A relative link that shows this figure alone with these knobs (see `embed`)."""
+    from urllib.parse import urlencode
+
+    v = view()
+    params = {"figure": figure_id, "lang": knobs.get("lang", v.lang)}
+    for name, value in knobs.items():
+        if name == "context":
+            params["ctx"] = value
+        elif name == "precision":
+            params["prec"] = value.preset
+        elif isinstance(value, int | float | str) and name != "lang":
+            params[name] = value
+    if v.theme != "light" or v.font_scale != 1.0:
+        params.update(theme=v.theme, fs=v.font_scale)
+    return "?" + urlencode(params)
+
+
+def downloads(fig, figure_id: str, lang: str, knobs: dict) -> None:
     """SVG / slide PNG / interactive HTML / numbers; files are rendered only when clicked."""
     from figures.export import SLIDE_SIZES, to_bytes
 
-    w, h = SLIDE_SIZES["1080p"]
-    files = (("SVG", "svg", "image/svg+xml", {}), ("PNG 1920×1080", "png", "image/png", {"width": w, "height": h}),
-             ("HTML", "html", "text/html", {}), ("CSV", "csv", "text/csv", {}))
+    pngs = tuple((f"PNG {w}×{h}", "png", "image/png", {"width": w, "height": h}, f"-{name}")
+                 for name, (w, h) in SLIDE_SIZES.items())
+    files = (("SVG", "svg", "image/svg+xml", {}, ""), *pngs, ("HTML", "html", "text/html", {}, ""),
+             ("CSV", "csv", "text/csv", {}, ""))
     with st.popover(t("app.download", lang), width="content"):
-        for label, fmt, mime, size in files:
+        for label, fmt, mime, size, suffix in files:
             st.download_button(label, data=lambda fmt=fmt, size=size: to_bytes(fig, fmt, **size),
-                               file_name=f"kv-atlas-{figure_id}.{fmt}", mime=mime, key=f"dl-{figure_id}-{fmt}",
-                               on_click="ignore")
+                               file_name=f"kv-atlas-{figure_id}{suffix}.{fmt}", mime=mime,
+                               key=f"dl-{figure_id}-{fmt}{suffix}", on_click="ignore")
+        if figure_id in FIGURES:
+            st.caption(t("app.link", lang))
+            st.code(figure_link(figure_id, knobs), language=None)
 
 
 def parse_matrix(text: str, name: str) -> list[list[float]]:

@@ -20,6 +20,7 @@ import plotly.graph_objects as go
 IMAGE_FORMATS = ("svg", "png")
 FORMATS = ("svg", "png", "html", "csv", "json")
 SLIDE_SIZES = {"1080p": (1920, 1080), "720p": (1280, 720)}
+IMAGE_TIMEOUT_S = 60
 
 _LOCK = threading.Lock()
 _server = False
@@ -30,7 +31,8 @@ def _start() -> None:
     if not _server:
         import kaleido
 
-        kaleido.start_sync_server(mathjax=False, silence_warnings=True)
+        # a figure that does not render within the timeout fails alone; the rest still export
+        kaleido.start_sync_server(mathjax=False, timeout=IMAGE_TIMEOUT_S, silence_warnings=True)
         atexit.register(kaleido.stop_sync_server, silence_warnings=True)
         _server = True
 

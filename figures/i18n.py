@@ -240,6 +240,7 @@ TEXT: dict[str, dict[str, str]] = {
     "app.override.help": {"ko": "auto는 위 정밀도를 따릅니다.", "en": "auto follows the preset above."},
     "app.units": {"ko": "단위", "en": "Units"},
     "app.download": {"ko": "⤓ 내려받기", "en": "⤓ Download"},
+    "app.link": {"ko": "이 그림만 보여 주는 링크 (iframe에는 &embed=true 추가)", "en": "Link to this figure alone (add &embed=true for an iframe)"},
     "app.look": {"ko": "발표용 모양", "en": "Talk look"},
     "app.theme": {"ko": "배경", "en": "Background"},
     "app.font": {"ko": "글자 크기 배율", "en": "Font scale"},

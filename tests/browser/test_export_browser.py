@@ -21,8 +21,8 @@ def test_a_site_page_draws_offline_from_its_shared_plotly_js(page, tmp_path):
     assert done.returncode == 0, done.stderr
     page.route("**/*", lambda route: route.continue_() if route.request.url.startswith("file://")
                else route.abort())
-    for name in ("A24-en.html", "A01-en.html", "B02-ko.html"):
-        page.goto((tmp_path / name).as_uri())
+    for path in sorted(tmp_path.glob("[AB]*-en.html")) + [tmp_path / "B02-ko.html"]:
+        page.goto(path.as_uri())
         expect(page.locator(".main-svg").first).to_be_visible()
 
 
