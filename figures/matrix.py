@@ -116,11 +116,10 @@ def _size(box: Box, col_rank: dict, row_rank: dict) -> tuple[float, float]:
     return max(1.2 + 0.38 * col_rank[box.shape[1]], fit), 1.0 + 0.3 * row_rank[box.shape[0]]
 
 
-def render(d: Diagram, *, max_width_px: int | None = None) -> go.Figure:
+def render(d: Diagram) -> go.Figure:
     boxes = [it for lane in d.lanes for it in lane if isinstance(it, Box)]
     col_rank = _ranks([b.shape[1] for b in boxes], d.size_order)
     row_rank = _ranks([b.shape[0] for b in boxes], d.size_order)
-    label_w = 0.0
 
     shapes, notes, traces = [], [], []
     y, width = 0.0, 0.0
@@ -131,7 +130,7 @@ def render(d: Diagram, *, max_width_px: int | None = None) -> go.Figure:
         label = d.lane_labels[li] if li < len(d.lane_labels) else ""
         centre = y + LANE_GAP + (0.45 if label else 0) + height / 2
         # an unlabelled lane that starts from a box of the lane above continues under it
-        x = placed.get(lane[0].label, label_w) if isinstance(lane[0], Box) and not label else label_w
+        x = placed.get(lane[0].label, 0.0) if isinstance(lane[0], Box) and not label else 0.0
         placed = {}
         for it, (w, h) in zip(lane, sizes):
             if isinstance(it, Box):
@@ -150,7 +149,6 @@ def render(d: Diagram, *, max_width_px: int | None = None) -> go.Figure:
                           align="left", font=dict(size=12, color=MUTED), xref="x", yref="y"))
     y += 0.45 * len(d.captions) + (0.4 if d.captions else 0)
 
-    px = PX if not max_width_px else min(PX, max_width_px / width)
     top = 70 if not d.subtitle else 85
     for c in (*d.captions, d.subtitle):  # captions and the subtitle may be wider than the lanes
         width = max(width, text_width(c, 12))
@@ -160,7 +158,7 @@ def render(d: Diagram, *, max_width_px: int | None = None) -> go.Figure:
         template="kv_atlas", title=dict(text=title), shapes=shapes, annotations=notes,
         xaxis=dict(visible=False, range=[-0.1, width + 0.1], constrain="domain"),
         yaxis=dict(visible=False, range=[y + 0.1, -0.1], scaleanchor="x", scaleratio=1, constrain="domain"),
-        width=int((width + 0.2) * px) + 20, height=int((y + 0.2) * px) + top + 20,
+        width=int((width + 0.2) * PX) + 20, height=int((y + 0.2) * PX) + top + 20,
         margin=dict(l=10, r=10, t=top, b=10), showlegend=False,
         plot_bgcolor="white", hovermode="closest",
     )
