@@ -48,7 +48,7 @@ table = pd.DataFrame({
     t("col.read_key", L): [r.read.index_key for r in rows],
     t("col.read", L): [r.read.total for r in rows],
     t("col.ratio", L): [fmt_ratio(r.ratio) for r in rows],
-    t("col.crossover", L): [r.crossover_tokens for r in rows],
+    t("col.crossover", L): pd.array([r.crossover_tokens for r in rows], dtype="Int64"),  # missing: no local KV
 })
 st.dataframe(table, hide_index=True, width="stretch",
              column_config={c: st.column_config.NumberColumn(format="localized") for c in table.columns[1:7]})
