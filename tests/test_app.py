@@ -185,17 +185,8 @@ def test_token_axis_page_runs_at_the_ends_of_every_control(params, lang):
     assert len(at.get("plotly_chart")) == 4
 
 
-def run_app(**params) -> AppTest:
-    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60)
-    for k, v in params.items():
-        at.query_params[k] = v
-    at.run()
-    assert not at.exception, [e.value for e in at.exception]
-    return at
-
-
 def test_a_figure_link_shows_that_figure_alone_with_its_knobs():
-    at = run_app(figure="A14", t_="9", lang="en")
+    at = run(figure="A14", t_="9", lang="en")
     assert len(at.get("plotly_chart")) == 1 and not at.title
     spec = at.get("plotly_chart")[0].proto.spec
     assert "t = 9: " in spec and "t = 10: " in spec
@@ -205,7 +196,7 @@ def test_a_figure_link_shows_that_figure_alone_with_its_knobs():
     (dict(figure="Z9"), "Z9"), (dict(figure="A14", t_="x"), "'x'"), (dict(figure="A1", prec="fp7"), "fp7"),
 ])
 def test_a_bad_figure_link_explains_itself(params, message):
-    at = run_app(**params)
+    at = run(**params)
     assert message in at.error[0].value and not at.get("plotly_chart")
 
 
