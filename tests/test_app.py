@@ -13,7 +13,7 @@ from core.units import fmt_bytes, fmt_exact, fmt_tokens
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 PAGES = ["pages/overview.py", "pages/v2_mla.py", "pages/v32_dsa.py", "pages/v4_flash.py", "pages/v41_flash.py",
-         "pages/token_axis.py"]
+         "pages/token_axis.py", "pages/export.py"]
 
 
 def run(**params) -> AppTest:
