@@ -206,3 +206,20 @@ def _typed(text: str, default):
     if isinstance(default, float):
         return float(text)
     return text
+
+
+def generation_header(model_id: str, key: str, items: tuple[str, ...]) -> Summary:
+    """A generation page's top: title, intro, headline numbers and its A1-family chart."""
+    from core.summary import summarise
+
+    v = view()
+    st.title(t(f"{key}.title", v.lang))
+    st.caption(t(f"{key}.intro", v.lang))
+    s = summarise(model_id, v.context, v.precision)
+    metrics(s, v, items)
+    return s
+
+
+def generation_chart(figure_id: str) -> None:
+    v = view()
+    chart(figure_id, context=v.context, precision=v.precision, lang=v.lang, units=v.units)

@@ -8,6 +8,7 @@ import sys
 
 from . import cost
 from .models import MODELS
+from .summary import summarise
 from .units import fmt_bytes, fmt_exact
 
 
@@ -31,17 +32,16 @@ def parse_context(text: str) -> int:
 
 
 def report(n: int, preset: str) -> dict:
-    prec = cost.Precision(preset)
     models = []
-    for m in MODELS.values():
-        r = cost.reads(m, n, prec)
+    for m in MODELS:
+        s = summarise(m, n, cost.Precision(preset))
         models.append({
-            "id": m.id,
-            "name": m.name,
-            "storage_bytes_per_token": cost.storage_per_token(m, prec).total,
-            "local_kv_bytes": cost.local_kv(m, prec),
-            "cache_bytes_at_context": cost.cache_at(m, n, prec).total,
-            "read_bytes": {"kv": r.kv, "index_key": r.index_key, "total": r.total},
+            "id": s.model.id,
+            "name": s.model.name,
+            "storage_bytes_per_token": s.storage.total,
+            "local_kv_bytes": s.local_kv,
+            "cache_bytes_at_context": s.cache.total,
+            "read_bytes": {"kv": s.read.kv, "index_key": s.read.index_key, "total": s.read.total},
         })
     return {"context": n, "precision": preset, "models": models}
 

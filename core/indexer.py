@@ -92,6 +92,11 @@ class IndexerRun:
     M: np.ndarray  # [T, T]           0 where selected, −∞ elsewhere
 
 
+def selected_count(tokens: int, topk: int) -> int:
+    """Positions chosen over all rows of a causal top-k: Σ_t min(k, t + 1)."""
+    return sum(min(topk, t + 1) for t in range(tokens))
+
+
 def run_indexer(mla: MLARun, topk: int = 3, dims: IndexerDims = IndexerDims(), seed: int = 0) -> IndexerRun:
     """Score every (query t, position s ≤ t) pair and keep the top-k per row."""
     d, T = dims, mla.dims.tokens

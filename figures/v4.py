@@ -9,21 +9,16 @@ from __future__ import annotations
 
 import numpy as np
 
-from core import get
+from core.compression import ARTICLE_HCA_RATIO, ARTICLE_HEAD_DIM
 
 from .i18n import t
 from .matrix import COMPRESSED, GRID_PALETTE, WINDOW, Box, Diagram, Op, read_grid_box, render
 from .mla import sym
 
 
-def entry_width() -> int:
-    """c: the width of one main KV entry of V4-Flash (512), from its cache format."""
-    return get("v4-flash").component("main_kv").layout("bf16").dims
-
-
 def _sizes() -> tuple:
     """Symbolic sizes from small to large (V4-Flash: c = 512 < d_c < D < n_h·c), for box widths."""
-    c = entry_width()
+    c = ARTICLE_HEAD_DIM
     return ("k", c, f"2×{c}", "d<sub>c</sub>", "n<sub>I</sub>·d<sub>I</sub>", "D", "n<sub>h</sub>·c", "T")
 
 
@@ -35,7 +30,7 @@ def _query_lane(lang: str):
 
 
 def build_a12(*, lang: str = "ko"):
-    c = entry_width()
+    c = ARTICLE_HEAD_DIM
     lanes = (
         _query_lane(lang),
         (Box("X", ("T", "D")), Op("×"), Box(sym("W", "KV", "win"), ("D", c), "weight"), Op("→", "RMSNorm"),
@@ -53,7 +48,7 @@ def build_a12(*, lang: str = "ko"):
 
 
 def build_a16(*, lang: str = "ko"):
-    c = entry_width()
+    c = ARTICLE_HEAD_DIM
     lanes = (
         _query_lane(lang),
         (Box("X", ("T", "D")), Op("×"), Box(sym("W", "KV", "win"), ("D", c), "weight"), Op("→", "RMSNorm"),
@@ -103,13 +98,9 @@ def build_a13(*, ratio: int = 4, seed: int = 0, lang: str = "ko"):
     return render(Diagram(
         t("a13.title", lang, m=m), lanes,
         lane_labels=(t("a13.l1", lang), t("a13.l2", lang), t("a13.l3", lang)),
-        captions=(t("a13.cap", lang, m=_hca_ratio()),),
+        captions=(t("a13.cap", lang, m=ARTICLE_HCA_RATIO),),
         cached_label=t("mx.cached", lang), subtitle=t("a13.sub", lang, m=m, seed=seed)))
 
-
-def _hca_ratio() -> int:
-    """V4-Flash's real HCA compression ratio (128), from the layer schedule."""
-    return next(ly.ratio for ly in get("v4-flash").layers if ly.kind == "HCA")
 
 
 def build_a14(*, t_: int = 6, ratio: int = 4, window: int = 4, lang: str = "ko"):

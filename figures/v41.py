@@ -182,8 +182,8 @@ def build_a26(*, lang: str = "ko"):
 def build_a22(*, lang: str = "ko"):
     """CSA makes main KV and index key with two overlapping compressors; CSA2 with one, the key
     projected from the main KV (after RMSNorm, before RoPE)."""
-    c = get("v4.1-flash").component("main_kv").layout("bf16").dims
-    d = get("v4.1-flash").component("index_key").layout("bf16").dims
+    from core.csa2 import ARTICLE_HEAD_DIM as c
+    from core.csa2 import ARTICLE_INDEX_DIM as d
     lanes = (
         (Box("X", ("T", "D")), Op("→", t("a22.overlap", lang)), Box(sym("C", "Comp"), ("N<sub>c</sub>", c), "kv")),
         (Box("X", ("T", "D")), Op("→", t("a22.overlap", lang)), Box(sym("K", "IComp"), ("N<sub>c</sub>", d),

@@ -6,17 +6,13 @@ import streamlit as st
 import ui
 from core.mla import MLADims, content_score_orders, output_orders, run_mla
 from core.numerics import PRECISIONS
-from core.summary import summarise
 from figures.i18n import t
 
 v = ui.view()
 L = v.lang
 
-st.title(t("v2.title", L))
-st.caption(t("v2.intro", L))
-s = summarise("v2", v.context, v.precision)
-ui.metrics(s, v, ("storage", "ratio", "read"))
-ui.chart("A2", context=v.context, precision=v.precision, lang=L, units=v.units)
+s = ui.generation_header("v2", "v2", ("storage", "ratio", "read"))
+ui.generation_chart("A2")
 
 st.header(t("v2.paths", L))
 ui.chart("A3", lang=L, width="content")

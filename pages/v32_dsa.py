@@ -5,21 +5,18 @@ import streamlit as st
 
 import ui
 from core import ALL_BF16, storage_per_token
-from core.summary import summarise
+from core.indexer import selected_count
 from core.units import fmt_exact
 from figures.i18n import t
 
 v = ui.view()
 L = v.lang
 
-st.title(t("dsa.title", L))
-st.caption(t("dsa.intro", L))
-s = summarise("v3.2", v.context, v.precision)
-ui.metrics(s, v, ("storage", "read", "key_share"))
+s = ui.generation_header("v3.2", "dsa", ("storage", "read", "key_share"))
 growth = storage_per_token("v3.2", ALL_BF16).total / storage_per_token("v3", ALL_BF16).total - 1
 st.info(t("dsa.note", L, g=f"{growth:.0%}", a=fmt_exact(storage_per_token("v3.2", ALL_BF16).total),
           b=fmt_exact(storage_per_token("v3", ALL_BF16).total)))
-ui.chart("A7", context=v.context, precision=v.precision, lang=L, units=v.units)
+ui.generation_chart("A7")
 
 st.header(t("dsa.indexer", L))
 ui.chart("A8", lang=L, width="content")
@@ -29,6 +26,6 @@ c = st.columns(3)
 tokens = c[0].slider("T", 2, 10, 6, key="T", bind="query-params", help=t("ctl.tokens", L))
 topk = c[1].slider("k", 1, 12, 3, key="k", bind="query-params", help=t("ctl.topk", L))
 seed = c[2].number_input(t("ctl.seed", L), 0, 9999, 0, key="seed", bind="query-params")
-st.caption(t("dsa.rows", L, k=topk, T=tokens, n=sum(min(topk, r + 1) for r in range(tokens))))
+st.caption(t("dsa.rows", L, k=topk, T=tokens, n=selected_count(tokens, topk)))
 ui.chart("A9", tokens=tokens, topk=topk, seed=seed, lang=L, width="content")
 ui.chart("A10", tokens=tokens, topk=topk, seed=seed, lang=L, width="content")

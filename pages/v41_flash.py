@@ -6,7 +6,6 @@ import streamlit as st
 import ui
 from core import crossover_tokens, get
 from core.sharing import layer_roles
-from core.summary import summarise
 from core.units import fmt_bytes
 from figures.i18n import t
 
@@ -14,16 +13,13 @@ v = ui.view()
 L = v.lang
 model = get("v4.1-flash")
 
-st.title(t("v41.title", L))
-st.caption(t("v41.intro", L))
-s = summarise(model.id, v.context, v.precision)
-ui.metrics(s, v, ("storage", "ratio", "local", "read"))
+s = ui.generation_header(model.id, "v41", ("storage", "ratio", "local", "read"))
 roles = layer_roles(model)
 st.markdown(t("v41.reads", L, kv=fmt_bytes(s.read.kv, v.units), main=fmt_bytes(s.read.main_kv, v.units),
               local=fmt_bytes(s.read.local_kv, v.units), key=fmt_bytes(s.read.index_key, v.units),
               n=sum(r.stores_global for r in roles)))
 st.info(t("v4.crossover", L, n=f"{crossover_tokens(model, v.precision):,}", local=fmt_bytes(s.local_kv, v.units)))
-ui.chart("A20", context=v.context, precision=v.precision, lang=L, units=v.units)
+ui.generation_chart("A20")
 
 st.header(t("v41.csa2", L))
 c = st.columns(2)

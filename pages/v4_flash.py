@@ -7,7 +7,6 @@ import streamlit as st
 
 import ui
 from core import crossover_tokens, get
-from core.summary import summarise
 from core.units import fmt_bytes
 from figures.i18n import t
 
@@ -15,15 +14,12 @@ v = ui.view()
 L = v.lang
 model = get("v4-flash")
 
-st.title(t("v4.title", L))
-st.caption(t("v4.intro", L))
-s = summarise("v4-flash", v.context, v.precision)
-ui.metrics(s, v, ("storage", "ratio", "local", "read"))
+s = ui.generation_header("v4-flash", "v4", ("storage", "ratio", "local", "read"))
 kinds = Counter(ly.kind for ly in model.layers)
 st.markdown(t("v4.mix", L, n=model.n_layers, mix=" + ".join(f"{kinds[k]} {k}" for k in ("SWA", "CSA", "HCA")),
               kv=fmt_bytes(s.read.kv, v.units), key=fmt_bytes(s.read.index_key, v.units)))
 st.info(t("v4.crossover", L, n=f"{crossover_tokens(model, v.precision):,}", local=fmt_bytes(s.local_kv, v.units)))
-ui.chart("A11", context=v.context, precision=v.precision, lang=L, units=v.units)
+ui.generation_chart("A11")
 
 st.header(t("v4.hca", L))
 ui.chart("A12", lang=L, width="content")

@@ -160,3 +160,10 @@ def test_sparse_mla_refuses_an_indexer_run_of_another_length():
     other = indexer.run_indexer(mla.run_mla(MLADims(tokens=TOKENS + 1)))
     with pytest.raises(ValueError, match="tokens"):
         indexer.sparse_mla(RUNS[0], other)
+
+
+@pytest.mark.parametrize("tokens, topk", [(2, 1), (6, 3), (10, 12), (7, 7)])
+def test_selected_count_matches_the_mask_the_indexer_makes(tokens, topk):
+    from core.indexer import selected_count
+    run = indexer.run_indexer(mla.run_mla(mla.MLADims(tokens=tokens)), topk=topk)
+    assert selected_count(tokens, topk) == int(run.selected.sum())
