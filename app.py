@@ -3,7 +3,7 @@
 import streamlit as st
 
 import ui
-from figures.i18n import t
+from i18n import t
 
 st.set_page_config(page_title="KV Atlas", page_icon="🗺️", layout="wide")
 
@@ -21,4 +21,7 @@ pages = [
     st.Page("pages/token_axis.py", title=t("app.page.b", view.lang), url_path="token-axis"),
     st.Page("pages/export.py", title=t("app.page.export", view.lang), url_path="export"),
 ]
-st.navigation(pages).run()
+page = st.navigation(pages)
+ui.url_notes()
+page.run()
+ui.clear_url_notes()

@@ -1,6 +1,8 @@
 """`python -m figures export …` and `python -m figures site …`: every figure to files.
 
 export: one file per figure and format, named so they sort in article order (A01-…, B1-…).
+        Knob values (`--set groups=2,4`, `--context 1M`, `--precision bf16`) are read
+        through the registry, clamped into range with a note on stderr, as a link's are.
 site:   an offline static site, one page per figure and an index, sharing one plotly.min.js.
 """
 
@@ -12,13 +14,11 @@ import sys
 import time
 from pathlib import Path
 
-from core import PRESETS, Precision
-from core.cli import parse_context
+from i18n import LANGS
 
-from . import FIGURES
-from .export import FORMATS, files, html, ordered_ids, slug
-from .i18n import LANGS
-from .style import THEMES
+from . import FIGURES, ordered_ids
+from .export import FORMATS, files, html, slug
+from .knobs import CONTEXT, FONT_SCALE, PRECISION, THEME, Knob
 
 
 class _Parser(argparse.ArgumentParser):
@@ -34,6 +34,34 @@ def _ids(text: str | None) -> list[str]:
     if unknown:
         raise argparse.ArgumentTypeError(f"unknown figure id(s) {', '.join(unknown)}; known: A1…A27, B1…B4")
     return ids
+
+
+def _setting(text: str) -> tuple[str, str]:
+    key, sep, value = text.partition("=")
+    if not sep or not key.strip():
+        raise argparse.ArgumentTypeError(f"--set takes KEY=VALUE (e.g. groups=2,4), got {text!r}")
+    return key.strip(), value
+
+
+def knob_values(ids: list[str], settings: list[tuple[str, str]], *, strict: bool = True) -> tuple[dict, list[str]]:
+    """Knob name -> value for KEY=VALUE pairs, read through the knobs of the chosen figures
+    (by URL key or builder name). With `strict`, a key no chosen figure has raises
+    ArgumentTypeError; notes (clamped or unreadable values) are returned."""
+    values, notes = {}, []
+    for key, raw in settings:
+        knobs = [k for fid in ids for k in _leaves(FIGURES[fid].knobs) if key in k.keys]
+        if not knobs and strict:
+            raise argparse.ArgumentTypeError(f"no figure among {', '.join(ids)} has a knob {key!r}")
+        for knob in knobs:
+            value, n = knob.read({key: raw})
+            values[knob.name] = value
+            notes += [x.text("en") for x in n]
+    return values, list(dict.fromkeys(notes))
+
+
+def _leaves(knobs) -> list[Knob]:
+    """Knobs with their parts: a precision's roles and a tuple's items can be set one by one."""
+    return [k for knob in knobs for k in (knob, *knob.parts)]
 
 
 def _formats(text: str) -> list[str]:
@@ -58,12 +86,22 @@ def _out_dir(text: str) -> Path:
 
 
 def export(args) -> int:
-    prec = Precision(args.precision) if args.precision else None
+    # --context and --precision apply to the figures that have them; --set must name a knob
+    common = [(k.key, v) for k, v in ((CONTEXT, args.context), (PRECISION.parts[0], args.precision)) if v]
+    try:
+        knobs, notes = knob_values(args.ids, args.set)
+    except argparse.ArgumentTypeError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+    more, more_notes = knob_values(args.ids, common, strict=False)
+    knobs, notes = {**more, **knobs}, list(dict.fromkeys(more_notes + notes))
+    knobs = _assemble(knobs, args.ids)
+    for note in notes:
+        print(f"note: {note}", file=sys.stderr)
     size = {"width": args.width, "height": args.height, "scale": args.scale}
     t0, written, failed = time.perf_counter(), 0, []
     for n, (fid, name, data) in enumerate(files(args.ids, args.format, lang=args.lang, theme=args.theme,
-                                                 font_scale=args.font_scale, context=args.context,
-                                                 precision=prec, size=size), 1):
+                                                 font_scale=args.font_scale, knobs=knobs, size=size), 1):
         if isinstance(data, Exception):  # one figure failing must not stop the rest
             failed.append(f"{fid}: {data}")
         else:
@@ -73,6 +111,17 @@ def export(args) -> int:
     print(f"\n{written} files in {time.perf_counter() - t0:.1f} s → {args.out}"
           + (f"; {len(failed)} failed: {'; '.join(failed)}" if failed else ""))
     return 1 if failed else 0
+
+
+def _assemble(values: dict, ids: list[str]) -> dict:
+    """Part values (a precision's preset or role, a tuple's item) folded into their knob."""
+    out = dict(values)
+    for fid in ids:
+        for knob in FIGURES[fid].knobs:
+            given = {p.key: p.display(out.pop(p.name)) for p in knob.parts if p.name in out}
+            if given:
+                out[knob.name] = knob.read(given)[0]
+    return out
 
 
 def site(args) -> int:
@@ -102,6 +151,16 @@ def site(args) -> int:
     return 0
 
 
+def _look(knob: Knob):
+    def read(text: str):
+        value, notes = knob.read({knob.key: text})
+        if notes:
+            raise argparse.ArgumentTypeError(notes[0].text("en"))
+        return value
+
+    return read
+
+
 def _progress(done: int, total: int, label: str) -> None:
     bar = "#" * (30 * done // total)
     sys.stdout.write(f"\r[{bar:<30}] {done}/{total} {label:<6}")
@@ -116,13 +175,16 @@ def main(argv=None) -> int:
     e.add_argument("--ids", type=_ids, default=ordered_ids(), help="e.g. A1,A14,B2 (default: all)")
     e.add_argument("--format", type=_formats, default=["svg"], help=f"comma list of {', '.join(FORMATS)}")
     e.add_argument("--lang", choices=LANGS, default="ko")
-    e.add_argument("--theme", choices=THEMES, default="light")
-    e.add_argument("--font-scale", type=float, default=1.0)
+    e.add_argument("--theme", type=_look(THEME), default=THEME.default, help=", ".join(THEME.choices))
+    e.add_argument("--font-scale", type=_look(FONT_SCALE), default=FONT_SCALE.default,
+                   help=", ".join(map(str, FONT_SCALE.choices)))
     e.add_argument("--width", type=int)
     e.add_argument("--height", type=int)
     e.add_argument("--scale", type=float, default=1.0)
-    e.add_argument("--context", type=parse_context)
-    e.add_argument("--precision", choices=PRESETS)
+    e.add_argument("--context", help="context length N for the bar charts (e.g. 131072, 128K, 1M)")
+    e.add_argument("--precision", help="deployed or bf16 (per role: --set main=fp8 --set ikey=fp4 …)")
+    e.add_argument("--set", type=_setting, action="append", default=[], metavar="KEY=VALUE",
+                   help="a figure knob by its link key or name, e.g. --set groups=2,4 --set t=9")
     s = sub.add_parser("site", help="an offline static site of every figure")
     s.add_argument("--out", type=_out_dir, required=True)
     args = p.parse_args(argv)

@@ -14,8 +14,8 @@ import plotly.graph_objects as go
 
 from core import DEPLOYED, Precision, crossover, crossover_tokens, get, local_kv, storage_per_token
 from core.units import fmt_bytes
+from i18n import t
 
-from .i18n import t
 from .style import MUTED, ROLE_COLOURS
 
 DASHES = ("solid", "dash", "dot", "dashdot")

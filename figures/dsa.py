@@ -10,8 +10,8 @@ from __future__ import annotations
 from core import get
 from core.indexer import ARTICLE_INDEXER_DIMS, run_indexer, sparse_mla
 from core.mla import ARTICLE_DIMS, MLADims, run_mla
+from i18n import t
 
-from .i18n import t
 from .matrix import Box, Diagram, Op, render
 from .mla import sym
 

@@ -9,7 +9,6 @@ a CDN that this machine (and many conference venues) cannot reach.
 from __future__ import annotations
 
 import atexit
-import inspect
 import json
 import threading
 from collections.abc import Iterator
@@ -93,47 +92,31 @@ def to_bytes(fig: go.Figure, fmt: str, **size) -> bytes:
     raise ValueError(f"unknown format {fmt!r}; choose from {', '.join(FORMATS)}")
 
 
-def ordered_ids() -> list[str]:
-    """Figure ids in article order: A1 … A27, then B1 … B4."""
-    from . import FIGURES
-
-    return sorted(FIGURES, key=lambda f: (f[0], int(f[1:])))
-
-
 def slug(fid: str) -> str:
     """'A01' for A1: file names that sort in article order."""
     return f"{fid[0]}{int(fid[1:]):02d}"
 
 
-def knobs_for(fid: str, lang: str, context=None, precision=None) -> dict:
-    """The common knobs a builder accepts (language, context, precision)."""
-    from . import FIGURES
-
-    params = inspect.signature(FIGURES[fid]).parameters
-    accepts_all = any(p.kind is p.VAR_KEYWORD for p in params.values())
-    out = {"lang": lang}
-    for name, value in (("context", context), ("precision", precision)):
-        if value is not None and (name in params or accepts_all):
-            out[name] = value
-    return out
-
-
-def files(ids, formats, *, lang="ko", theme="light", font_scale=1.0, context=None, precision=None,
+def files(ids, formats, *, lang="ko", theme="light", font_scale=1.0, knobs=None,
           size=None) -> Iterator[tuple[str, str, bytes | Exception]]:
-    """(figure id, file name, bytes or the error) for every figure and format, in order."""
+    """(figure id, file name, bytes or the error) for every figure and format, in order.
+    `knobs` (read through the registry, e.g. context, precision, groups) apply to every
+    figure that has a knob of that name; the others keep their defaults."""
     from . import FIGURES
     from .style import apply_look
 
     for fid in ids:
+        spec = FIGURES[fid]
+        values = {k: v for k, v in {**(knobs or {}), "lang": lang}.items() if k in spec.defaults}
         try:
-            fig = apply_look(FIGURES[fid](**knobs_for(fid, lang, context, precision)), theme, font_scale)
+            fig = apply_look(spec(**values), theme, font_scale)
         except Exception as e:  # noqa: BLE001 — reported per figure by the caller
             for fmt in formats:
                 yield fid, f"{slug(fid)}-{lang}.{fmt}", e
             continue
         for fmt in formats:
             try:
-                data = to_bytes(fig, fmt, **(size or {}) if fmt in IMAGE_FORMATS else {})
+                data = to_bytes(fig, fmt, **size or {}) if fmt in IMAGE_FORMATS else to_bytes(fig, fmt)
             except Exception as e:  # noqa: BLE001
                 data = e
             yield fid, f"{slug(fid)}-{lang}.{fmt}", data

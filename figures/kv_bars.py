@@ -18,8 +18,8 @@ import plotly.graph_objects as go
 from core import A1_MODELS, DEPLOYED, Precision, get
 from core.summary import Summary, summarise
 from core.units import fmt_bytes, fmt_exact, fmt_ratio, fmt_tokens
+from i18n import LANGS, model_name, t
 
-from .i18n import LANGS, model_name, t
 from .style import MUTED, ROLE_COLOURS
 
 ROW_PX = 96  # height per model row
@@ -36,9 +36,12 @@ def build_a1(
     highlight: str | None = None,
     lang: str = "ko",
     units: str = "decimal",
-    title: str | None = None,
 ) -> go.Figure:
     """Storage growth per token (left) and bytes read per decoded token at `context` (right)."""
+    return _bars(context, precision, models, highlight, lang, units, t("a1.title", lang))
+
+
+def _bars(context, precision, models, highlight, lang, units, title) -> go.Figure:
     if lang not in LANGS:
         raise ValueError(f"unknown language {lang!r}")
     if not models:
@@ -68,7 +71,7 @@ def build_a1(
     ticks = [f"<b>{n}</b>" if s.model.id == highlight else n for s, n in zip(rows, names)]
     layout = dict(
         template="kv_atlas",
-        title=dict(text=f"{title or t('a1.title', lang)}<br><sup>{_subtitle(precision, lang)}</sup>"),
+        title=dict(text=f"{title}<br><sup>{_subtitle(precision, lang)}</sup>"),
         yaxis=dict(tickvals=list(range(len(rows))), ticktext=ticks, showgrid=False, zeroline=False,
                    range=[len(rows) - 0.35, -0.45]),
         annotations=notes,
@@ -203,10 +206,10 @@ def generation_chart(model_id: str):
     """A2/A7/A11/A20: A1 from MHA up to `model_id`, that row highlighted."""
     upto = A1_MODELS[: A1_MODELS.index(model_id) + 1]
 
-    def build(*, models: Sequence[str] = upto, highlight: str | None = model_id, lang: str = "ko",
-              title: str | None = None, **kw) -> go.Figure:
-        title = title or t("a.gen", lang, m=get(model_id).name)
-        return build_a1(models=models, highlight=highlight, lang=lang, title=title, **kw)
+    def build(*, context: int = 131072, precision: Precision = DEPLOYED, lang: str = "ko",
+              units: str = "decimal") -> go.Figure:
+        title = t("a.gen", lang, m=get(model_id).name)
+        return _bars(context, precision, upto, model_id, lang, units, title)
 
     build.__name__ = f"build_{model_id.replace('.', '').replace('-', '_')}_bars"
     build.__doc__ = f"A1 restricted to MHA…{model_id}, {model_id} highlighted."

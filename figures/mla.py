@@ -9,8 +9,8 @@ measured difference, at the chosen computation precision.
 from __future__ import annotations
 
 from core.mla import ARTICLE_DIMS, MLADims, content_score_orders, output_orders, run_mla
+from i18n import t
 
-from .i18n import t
 from .matrix import Box, Diagram, Op, render
 
 
@@ -136,11 +136,11 @@ def build_mla_cost(*, lang: str = "ko", max_tokens: int = 1 << 20):
     colours = {"expand": ROLE_COLOURS["main_kv"], "absorb": ROLE_COLOURS["weight"]}
     traces = []
     for phase, queries, dash in (("decode", 1, "solid"), ("prefill", n, "dash")):
-        df = order_costs(queries, n)
+        costs = order_costs(queries, n)
         for order in ("expand", "absorb"):
-            rows = df[(df.quantity == "score") & (df.order == order)]
+            c = costs["score", order]
             traces.append(dict(
-                type="scatter", x=rows["keys"], y=rows["macs"], mode="lines",
+                type="scatter", x=c.keys, y=c.macs, mode="lines",
                 name=f"{t(f'cost.{order}', lang)} · {t(f'cost.{phase}', lang)}",
                 line=dict(color=colours[order], dash=dash, width=2.5),
                 hovertemplate="T=%{x:,}<br>%{y:.3s} MAC<extra>%{fullData.name}</extra>"))

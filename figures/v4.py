@@ -10,8 +10,9 @@ from __future__ import annotations
 import numpy as np
 
 from core.compression import ARTICLE_HCA_RATIO, ARTICLE_HEAD_DIM
+from core.csa_indexer import NEWEST_SKIPPED_SEED
+from i18n import t
 
-from .i18n import t
 from .matrix import COMPRESSED, GRID_PALETTE, WINDOW, Box, Diagram, Op, read_grid_box, render
 from .mla import sym
 
@@ -220,13 +221,12 @@ def build_a18(*, t_: int = 11, ratio: int = 4, topk: int = 2, seed: int = 0, lan
         cached_label=t("mx.cached", lang), subtitle=t("a18.sub", lang, seed=seed)))
 
 
-def build_a19(*, t_: int = 11, ratio: int = 4, topk: int = 2, window: int = 4, seed: int | None = None,
+def build_a19(*, t_: int = 11, ratio: int = 4, topk: int = 2, window: int = 4, seed: int = NEWEST_SKIPPED_SEED,
               lang: str = "ko"):
-    """What t actually reads: the indexer's top-k of the complete entries + the recent window."""
-    from core.csa_indexer import NEWEST_SKIPPED_SEED
+    """What t actually reads: the indexer's top-k of the complete entries + the recent window.
+    The default seed is one where the newest complete entry is not chosen."""
     from core.visibility import visible_rows
 
-    seed = NEWEST_SKIPPED_SEED if seed is None else seed  # a seed where the newest entry is not chosen
     run = _csa_scores(t_, ratio, topk, seed)
     scores = run.I[t_]
     every = visible_rows(t_, ratio, window, overlap=True)

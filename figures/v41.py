@@ -13,8 +13,8 @@ import plotly.graph_objects as go
 from core import A1_MODELS, get
 from core.factors import factors
 from core.sharing import kv_groups, layer_roles, selection_groups
+from i18n import model_name, t
 
-from .i18n import model_name, t
 from .matrix import Box, Diagram, Op, render
 from .mla import sym
 from .style import MUTED, ROLE_COLOURS

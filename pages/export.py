@@ -3,15 +3,17 @@
 import streamlit as st
 
 import ui
-from figures.export import FORMATS, files, ordered_ids, zip_bytes
-from figures.i18n import t
+from figures import FIGURES, ordered_ids
+from figures.export import FORMATS, files, zip_bytes
+from i18n import t
 
 v = ui.view()
 L = v.lang
 
 st.title(t("ex.title", L))
 st.caption(t("ex.intro", L, theme=v.theme, fs=v.font_scale, lang=L))
-ids = st.multiselect(t("ex.figures", L), ordered_ids(), default=ordered_ids(), key="ex_ids")
+ids = st.multiselect(t("ex.figures", L), ordered_ids(), default=ordered_ids(), key="ex_ids",
+                     format_func=lambda fid: f"{fid} · {FIGURES[fid].title(L)}")
 formats = st.multiselect(t("ex.formats", L), FORMATS, default=["svg", "png"], key="ex_fmt")
 c = st.columns(3)
 width = c[0].number_input(t("ex.width", L), 320, 3840, 1920, 10, key="ex_w")
@@ -24,8 +26,9 @@ elif st.button(t("ex.build", L), type="primary"):
     bar = st.progress(0.0)
     entries, failed, total = [], [], len(ids) * len(formats)
     for n, (fid, name, data) in enumerate(
-            files(ids, formats, lang=L, theme=v.theme, font_scale=v.font_scale, context=v.context,
-                  precision=v.precision, size={"width": width, "height": height, "scale": scale}), 1):
+            files(ids, formats, lang=L, theme=v.theme, font_scale=v.font_scale,
+                  knobs={"context": v.context, "precision": v.precision, "units": v.units},
+                  size={"width": width, "height": height, "scale": scale}), 1):
         (failed.append(f"{fid}: {data}") if isinstance(data, Exception) else entries.append((name, data)))
         bar.progress(n / total, text=f"{n}/{total} · {name}")
     if failed:

@@ -7,27 +7,27 @@ import ui
 from core import A1_MODELS, MODELS, storage_per_token
 from core.summary import summarise
 from core.units import fmt_bytes, fmt_exact, fmt_ratio, fmt_tokens
-from figures.i18n import model_name, t
+from figures import FIGURES
+from i18n import model_name, t
 
 v = ui.view()
 L = v.lang
+a1 = FIGURES["A1"]
 
 first, last = (storage_per_token(m).total for m in (A1_MODELS[0], A1_MODELS[-1]))
 st.title(t("ov.title", L, first=fmt_bytes(first, sig=2), last=fmt_exact(last)))
 st.caption(t("ov.intro", L))
 
 c1, c2 = st.columns([3, 1])
-# options are the model ids (the URL carries them: ?models=v2&models=v3.2&hl=v3.2)
-models = c1.multiselect(t("ov.models", L), list(MODELS), default=list(A1_MODELS), key="models",
-                        bind="query-params")
-highlight = c2.selectbox(t("ov.highlight", L), ["none", *models], key="hl", bind="query-params")
+models = ui.control(a1.knob("models"), c1)
+highlight = ui.control(a1.knob("highlight"), c2)
 if not models:
     st.info(t("ov.empty", L))
     st.stop()
-models = [m for m in MODELS if m in models]  # article order, whatever the click order
-focus = models[-1] if highlight == "none" else highlight
+models = tuple(m for m in MODELS if m in models)  # article order, whatever the click order
+highlight = highlight if highlight in models else None
 rows = [summarise(m, v.context, v.precision) for m in models]
-s = next(r for r in rows if r.model.id == focus)
+s = next(r for r in rows if r.model.id == (highlight or models[-1]))
 
 name = model_name(s.model.id, s.model.name, L)
 m1, m2, m3 = st.columns(3)
@@ -35,8 +35,7 @@ m1.metric(t("ov.m.storage", L, m=name), fmt_exact(s.storage.total))
 m2.metric(t("ov.m.cache", L, m=name, n=fmt_tokens(v.context)), fmt_bytes(s.cache.total, v.units))
 m3.metric(t("ov.m.read", L, m=name), fmt_bytes(s.read.total, v.units))
 
-ui.chart("A1", context=v.context, precision=v.precision, models=tuple(models),
-         highlight=None if highlight == "none" else highlight, lang=L, units=v.units)
+ui.chart("A1", context=v.context, precision=v.precision, models=models, highlight=highlight, lang=L, units=v.units)
 
 st.subheader(t("ov.table", L))
 table = pd.DataFrame({
@@ -48,16 +47,17 @@ table = pd.DataFrame({
     t("col.read_key", L): [r.read.index_key for r in rows],
     t("col.read", L): [r.read.total for r in rows],
     t("col.ratio", L): [fmt_ratio(r.ratio) for r in rows],
-    t("col.crossover", L): pd.array([r.crossover_tokens for r in rows], dtype="Int64"),  # missing: no local KV
+    # a model without local KV has no crossover
+    t("col.crossover", L): [f"{r.crossover_tokens:,}" if r.crossover_tokens else "—" for r in rows],
 })
 st.dataframe(table, hide_index=True, width="stretch",
              column_config={c: st.column_config.NumberColumn(format="localized") for c in table.columns[1:7]})
 st.download_button(t("ov.csv", L), table.to_csv(index=False).encode("utf-8"),
                    file_name=f"kv-atlas-{v.context}-{v.precision.preset}.csv", mime="text/csv")
 
-local = [m for m in models if any(r.model.id == m and r.local_kv for r in rows)]
+local = tuple(r.model.id for r in rows if r.local_kv)
 if local:
     # context=None: no "current N" line, so a slider step does not redraw this chart (measured
     # ≈ 80-130 ms per step in benchmarks/bench_slider.py)
-    ui.chart("crossover", models=tuple(local), precision=v.precision, context=None, lang=L, units=v.units)
-    st.caption(t("ov.crossover.note", L))
+    ui.chart("crossover", models=local, precision=v.precision, context=None, lang=L, units=v.units)
+    st.caption(t("ov.crossover.note", L, w=MODELS[local[0]].window))

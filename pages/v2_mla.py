@@ -5,13 +5,12 @@ import streamlit as st
 
 import ui
 from core.mla import MLADims, content_score_orders, output_orders, run_mla
-from core.numerics import PRECISIONS
-from figures.i18n import t
+from i18n import t
 
 v = ui.view()
 L = v.lang
 
-s = ui.generation_header("v2", "v2", ("storage", "ratio", "read"))
+ui.generation_header("v2", "v2", ("storage", "ratio", "read"))
 ui.generation_chart("A2")
 
 st.header(t("v2.paths", L))
@@ -20,15 +19,11 @@ ui.chart("A4", lang=L, width="content")
 
 st.header(t("v2.absorb", L))
 st.caption(t("v2.absorb.intro", L))
-c = st.columns(5)
-seed = c[0].number_input(t("ctl.seed", L), 0, 9999, 0, key="seed", bind="query-params")
-tokens = c[1].slider("T", 2, 10, 6, key="T", bind="query-params", help=t("ctl.tokens", L))
-rkv = c[2].slider("r_kv", 2, 12, 8, key="rkv", bind="query-params", help=t("ctl.rkv", L))
-dk = c[3].slider("d_k", 1, 8, 4, key="dk", bind="query-params", help=t("ctl.dk", L))
-calc = c[4].radio(t("ctl.calc", L), PRECISIONS, format_func=str.upper, key="calc", bind="query-params")
-knobs = dict(seed=seed, tokens=tokens, kv_lora_rank=rkv, qk_nope_head_dim=dk, calc=calc, lang=L)
+knobs = ui.controls("A5", "seed", "tokens", "kv_lora_rank", "qk_nope_head_dim", "calc")
 
-run = run_mla(MLADims(tokens=tokens, kv_lora_rank=rkv, qk_nope_head_dim=dk), seed)
+run = run_mla(MLADims(tokens=knobs["tokens"], kv_lora_rank=knobs["kv_lora_rank"],
+                      qk_nope_head_dim=knobs["qk_nope_head_dim"]), knobs["seed"])
+calc = knobs["calc"]
 d1, d2 = st.columns(2)
 d1.metric(t("v2.m.score_diff", L, p=calc.upper()), f"{content_score_orders(run, 0, calc).max_abs_diff:.1e}")
 d2.metric(t("v2.m.out_diff", L, p=calc.upper()), f"{output_orders(run, 0, calc).max_abs_diff:.1e}")

@@ -7,25 +7,21 @@ import ui
 from core import ALL_BF16, storage_per_token
 from core.indexer import selected_count
 from core.units import fmt_exact
-from figures.i18n import t
+from i18n import t
 
 v = ui.view()
 L = v.lang
 
-s = ui.generation_header("v3.2", "dsa", ("storage", "read", "key_share"))
-growth = storage_per_token("v3.2", ALL_BF16).total / storage_per_token("v3", ALL_BF16).total - 1
-st.info(t("dsa.note", L, g=f"{growth:.0%}", a=fmt_exact(storage_per_token("v3.2", ALL_BF16).total),
-          b=fmt_exact(storage_per_token("v3", ALL_BF16).total)))
+ui.generation_header("v3.2", "dsa", ("storage", "read", "key_share"))
+bf16 = {m: storage_per_token(m, ALL_BF16).total for m in ("v3.2", "v3")}
+st.info(t("dsa.note", L, g=f"{bf16['v3.2'] / bf16['v3'] - 1:.0%}", a=fmt_exact(bf16["v3.2"]), b=fmt_exact(bf16["v3"])))
 ui.generation_chart("A7")
 
 st.header(t("dsa.indexer", L))
 ui.chart("A8", lang=L, width="content")
 
 st.header(t("dsa.pick", L))
-c = st.columns(3)
-tokens = c[0].slider("T", 2, 10, 6, key="T", bind="query-params", help=t("ctl.tokens", L))
-topk = c[1].slider("k", 1, 12, 3, key="k", bind="query-params", help=t("ctl.topk", L))
-seed = c[2].number_input(t("ctl.seed", L), 0, 9999, 0, key="seed", bind="query-params")
-st.caption(t("dsa.rows", L, k=topk, T=tokens, n=selected_count(tokens, topk)))
-ui.chart("A9", tokens=tokens, topk=topk, seed=seed, lang=L, width="content")
-ui.chart("A10", tokens=tokens, topk=topk, seed=seed, lang=L, width="content")
+knobs = ui.controls("A9", "tokens", "topk", "seed")
+st.caption(t("dsa.rows", L, k=knobs["topk"], T=knobs["tokens"], n=selected_count(knobs["tokens"], knobs["topk"])))
+ui.chart("A9", width="content", **knobs)
+ui.chart("A10", width="content", **knobs)

@@ -1,13 +1,5 @@
-"""Every label of figures and pages, in Korean (the article's) and English.
-
-`t(key, lang, **fields)` looks a label up and fills its {fields}. A missing key or
-language raises KeyError, so a label cannot silently fall back to the wrong language.
-"""
-
-from __future__ import annotations
-
-LANGS = ("ko", "en")
-DEFAULT_LANG = "ko"
+"""Every label of figures and pages, in Korean (the article's) and English (see `i18n.t`)."""
+# ruff: noqa: E501  (a table of labels: one label per line reads better than wrapped strings)
 
 TEXT: dict[str, dict[str, str]] = {
     # models
@@ -516,14 +508,25 @@ TEXT: dict[str, dict[str, str]] = {
     "col.read": {"ko": "읽기 합계 (B)", "en": "read total (B)"},
     "col.ratio": {"ko": "MHA 대비", "en": "vs MHA"},
     "col.crossover": {"ko": "교차 문맥 (토큰)", "en": "crossover (tokens)"},
+    # notes on values from outside (links, command line)
+    "note.clamped": {"ko": "링크의 {k}={v}은(는) 범위 밖이어서 {u}(으)로 맞췄습니다.", "en": "The link's {k}={v} is out of range; showing {u}."},
+    "note.invalid": {"ko": "링크의 {k}={v}은(는) 읽을 수 없어 기본값 {u}을(를) 씁니다.", "en": "The link's {k}={v} cannot be read; using the default {u}."},
+    "note.build": {"ko": "링크의 값들로는 그림 {k}을(를) 만들 수 없어 기본값을 씁니다: {v}", "en": "The link's values do not make figure {k} together; using its defaults: {v}"},
+    # control symbols
+    "sym.T": {"ko": "T", "en": "T"},
+    "sym.k": {"ko": "k", "en": "k"},
+    "sym.t": {"ko": "t", "en": "t"},
+    "sym.m": {"ko": "m", "en": "m"},
+    "sym.mprime": {"ko": "m′", "en": "m′"},
+    "sym.rkv": {"ko": "r_kv", "en": "r_kv"},
+    "sym.dk": {"ko": "d_k", "en": "d_k"},
+    "ctl.head": {"ko": "head", "en": "head"},
+    "v41.ctl.block": {"ko": "블록 크기", "en": "block size"},
+    "v41.ctl.enc": {"ko": "encoder 층", "en": "encoder layers"},
+    "v41.ctl.dec": {"ko": "decoder 층", "en": "decoder layers"},
+    "tb.H": {"ko": "H", "en": "H"},
+    "tb.Wu": {"ko": "W_u", "en": "W_u"},
+    "tb.Ws": {"ko": "W_s", "en": "W_s"},
+    "tb.g1": {"ko": "묶음 크기 ①", "en": "group size ①"},
+    "tb.g2": {"ko": "묶음 크기 ②", "en": "group size ②"},
 }
-
-
-def t(key: str, lang: str = DEFAULT_LANG, /, **fields) -> str:
-    text = TEXT[key][lang]
-    return text.format(**fields) if fields else text
-
-
-def model_name(model_id: str, name: str, lang: str) -> str:
-    key = f"model.{model_id}"
-    return t(key, lang) if key in TEXT else name

@@ -1,0 +1,321 @@
+"""Typed knobs: what a figure lets a reader change, with a range for every value.
+
+A `Knob` names a builder keyword, its type and bounds, its label and the URL keys it is
+read from. Every value that comes from outside (a link, the command line, the Export
+page) goes through `Knob.read`: it is parsed, clamped into range, or replaced by the
+default — with a `Note` saying so, never an exception. `Knob.dump` writes a value the
+way the page's widget writes it to the URL, so a link and the page agree.
+
+Kinds: int, float, choice (one, or `multi` for a tuple of them), tuple (fixed-length
+ints: "2,4", or one part knob per item), precision (a preset and per-role overrides, one
+part knob each) and matrix (rows of numbers as text, e.g. B2's "1, 0; 0, 1").
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+
+from core import PRESETS, Precision
+from core.formats import PRECISIONS
+from core.matrix_text import format_matrix, parse_matrix
+from core.units import UNITS as UNITS_CHOICES
+from i18n import DEFAULT_LANG, LANGS, t
+
+from .style import THEMES
+
+KINDS = ("int", "float", "choice", "tuple", "precision", "matrix")
+MAX_TEXT = 400  # characters of one URL value we look at; longer is not a value of ours
+_MISSING = object()
+Params = Mapping[str, str | Sequence[str]]
+
+
+@dataclass(frozen=True)
+class Note:
+    """Why a value from outside was not used as given: `code` is clamped (out of range →
+    the nearest end), invalid (not readable → the default), or build (the values do not
+    make a figure together → the defaults)."""
+
+    key: str
+    raw: str
+    code: str
+    used: str = ""
+
+    def text(self, lang: str) -> str:
+        return t(f"note.{self.code}", lang, k=self.key, v=_quote(self.raw), u=self.used)
+
+
+def _quote(raw: str) -> str:
+    """A value safe to show: one line, no markdown code fences, at most 40 characters."""
+    s = re.sub(r"[`\s]+", " ", raw).strip()
+    return s if len(s) <= 40 else s[:39] + "…"
+
+
+class Invalid(ValueError):
+    """A value that cannot be read as the knob's type (the caller falls back to the default)."""
+
+
+def read_number(text: str) -> float:
+    """'12', '-3.5', '1e3', '1,024', '128K', '1.5M' (K = 1,024, as context lengths are
+    quoted) -> float; inf is kept (it clamps), nan and text are Invalid."""
+    s = text.strip().replace(",", "").replace("_", "")
+    mult = {"K": 1 << 10, "M": 1 << 20}.get(s[-1:].upper(), 1)
+    s = s[:-1] if mult > 1 else s
+    try:
+        x = float(s) * mult
+    except ValueError:
+        raise Invalid(text) from None
+    if math.isnan(x):
+        raise Invalid(text)
+    return x
+
+
+@dataclass(frozen=True)
+class Knob:
+    """One thing a reader can change. The default is the builder's own keyword default,
+    bound when the figure is registered (`bind`)."""
+
+    name: str  # the builder's keyword (links that use it keep working)
+    kind: str
+    lo: float | None = None  # int/float: inclusive range
+    hi: float | None = None
+    step: float | None = None  # float: values snap to lo + n·step
+    choices: tuple = ()  # choice: the allowed values, in display order
+    multi: bool = False  # choice: a non-empty tuple of choices
+    nullable: bool = False  # None allowed ("none" in a URL)
+    parts: tuple[Knob, ...] = ()  # tuple/precision: one knob per item or role
+    label: str = ""  # i18n key of the control's label
+    help: str = ""  # i18n key of the control's help text
+    url: str = ""  # URL key (default: name)
+    aliases: tuple[str, ...] = ()  # older URL keys that still resolve
+    widget: str = ""  # slider | number | radio | select | select_slider | multiselect | text
+    show: Callable[[object, str], str] | None = None  # (value, lang) -> what the widget and the URL show
+    stops: tuple = ()  # select_slider: the suggested values
+    default: object = field(default=_MISSING, compare=False)
+
+    def __post_init__(self):
+        if self.kind not in KINDS:
+            raise ValueError(f"{self.name}: unknown kind {self.kind!r}")
+        if self.kind in ("int", "float") and (self.lo is None or self.hi is None or self.lo > self.hi):
+            raise ValueError(f"{self.name}: a number knob needs a range lo ≤ hi")
+        if self.kind == "choice" and not self.choices:
+            raise ValueError(f"{self.name}: a choice knob needs choices")
+        if self.kind in ("tuple", "precision") and not self.parts:
+            raise ValueError(f"{self.name}: a {self.kind} knob needs parts")
+
+    # --- identity -----------------------------------------------------------------
+
+    @property
+    def key(self) -> str:
+        return self.url or self.name
+
+    @property
+    def keys(self) -> tuple[str, ...]:
+        """Every URL key this knob is read from: its own, its builder name, old aliases."""
+        return tuple(dict.fromkeys((self.key, self.name, *self.aliases)))
+
+    def bind(self, default) -> Knob:
+        """This knob with a figure's default, checked to be a value the knob can hold."""
+        knob = replace(self, default=default)
+        if knob.clamp(default) != default:
+            raise ValueError(f"{self.name}: default {default!r} is outside the knob's range")
+        return knob
+
+    # --- values ---------------------------------------------------------------------
+
+    def clamp(self, value):
+        """A value of the right type brought into range (Invalid if it has none)."""
+        if value is None:
+            if self.nullable:
+                return None
+            raise Invalid("none")
+        if self.kind == "int":
+            return int(min(max(value, self.lo), self.hi))
+        if self.kind == "float":
+            x = min(max(float(value), self.lo), self.hi)
+            return round(self.lo + round((x - self.lo) / self.step) * self.step, 9) if self.step else x
+        if self.kind == "choice" and self.multi:
+            picked = tuple(c for c in self.choices if c in tuple(value))
+            if not picked:
+                raise Invalid(",".join(map(str, value)))
+            return picked
+        if self.kind == "choice":
+            if value not in self.choices:
+                raise Invalid(str(value))
+            return value
+        if self.kind == "tuple":
+            return tuple(p.clamp(v) for p, v in zip(self.parts, value, strict=True))
+        return value
+
+    def parse(self, raw: str | Sequence[str]):
+        """Text from a URL or command line -> a value (before clamping); Invalid if unreadable."""
+        values = [raw] if isinstance(raw, str) else list(raw)
+        if not values or any(len(v) > MAX_TEXT for v in values):
+            raise Invalid(values[0] if values else "")
+        text = values[-1]
+        if self.nullable and text.strip().lower() in ("none", "null", ""):
+            return None
+        if self.kind == "int":
+            x = read_number(text)
+            if math.isfinite(x) and x != int(x):
+                raise Invalid(text)
+            return x if math.isinf(x) else int(x)
+        if self.kind == "float":
+            return read_number(text)
+        if self.kind == "choice":
+            items = [s for v in values for s in (v.split(",") if self.multi else [v]) if s.strip()]
+            found = [self._choice(s) for s in items]
+            return tuple(c for c in found if c is not None) if self.multi else _only(found, text)
+        if self.kind == "tuple":
+            items = [s for s in re.split(r"[,\s]+", text.strip()) if s]
+            if len(items) != len(self.parts):
+                raise Invalid(text)
+            return tuple(p.parse(s) for p, s in zip(self.parts, items))
+        try:
+            return tuple(map(tuple, parse_matrix(text, self.name)))
+        except ValueError as e:
+            raise Invalid(str(e)) from None
+
+    def _choice(self, text: str):
+        """The choice whose value or shown text (in any language) matches, case-insensitively."""
+        want = text.strip().lower()
+        for c in self.choices:
+            shown = {str(c).lower(), *(self.show(c, lang).lower() for lang in ("ko", "en") if self.show)}
+            if want in shown:
+                return c
+            if isinstance(c, float):
+                try:
+                    if float(want) == c:
+                        return c
+                except ValueError:
+                    pass
+        return None
+
+    def read(self, params: Params, lang: str = "en") -> tuple[object, list[Note]]:
+        """This knob's value from URL-like params: the default when absent, clamped into
+        range (with a note), or the default with a note when unreadable."""
+        key = next((k for k in self.keys if k in params), None)
+        if self.kind == "precision" or (self.kind == "tuple" and key is None):
+            return self._read_parts(params, lang)
+        if key is None:
+            return self.default, []
+        raw = params[key]
+        text = raw if isinstance(raw, str) else ",".join(raw)
+        try:
+            value = self.parse(raw)
+            used = self.clamp(value)
+        except (Invalid, TypeError, ValueError, OverflowError):
+            return self.default, [Note(key, text, "invalid", self.display(self.default, lang))]
+        if self.multi:  # unknown picks were dropped, or the order changed to the canonical one
+            changed = len(used) != len([s for s in text.split(",") if s.strip()])
+        else:
+            changed = used != value
+        return used, ([Note(key, text, "clamped", self.display(used, lang))] if changed else [])
+
+    def _read_parts(self, params: Params, lang: str):
+        values, notes = [], []
+        for part, default in zip(self.parts, self._part_defaults()):
+            value, n = replace(part, default=default).read(params, lang)
+            values.append(value)
+            notes += n
+        if self.kind == "tuple":
+            return tuple(values), notes
+        preset, *overrides = values
+        return Precision(preset, *(None if o == "auto" else o for o in overrides)), notes
+
+    def _part_defaults(self) -> tuple:
+        if self.kind == "tuple":
+            return self.default
+        p = self.default
+        return (p.preset, *(p.main_kv or "auto", p.index_key or "auto", p.local_kv or "auto"))
+
+    def display(self, value, lang: str = "en") -> str:
+        """A value as the reader sees it (and as a choice widget writes it to the URL);
+        for a multi-choice knob, one choice or the whole pick."""
+        if value is None:
+            return "none"
+        if self.multi and isinstance(value, tuple | list):
+            return ", ".join(self.display(v, lang) for v in value)
+        if self.show:
+            return self.show(value, lang)
+        if self.kind == "tuple":
+            return ",".join(map(str, value))
+        if self.kind == "matrix":
+            return format_matrix(value)
+        if self.kind == "precision":
+            return value.preset
+        return str(value)
+
+    def dump(self, value, lang: str = "en") -> dict[str, str | list[str]]:
+        """URL params for a value, in the form the page's widgets write (parts for tuple
+        and precision, one entry per choice for multi); {} for the default."""
+        if value == self.default:
+            return {}
+        if self.kind in ("tuple", "precision"):
+            out = {}
+            for part, v, d in zip(self.parts, self._part_values(value), self._part_defaults()):
+                out |= replace(part, default=d).dump(v, lang)
+            return out
+        if self.kind == "choice" and self.multi:
+            return {self.key: [self.display(v, lang) for v in value]}
+        return {self.key: self.display(value, lang)}
+
+    def _part_values(self, value) -> tuple:
+        if self.kind == "tuple":
+            return value
+        return (value.preset, *(value.main_kv or "auto", value.index_key or "auto", value.local_kv or "auto"))
+
+
+def _only(found: list, text: str):
+    if not found or found[0] is None:
+        raise Invalid(text)
+    return found[0]
+
+
+# --- knobs shared by many figures and by the sidebar -------------------------------------
+
+def _upper(value, lang: str) -> str:
+    return str(value).upper()
+
+
+def _model(value, lang: str) -> str:
+    from core import get
+    from i18n import model_name
+
+    return model_name(value, get(value).name, lang)
+
+
+def _tokens(value, lang: str) -> str:
+    from core.units import fmt_tokens
+
+    return fmt_tokens(value)
+
+
+LANG = Knob("lang", "choice", choices=LANGS, label="app.lang", widget="radio", default=DEFAULT_LANG)
+UNITS = Knob("units", "choice", choices=UNITS_CHOICES, label="app.units", widget="radio", default=UNITS_CHOICES[0])
+# 1K … 3M tokens, two steps per octave (K = 1,024); 128K = 131,072 is the article's N. A link
+# may ask for any N up to 2^30: the cost model is closed-form, its time does not grow with N.
+CONTEXT_STOPS = tuple(sorted({int(1024 * f * 2**k) for k in range(12) for f in (1, 1.5)}))
+CONTEXT = Knob("context", "int", 1, 1 << 30, label="app.context", help="app.context.help", url="ctx",
+               widget="select_slider", show=_tokens, stops=CONTEXT_STOPS, default=1 << 17)
+_OVERRIDES = ("auto", *PRECISIONS)
+PRECISION = Knob("precision", "precision", label="app.precision", parts=(
+    Knob("preset", "choice", choices=PRESETS, label="app.precision", help="app.precision.help", url="prec",
+         aliases=("precision",), widget="radio", default=PRESETS[0]),
+    *(Knob(role, "choice", choices=_OVERRIDES, label=f"role.{role}", url=url, widget="select", show=_upper,
+           default="auto") for role, url in (("main_kv", "main"), ("index_key", "ikey"), ("local_kv", "local"))),
+))
+SEED = Knob("seed", "int", 0, 9999, label="ctl.seed", widget="number")
+# the talk look: not a figure knob, applied to any figure on screen and in exports
+THEME = Knob("theme", "choice", choices=THEMES, label="app.theme", widget="radio", default=THEMES[0])
+FONT_SCALE = Knob("font_scale", "choice", choices=(1.0, 1.25, 1.5, 2.0), label="app.font", url="fs",
+                  widget="select_slider", default=1.0)
+
+
+def models(choices: Sequence[str], *, multi: bool = True, nullable: bool = False, url: str = "models",
+           label: str = "ov.models", name: str = "models") -> Knob:
+    """A pick of model ids, shown by name."""
+    return Knob(name, "choice", choices=tuple(choices), multi=multi, nullable=nullable, url=url, label=label,
+                widget="multiselect" if multi else "select", show=_model)

@@ -1,0 +1,211 @@
+"""The figure registry: one typed description of every figure and its knobs.
+
+Each `FigureSpec` holds the figure's id, its builder, its title key and its knobs; a
+knob's default is the builder's own keyword default, bound here once. Pages draw their
+controls from these knobs, `?figure=` links and the export CLI read values through them
+(parsed, clamped, or the default with a note), and links and exports write values
+through them — so a view and its link cannot disagree.
+
+Ranges are chosen so the largest figure any link can ask for builds in well under a
+second and a few MB (tests/test_registry.py measures it).
+"""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import plotly.graph_objects as go
+
+from core import MODELS, local_kv
+from core.mla import MLADims
+from core.numerics import PRECISIONS as CALC_PRECISIONS
+from i18n import t
+
+from .crossover import build_crossover
+from .dsa import build_a8, build_a9, build_a10
+from .knobs import CONTEXT, LANG, PRECISION, SEED, UNITS, Knob, Note, Params, models
+from .kv_bars import build_a1, generation_chart
+from .mla import build_a3, build_a4, build_a5, build_a6, build_mla_cost
+from .token_axis import build_b1, build_b2, build_b3, build_b4
+from .v4 import build_a12, build_a13, build_a14, build_a15, build_a16, build_a17, build_a18, build_a19
+from .v41 import (
+    build_a21,
+    build_a22,
+    build_a23,
+    build_a24,
+    build_a25,
+    build_a26,
+    build_a27,
+    build_ced_ratio,
+    build_factors,
+)
+
+
+@dataclass(frozen=True)
+class FigureSpec:
+    """A figure: calling it with no arguments draws the article's figure; keyword
+    arguments are its knobs."""
+
+    id: str
+    builder: Callable[..., go.Figure]
+    title_key: str
+    knobs: tuple[Knob, ...]
+    title_fields: Callable[[], dict] = field(default=dict, compare=False)
+
+    def __post_init__(self):
+        params = {n: p for n, p in inspect.signature(self.builder).parameters.items()}
+        names = [k.name for k in self.knobs]
+        if sorted(names) != sorted(params):
+            raise ValueError(f"{self.id}: knobs {sorted(names)} do not match the builder's keywords {sorted(params)}")
+        bound = tuple(k.bind(params[k.name].default) for k in self.knobs)
+        object.__setattr__(self, "knobs", bound)
+
+    def __call__(self, **values) -> go.Figure:
+        return self.builder(**values)
+
+    def knob(self, name: str) -> Knob:
+        return next(k for k in self.knobs if k.name == name)
+
+    @property
+    def defaults(self) -> dict:
+        return {k.name: k.default for k in self.knobs}
+
+    def title(self, lang: str) -> str:
+        return t(self.title_key, lang, **self.title_fields())
+
+    def read(self, params: Params, lang: str = "en") -> tuple[dict, list[Note]]:
+        """Every knob's value from URL-like params (absent ones at their defaults)."""
+        values, notes = {}, []
+        for k in self.knobs:
+            values[k.name], n = k.read(params, lang)
+            notes += n
+        return values, notes
+
+    def dump(self, values: dict, lang: str = "en") -> dict:
+        """URL params for these values: only what differs from the defaults."""
+        out = {}
+        for k in self.knobs:
+            if k.name in values:
+                out |= k.dump(values[k.name], lang)
+        return out
+
+    def build(self, params: Params, lang: str = "en") -> tuple[go.Figure, dict, list[Note]]:
+        """The figure for outside params: values read through the knobs; if together they
+        do not make a figure (e.g. a highlight that is not among the models), the
+        defaults with a note."""
+        values, notes = self.read(params, lang)
+        try:
+            return self.builder(**values), values, notes
+        except ValueError as e:
+            values = {**self.defaults, "lang": values.get("lang", self.defaults.get("lang"))}
+            return self.builder(**values), values, [*notes, Note(self.id, str(e), "build")]
+
+
+def _int(name: str, lo: int, hi: int, url: str, label: str, help: str = "", **kw) -> Knob:
+    return Knob(name, "int", lo, hi, url=url, label=label, help=help, **kw)
+
+
+# --- knobs of the mechanism figures (ranges bound the largest run a link can ask for) ----
+
+TOKENS = _int("tokens", 2, 10, "T", "sym.T", "ctl.tokens")
+TOPK = _int("topk", 1, 12, "k", "sym.k", "ctl.topk")
+HEAD = _int("head", 0, MLADims().n_heads - 1, "head", "ctl.head")
+MLA = (SEED, TOKENS, _int("kv_lora_rank", 2, 12, "rkv", "sym.rkv", "ctl.rkv"),
+       _int("qk_nope_head_dim", 1, 8, "dk", "sym.dk", "ctl.dk"),
+       Knob("calc", "choice", choices=CALC_PRECISIONS, label="ctl.calc", widget="radio",
+            show=lambda v, lang: v.upper()),
+       HEAD, LANG)
+RATIO = _int("ratio", 1, 8, "m", "sym.mprime", "v4.ctl.m")
+STEP = _int("t_", 0, 30, "t", "sym.t", "v4.ctl.t")
+QUERY = _int("t_", 0, 30, "tq", "v4.ctl.query")
+V4_WINDOW = _int("window", 1, 8, "win", "v4.ctl.window")
+V4_TOPK = _int("topk", 1, 8, "k", "sym.k", "v4.ctl.k")
+CSA2_RATIO = _int("ratio", 1, 8, "m", "sym.m", "v41.ctl.m")
+B_WINDOW = _int("window", 1, 6, "w", "tb.window")
+B_GROUP = _int("group", 1, 4, "g3", "tb.group")
+GROUP_PART = {key: _int(key, 1, 8, key, f"tb.{key}") for key in ("g1", "g2")}
+BAR_KNOBS = (CONTEXT, PRECISION, LANG, UNITS)
+
+
+def _spec(fid, builder, title_key, *knobs, title_fields=dict) -> FigureSpec:
+    return FigureSpec(fid, builder, title_key, tuple(knobs), title_fields)
+
+
+def _generation(fid: str, model_id: str) -> FigureSpec:
+    return _spec(fid, generation_chart(model_id), "a.gen", *BAR_KNOBS,
+                 title_fields=lambda: {"m": MODELS[model_id].name})
+
+
+def _csa2_models() -> tuple[str, ...]:
+    return tuple(m for m, spec in MODELS.items() if any(ly.kind == "CSA2" for ly in spec.layers))
+
+
+def _a24_title() -> dict:
+    spec = MODELS[build_a24.__kwdefaults__["model"]]
+    return {"m": spec.name, "n": spec.n_layers}
+
+
+_SPECS = (
+    _spec("A1", build_a1, "a1.title", *BAR_KNOBS, models(tuple(MODELS)),
+          models(tuple(MODELS), multi=False, nullable=True, url="hl", label="ov.highlight", name="highlight")),
+    _generation("A2", "v2"),
+    _spec("A3", build_a3, "a3.title", LANG),
+    _spec("A4", build_a4, "a4.title", LANG),
+    _spec("A5", build_a5, "a5.title", *MLA),
+    _spec("A6", build_a6, "a6.title", *MLA),
+    _generation("A7", "v3.2"),
+    _spec("A8", build_a8, "a8.title", LANG),
+    _spec("A9", build_a9, "a9.title", TOKENS, TOPK, SEED, LANG),
+    _spec("A10", build_a10, "a10.title", TOKENS, TOPK, SEED, HEAD, LANG),
+    _generation("A11", "v4-flash"),
+    _spec("A12", build_a12, "a12.title", LANG),
+    _spec("A13", build_a13, "a13.title", RATIO, SEED, LANG,
+          title_fields=lambda: {"m": build_a13.__kwdefaults__["ratio"]}),
+    _spec("A14", build_a14, "a14.title", STEP, RATIO, V4_WINDOW, LANG),
+    _spec("A15", build_a15, "a15.title", Knob("sink", "float", -4.0, 4.0, 0.5, label="v4.ctl.sink"),
+          STEP, SEED, LANG),
+    _spec("A16", build_a16, "a16.title", LANG),
+    _spec("A17", build_a17, "a17.title", RATIO, SEED, LANG),
+    _spec("A18", build_a18, "a18.title", QUERY, RATIO, V4_TOPK, SEED, LANG),
+    _spec("A19", build_a19, "a19.title", QUERY, RATIO, V4_TOPK, V4_WINDOW, SEED, LANG),
+    _generation("A20", "v4.1-flash"),
+    _spec("A21", build_a21, "a21.title", CSA2_RATIO, SEED, LANG),
+    _spec("A22", build_a22, "a22.title", LANG),
+    _spec("A23", build_a23, "a23.title", LANG),
+    _spec("A24", build_a24, "a24.title", models(_csa2_models(), multi=False, url="model", name="model"), LANG,
+          title_fields=_a24_title),
+    _spec("A25", build_a25, "a25.title", _int("tokens", 8, 40, "T", "v41.ctl.tokens"),
+          _int("block", 1, 16, "block", "v41.ctl.block"), _int("pool_blocks", 1, 5, "pool", "v41.ctl.pool"),
+          TOPK, _int("seed", 0, 9999, "hseed", "ctl.seed", widget="number"), LANG),
+    _spec("A26", build_a26, "a26.title", LANG),
+    _spec("A27", build_a27, "a27.title", _int("prompt", 1, 16, "prompt", "v41.ctl.prompt"),
+          _int("window", 1, 8, "win", "v4.ctl.window"), _int("encoder_layers", 1, 8, "enc", "v41.ctl.enc"),
+          _int("decoder_layers", 1, 8, "dec", "v41.ctl.dec"), LANG),
+    _spec("B1", build_b1, "b1.title", _int("rows", 2, 16, "rows", "tb.rows"),
+          _int("components", 2, 8, "comp", "tb.components", step=2), _int("group", 1, 4, "g", "tb.group"), LANG),
+    _spec("B2", build_b2, "b2.title", *(Knob(name, "matrix", url=url, label=f"tb.{url}", widget="text")
+                                        for name, url in (("H", "H"), ("W_u", "Wu"), ("W_s", "Ws"))), LANG),
+    _spec("B3", build_b3, "b3.title", _int("position", 0, 24, "p", "tb.position"), B_GROUP, B_WINDOW, LANG),
+    _spec("B4", build_b4, "b4.title", _int("position", 1, 32, "p4", "tb.position"),
+          Knob("groups", "tuple", parts=tuple(GROUP_PART.values()), label="tb.group"),
+          _int("topk", 1, 8, "k", "tb.k"), B_WINDOW, LANG),
+    # charts the article describes in text but does not number
+    _spec("crossover", build_crossover, "x.title",
+          models(tuple(m for m in MODELS if local_kv(m))), PRECISION,
+          Knob("context", "int", 1, 1 << 30, nullable=True, url="ctx", label="app.context"), LANG, UNITS),
+    _spec("mla-cost", build_mla_cost, "cost.title", LANG,
+          _int("max_tokens", 16, 1 << 24, "max", "cost.x")),
+    _spec("ced-ratio", build_ced_ratio, "ced.title", LANG, _int("max_prompt", 2, 1 << 30, "max", "ced.x")),
+    _spec("factors", build_factors, "fx.title", LANG, models(tuple(MODELS))),
+)
+
+FIGURES: dict[str, FigureSpec] = {s.id: s for s in _SPECS if s.id[0] in "AB" and s.id[1:].isdigit()}
+EXTRAS: dict[str, FigureSpec] = {s.id: s for s in _SPECS if s.id not in FIGURES}
+SPECS: dict[str, FigureSpec] = {s.id: s for s in _SPECS}
+
+
+def ordered_ids() -> list[str]:
+    """Figure ids in article order: A1 … A27, then B1 … B4."""
+    return sorted(FIGURES, key=lambda f: (f[0], int(f[1:])))

@@ -1,0 +1,15 @@
+"""Streamlit glue shared by the router and the pages (figures/ and core/ know nothing of it):
+
+state   the view (sidebar), page controls drawn from the registry's knobs, URL tidying
+charts  a figure cached per knobs and look, its downloads and its figure-only link
+embed   the ?figure= view
+header  the top of a generation page
+"""
+
+from .charts import chart, figure_link
+from .embed import embed
+from .header import generation_chart, generation_header, metrics
+from .state import View, clear_url_notes, control, controls, sidebar, url_notes, view
+
+__all__ = ["View", "chart", "clear_url_notes", "control", "controls", "embed", "figure_link", "generation_chart",
+           "generation_header", "metrics", "sidebar", "url_notes", "view"]

@@ -1,0 +1,62 @@
+"""Charts on a page: a figure built once per set of knobs and look, shown exactly as it
+exports, with its downloads and a link that shows it alone."""
+
+from __future__ import annotations
+
+from urllib.parse import urlencode
+
+import streamlit as st
+
+from figures import FIGURES, SPECS
+from figures.knobs import FONT_SCALE, LANG, THEME
+from figures.style import apply_look, plotly_config
+from i18n import t
+
+from .state import view
+
+
+@st.cache_resource(max_entries=512, show_spinner=False)
+def figure(figure_id: str, theme: str = "light", font_scale: float = 1.0, **knobs):
+    """Build a registered figure once per distinct set of knobs and look. Figures are shared,
+    not copied: nothing downstream mutates them (st.plotly_chart only serialises)."""
+    fig = SPECS[figure_id](**knobs)
+    return fig if (theme, font_scale) == (THEME.default, FONT_SCALE.default) else apply_look(fig, theme, font_scale)
+
+
+def chart(figure_id: str, *, width: str = "stretch", **knobs) -> None:
+    """Show a figure exactly as it exports: our template, not Streamlit's theme.
+    Matrix diagrams pass width="content": their size is part of the drawing."""
+    v = view()
+    fig = figure(figure_id, v.theme, v.font_scale, **knobs)
+    st.plotly_chart(fig, theme=None, config=plotly_config(figure_id), key=f"chart-{figure_id}", width=width)
+    downloads(fig, figure_id, knobs)
+
+
+def figure_link(figure_id: str, knobs: dict) -> str:
+    """A relative link that shows this figure alone with these knobs and the current look,
+    written through the registry (the keys the page's own controls use)."""
+    v = view()
+    lang = knobs.get("lang", v.lang)
+    spec = SPECS[figure_id]
+    params = {"figure": figure_id, LANG.key: lang, **spec.dump({**knobs, "lang": spec.defaults.get("lang")}, lang),
+              **THEME.dump(v.theme), **FONT_SCALE.dump(v.font_scale)}
+    return "?" + urlencode(params, doseq=True)
+
+
+def downloads(fig, figure_id: str, knobs: dict) -> None:
+    """SVG / slide PNG / interactive HTML / numbers; files are rendered only when clicked."""
+    from figures.export import SLIDE_SIZES, to_bytes
+
+    lang = knobs.get("lang", view().lang)
+    pngs = tuple((f"PNG {w}×{h}", "png", "image/png", {"width": w, "height": h}, f"-{name}")
+                 for name, (w, h) in SLIDE_SIZES.items())
+    files = (("SVG", "svg", "image/svg+xml", {}, ""), *pngs, ("HTML", "html", "text/html", {}, ""),
+             ("CSV", "csv", "text/csv", {}, ""))
+    with st.popover(t("app.download", lang), width="content"):
+        for label, fmt, mime, size, suffix in files:
+            st.download_button(label, data=lambda fmt=fmt, size=size: to_bytes(fig, fmt, **size),
+                               file_name=f"kv-atlas-{figure_id}{suffix}.{fmt}", mime=mime,
+                               key=f"dl-{figure_id}-{fmt}{suffix}", on_click="ignore")
+        if figure_id in FIGURES:
+            st.caption(t("app.link", lang))
+            st.code(figure_link(figure_id, knobs), language=None)

@@ -1,0 +1,153 @@
+"""The view a reader chose: the sidebar's controls, and any page control, drawn from the
+registry's knobs and bound to the URL, so a copied link reproduces the view.
+
+A value that arrives by URL is read through its knob before the widget sees it: clamped
+into range or replaced by the default, with a short note at the top of the page, the URL
+rewritten to what is shown (Streamlit seeds widgets from the URL it was opened with, so
+a rewrite takes one rerun).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+import streamlit as st
+
+from core import Precision
+from figures.knobs import CONTEXT, FONT_SCALE, LANG, PRECISION, THEME, UNITS, Invalid, Knob
+from i18n import DEFAULT_LANG, t
+
+QP = "query-params"
+_CHECKED, _NOTES = "_url_checked", "_url_notes"
+
+
+@dataclass(frozen=True)
+class View:
+    lang: str = DEFAULT_LANG
+    context: int = CONTEXT.default
+    precision: Precision = Precision()
+    units: str = UNITS.default
+    theme: str = THEME.default
+    font_scale: float = FONT_SCALE.default
+
+
+def sidebar() -> View:
+    """Render the shared controls and return the view they select."""
+    sb = st.sidebar
+    lang = control(LANG, sb, lang=st.session_state.get(LANG.key, DEFAULT_LANG))
+    context = control(CONTEXT, sb, lang=lang)
+    sb.caption(f"N = {context:,}")
+    preset, *roles = PRECISION.parts
+    preset = control(preset, sb, lang=lang)
+    with sb.expander(t("app.override", lang)):
+        st.caption(t("app.override.help", lang))
+        overrides = [control(r, lang=lang) for r in roles]
+    units = control(UNITS, sb, lang=lang)
+    with sb.expander(t("app.look", lang)):
+        theme, font_scale = control(THEME, lang=lang), control(FONT_SCALE, lang=lang)
+    precision = Precision(preset, *(None if o == "auto" else o for o in overrides))
+    v = View(lang, context, precision, units, theme, font_scale)
+    st.session_state["_view"] = v
+    return v
+
+
+def view() -> View:
+    """The view chosen in the sidebar this run (defaults when a page runs on its own)."""
+    return st.session_state.get("_view", View())
+
+
+def control(knob: Knob, where=None, *, lang: str | None = None):
+    """The widget for a knob (its label, range and default from the registry), bound to
+    the URL under the knob's key; returns its value. A tuple knob takes one container per
+    part; a matrix knob returns None (with an error shown) while its text does not parse."""
+    lang = lang or view().lang
+    if knob.kind == "tuple":
+        places = where or [None] * len(knob.parts)
+        return tuple(control(replace(p, default=d), w, lang=lang)
+                     for p, d, w in zip(knob.parts, knob.default, places))
+    where = where or st
+    _tidy_url(knob, lang)
+    label = t(knob.label, lang) if knob.label else knob.name
+    kw = dict(key=knob.key, bind=QP, help=t(knob.help, lang) if knob.help else None)
+    widget = knob.widget or {"int": "slider", "float": "slider", "choice": "radio", "matrix": "text"}[knob.kind]
+    show = (lambda v: knob.display(v, lang))  # noqa: E731
+    if widget == "number":
+        return where.number_input(label, int(knob.lo), int(knob.hi), knob.default, 1, **kw)
+    if widget == "slider":
+        return where.slider(label, knob.lo, knob.hi, knob.default, knob.step, **kw)
+    if widget == "select_slider":
+        return where.select_slider(label, _stops(knob, lang), value=knob.default, format_func=show, **kw)
+    if widget == "radio":
+        return where.radio(label, knob.choices, index=knob.choices.index(knob.default), format_func=show,
+                           horizontal=True, **kw)
+    if widget == "select":
+        options = (None, *knob.choices) if knob.nullable else knob.choices
+        return where.selectbox(label, options, index=options.index(knob.default), format_func=show, **kw)
+    if widget == "multiselect":
+        return tuple(where.multiselect(label, knob.choices, default=list(knob.default), format_func=show, **kw))
+    return _matrix(knob, where, label, kw, lang)
+
+
+def controls(figure_id: str, *names: str) -> dict:
+    """One control per named knob of a registered figure, side by side; the values (and the
+    view's language) as the figure's keyword arguments."""
+    from figures import SPECS
+
+    spec = SPECS[figure_id]
+    return {n: control(spec.knob(n), c) for n, c in zip(names, st.columns(len(names)))} | {"lang": view().lang}
+
+
+def _matrix(knob: Knob, where, label: str, kw: dict, lang: str):
+    text = where.text_input(label, knob.display(knob.default, lang), **kw)
+    try:
+        return knob.parse(text)
+    except Invalid as e:
+        where.error(t("tb.error", lang, e=e))
+        return None
+
+
+def _stops(knob: Knob, lang: str) -> list:
+    """A select slider's options: a choice knob's choices; a number knob's stops plus a
+    linked or chosen value between them."""
+    if knob.kind == "choice":
+        return list(knob.choices)
+    extra = {st.session_state.get(knob.key), knob.read(_given(knob), lang)[0]}
+    return sorted(set(knob.stops) | {x for x in extra if isinstance(x, int)})
+
+
+def _given(knob: Knob) -> dict:
+    keys = [k for p in (knob.parts or (knob,)) for k in p.keys]
+    return {k: st.query_params.get_all(k) for k in keys if k in st.query_params}
+
+
+def _tidy_url(knob: Knob, lang: str) -> None:
+    """Once per session and key: read the URL's value through the knob; if what it shows
+    differs from what the URL says (out of range, unreadable, an old key), rewrite the
+    URL, keep the notes for the top of the page, and rerun so the widget starts from it."""
+    checked = st.session_state.setdefault(_CHECKED, set())
+    if knob.key in checked:
+        return
+    checked.add(knob.key)
+    given = _given(knob)
+    if not given:
+        return
+    value, notes = knob.read(given, lang)
+    tidy = knob.dump(value, lang)
+    if not notes and {k: v if isinstance(v, list) else [v] for k, v in tidy.items()} == given:
+        return
+    for k in given:
+        del st.query_params[k]
+    st.query_params.update(tidy)
+    st.session_state.setdefault(_NOTES, []).extend(n.text(lang) for n in notes)
+    st.rerun()
+
+
+def url_notes() -> None:
+    """Show what was changed in the URL this visit (at the top of the page)."""
+    for note in st.session_state.get(_NOTES, []):
+        st.warning(note, icon="🔗")
+
+
+def clear_url_notes() -> None:
+    """Called at the end of a completed run: the notes have been shown once."""
+    st.session_state.pop(_NOTES, None)
