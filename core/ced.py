@@ -24,19 +24,10 @@ from typing import NamedTuple
 
 import numpy as np
 
+from .checks import int_at_least, whole_numbers
 from .models import Model, get
 
 SKIPPED, ENCODER, DECODER = 0, 1, 2  # prefill_grid codes: skipped, executed encoder / decoder cell
-
-
-def _int_at_least(name: str, value, minimum: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, int | np.integer) or value < minimum:
-        raise ValueError(f"{name} must be an integer ≥ {minimum}, got {value!r}")
-    return int(value)
-
-
-def _model(model: Model | str) -> Model:
-    return get(model) if isinstance(model, str) else model
 
 
 class LayerSplit(NamedTuple):
@@ -49,7 +40,7 @@ class LayerSplit(NamedTuple):
 
 def v41_layer_split(model: Model | str = "v4.1-flash") -> LayerSplit:
     """E and Dec counted from the layers' `stack` field, the window from the spec (20, 20, 128)."""
-    m = _model(model)
+    m = get(model)
     split = LayerSplit(m.count(lambda ly: ly.stack == "encoder"), m.count(lambda ly: ly.stack == "decoder"), m.window)
     if not split.encoder_layers or not split.decoder_layers or not split.window:
         raise ValueError(f"{m.id} is not a causal encoder–decoder with a window: {split}")
@@ -60,10 +51,10 @@ def prefill_grid(prompt: int, encoder_layers: int, decoder_layers: int, window: 
     """[E + Dec, prompt] int8 codes, row 0 = encoder layer 1 (bottom), last row = the top
     decoder layer: ENCODER (1) everywhere in encoder rows; DECODER (2) in decoder rows at the
     last min(window, prompt) positions, SKIPPED (0) before them."""
-    prompt = _int_at_least("prompt", prompt, 1)
-    E = _int_at_least("encoder_layers", encoder_layers, 1)
-    Dec = _int_at_least("decoder_layers", decoder_layers, 0)
-    window = _int_at_least("window", window, 1)
+    prompt = int_at_least("prompt", prompt, 1)
+    E = int_at_least("encoder_layers", encoder_layers, 1)
+    Dec = int_at_least("decoder_layers", decoder_layers, 0)
+    window = int_at_least("window", window, 1)
     grid = np.full((E + Dec, prompt), SKIPPED, dtype=np.int8)
     grid[:E] = ENCODER
     grid[E:, prompt - min(window, prompt):] = DECODER
@@ -72,13 +63,11 @@ def prefill_grid(prompt: int, encoder_layers: int, decoder_layers: int, window: 
 
 def executed_cells(prompt, encoder_layers: int, decoder_layers: int, window: int):
     """prompt · E + min(window, prompt) · Dec, vectorised over `prompt` (int or int array)."""
-    E = _int_at_least("encoder_layers", encoder_layers, 1)
-    Dec = _int_at_least("decoder_layers", decoder_layers, 0)
-    window = _int_at_least("window", window, 1)
-    p = np.asarray(prompt)
-    if p.dtype.kind not in "iu" or np.any(p < 1):
-        raise ValueError(f"prompt must be a whole number ≥ 1 of positions, got {prompt!r}")
-    out = p.astype(np.int64) * E + np.minimum(window, p).astype(np.int64) * Dec
+    E = int_at_least("encoder_layers", encoder_layers, 1)
+    Dec = int_at_least("decoder_layers", decoder_layers, 0)
+    window = int_at_least("window", window, 1)
+    p = whole_numbers("prompt", prompt, 1)
+    out = p * E + np.minimum(window, p) * Dec
     return int(out) if out.ndim == 0 else out
 
 
@@ -91,7 +80,7 @@ def executed_ratio(prompt, encoder_layers: int, decoder_layers: int, window: int
     return float(out) if out.ndim == 0 else out
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class GlobalKVSource:
     """Where the decoder's global KV comes from (A26). Layer indices are 0-based in the
     spec's order (layer i is drawn as layer i + 1)."""
@@ -104,7 +93,7 @@ class GlobalKVSource:
 
 def global_kv_source(model_id: Model | str = "v4.1-flash") -> GlobalKVSource:
     """Derived from the spec's `stack`, `mode` and `kv_from` fields."""
-    m = _model(model_id)
+    m = get(model_id)
     layers = m.layers
     encoder = [i for i, ly in enumerate(layers) if ly.stack == "encoder"]
     decoder = [i for i, ly in enumerate(layers) if ly.stack == "decoder"]
@@ -116,4 +105,4 @@ def global_kv_source(model_id: Model | str = "v4.1-flash") -> GlobalKVSource:
         raise ValueError(f"{m.id}: the decoder layers should follow the encoder layers")
     readers = tuple(i for i in decoder if layers[i].kv_from == maker)
     selectors = tuple(i for i in decoder if layers[i].kind == "CSA2" and layers[i].mode in ("full", "reindex"))
-    return GlobalKVSource(maker, encoder[-1], readers, selectors)
+    return GlobalKVSource(maker=maker, fed_by=encoder[-1], readers=readers, selectors=selectors)

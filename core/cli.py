@@ -7,7 +7,7 @@ import json
 import sys
 
 from . import cost
-from .models import MODELS
+from .models import ARTICLE_CONTEXT, MODELS
 from .summary import summarise
 from .units import fmt_bytes, fmt_exact
 
@@ -63,8 +63,8 @@ def table(rep: dict) -> str:
 
 def main(argv=None) -> int:
     p = _Parser(prog="python -m core", description="KV cache storage and decode reads per model.")
-    p.add_argument("--context", type=parse_context, default=131072,
-                   help="context length N in tokens (e.g. 131072 or 128K); default 131072")
+    p.add_argument("--context", type=parse_context, default=ARTICLE_CONTEXT,
+                   help=f"context length N in tokens (e.g. 131072 or 128K); default {ARTICLE_CONTEXT}")
     p.add_argument("--precision", choices=cost.PRESETS, default="deployed",
                    help="deployed cache formats or all-BF16")
     p.add_argument("--json", action="store_true", help="print one JSON object")

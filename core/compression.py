@@ -9,7 +9,7 @@ bias B are softmaxed along the token axis into weights S, and
     entry_b = RoPE(RMSNorm(u_b) × scale, position = the block's first token)
 
 with RoPE on the last `rope_dim` dims only (the article: 64 of 512), adjacent pairs as
-MLA's `rope`. An entry exists only once its block is complete: ⌊T/m⌋ entries from T tokens.
+MLA's (`core.ops.rope_tail`). An entry exists only once its block is complete: ⌊T/m⌋ entries from T tokens.
 
 HCA (`hca_compress`): blocks of m′ tokens that do not overlap; B [m′, c] has one value per
 offset in the block and channel, shared by all blocks.
@@ -28,31 +28,23 @@ from the seed (X from its own stream, so HCA, CSA and the CSA indexer share one 
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 
 import numpy as np
 
-from .mla import rope, softmax
+from .checks import int_at_least, positive_fields, rope_part, runnable, whole_numbers
 from .models import get
+from .ops import init_scale, init_weight, rms_norm, rope_tail, softmax
 
 _V4 = get("v4-flash")
-ARTICLE_CSA_RATIO = next(ly.ratio for ly in _V4.layers if ly.kind == "CSA")  # m = 4
-ARTICLE_HCA_RATIO = next(ly.ratio for ly in _V4.layers if ly.kind == "HCA")  # m′ = 128
-ARTICLE_HEAD_DIM = _V4.component("main_kv").layout("bf16").dims  # c = 512, one entry's width
-# the deployed entry keeps its RoPE part in BF16: that last segment is the rotated part (64)
-ARTICLE_ROPE_DIM = _V4.component("main_kv").layout("fp8").segments[-1].dims
+ARTICLE_CSA_RATIO = _V4.ratio("CSA")  # m = 4
+ARTICLE_HCA_RATIO = _V4.ratio("HCA")  # m′ = 128
+ARTICLE_HEAD_DIM = _V4.dims.head_dim  # c = 512, one entry's width
+ARTICLE_ROPE_DIM = _V4.dims.qk_rope_head_dim  # the rotated tail of an entry (64)
 
 _X_STREAM = 0xC0  # the input X, shared by every V4 run of one seed
 _HCA_STREAM = 0xC1
 _CSA_STREAM = 0xC2
-_MAX_ELEMENTS = 4_000_000
-
-
-def _check_positive_ints(obj) -> None:
-    for name, value in vars(obj).items():
-        if isinstance(value, bool) or not isinstance(value, int | np.integer) or value <= 0:
-            raise ValueError(f"{name} must be a positive integer, got {value!r}")
 
 
 @dataclass(frozen=True)
@@ -66,16 +58,12 @@ class CompressDims:
     ratio: int = 4  # m′ (HCA) or m (CSA): tokens per entry
 
     def __post_init__(self):
-        _check_positive_ints(self)
-        if self.rope_dim % 2 or self.rope_dim >= self.head_dim:
-            raise ValueError(f"rope_dim must be even and smaller than head_dim ({self.head_dim}), "
-                             f"got {self.rope_dim}")
+        positive_fields(self)
+        rope_part(self.rope_dim, self.head_dim)
         if self.tokens < self.ratio:
             raise ValueError(f"tokens ({self.tokens}) must be at least ratio ({self.ratio}): "
                              "a run needs one complete block")
-        biggest = max(self.tokens * 2 * self.head_dim, self.hidden * 2 * self.head_dim)
-        if biggest > _MAX_ELEMENTS:
-            raise ValueError(f"{self} is too large to run here (an array of {biggest:,} values)")
+        runnable(self, max(self.tokens, self.hidden) * 2 * self.head_dim)
 
     @property
     def n_entries(self) -> int:
@@ -89,38 +77,8 @@ def entry_count(n, ratio):
     The cost model's rule (`core.cost`, DESIGN.md "How to count"); `n` may be an int or an
     array (the result follows). Entries complete at token t: entry_count(t + 1, m).
     """
-    if isinstance(ratio, bool) or not isinstance(ratio, int | np.integer) or ratio <= 0:
-        raise ValueError(f"ratio must be a positive integer, got {ratio!r}")
-    arr = np.asarray(n)
-    if arr.dtype.kind not in "iu" or np.any(arr < 0):
-        raise ValueError(f"n must be a whole number ≥ 0 of tokens, got {n!r}")
-    out = arr // ratio
+    out = whole_numbers("n", n, 0) // int_at_least("ratio", ratio)
     return int(out) if out.ndim == 0 else out
-
-
-def rms_norm(x, scale, eps: float = 1e-6) -> np.ndarray:
-    """x / √(mean(x²) + eps) over the last axis, times the learned `scale` (the article's
-    'learned scale', not an FP8 scale)."""
-    x = np.asarray(x, dtype=np.float64)
-    return x / np.sqrt(np.mean(x * x, axis=-1, keepdims=True) + eps) * np.asarray(scale, dtype=np.float64)
-
-
-def rope_tail(x, positions, rope_dim: int) -> np.ndarray:
-    """RoPE (MLA's `rope`, adjacent pairs) on the last `rope_dim` dims of x [..., T, d] at
-    `positions` [T] (or one position for every row); the other dims pass unchanged.
-    Negative positions rotate back: rope_tail(rope_tail(x, p, r), −p, r) == x."""
-    x = np.asarray(x, dtype=np.float64)
-    positions = np.atleast_1d(np.asarray(positions, dtype=np.float64))
-    d = x.shape[-1]
-    if rope_dim == 0:
-        return x.copy()
-    keep = x[..., : d - rope_dim]
-    return np.concatenate([keep, rope(x[..., d - rope_dim:], positions)], axis=-1)
-
-
-def _softmax_rows(logits: np.ndarray) -> np.ndarray:
-    """Softmax along axis 1 of [n, rows, c] (the token axis), per channel."""
-    return np.moveaxis(softmax(np.moveaxis(logits, 1, -1)), -1, 1)
 
 
 def hca_pool(C, Z, B, ratio: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -136,7 +94,7 @@ def hca_pool(C, Z, B, ratio: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         raise ValueError(f"need C, Z [T, c] and B [{ratio}, c]; got {C.shape}, {Z.shape}, {B.shape}")
     C_blocks = C[: n * ratio].reshape(n, ratio, c)
     Z_biased = Z[: n * ratio].reshape(n, ratio, c) + B
-    weights = _softmax_rows(Z_biased)
+    weights = softmax(Z_biased, axis=1)
     return Z_biased, weights, (weights * C_blocks).sum(axis=1)
 
 
@@ -168,20 +126,18 @@ def csa_pool(C_a, C_b, Z_a, Z_b, B, ratio: int) -> tuple[np.ndarray, ...]:
     C_rows = np.where(has, np.concatenate([C_a[prev_ok], C_b[own]], axis=1), 0.0)
     Z_rows = np.concatenate([Z_a[prev_ok], Z_b[own]], axis=1) + B
     Z_biased = np.where(has, Z_rows, -np.inf)
-    weights = _softmax_rows(Z_biased)  # −∞ rows get exactly 0
+    weights = softmax(Z_biased, axis=1)  # −∞ rows get exactly 0
     return row_tokens, C_rows, Z_biased, weights, (weights * C_rows).sum(axis=1)
 
 
-def _finish(pooled: np.ndarray, scale: np.ndarray, positions: np.ndarray, rope_dim: int):
-    normed = rms_norm(pooled, scale)
-    return normed, rope_tail(normed, positions, rope_dim)
+def sources(row_tokens) -> tuple[tuple[int, ...], ...]:
+    """Each entry's source tokens, from its rows' tokens [n, rows] with padding (−1) dropped."""
+    return tuple(tuple(int(s) for s in row if s >= 0) for row in np.asarray(row_tokens))
 
 
-def _sources(row_tokens: np.ndarray) -> tuple[tuple[int, ...], ...]:
-    return tuple(tuple(int(s) for s in row if s >= 0) for row in row_tokens)
-
-
-def _input(dims: CompressDims, seed: int, X) -> np.ndarray:
+def seeded_input(dims: CompressDims, seed: int, X=None) -> np.ndarray:
+    """The layer input X [T, D]: drawn from the seed's own stream, so HCA, CSA, CSA2 and the
+    CSA indexer of one seed see the same X; or the caller's X, checked for shape."""
     if X is None:
         return np.random.default_rng((seed, _X_STREAM)).standard_normal((dims.tokens, dims.hidden))
     X = np.asarray(X, dtype=np.float64)
@@ -190,25 +146,39 @@ def _input(dims: CompressDims, seed: int, X) -> np.ndarray:
     return X
 
 
-def _draw(rng: np.random.Generator, d: CompressDims, width: int):
-    """W_kv_comp, W_z [D, width], B [rows, c] and the RMSNorm scale [c]; width = c or 2c."""
-    c = d.head_dim
-    rows = d.ratio * width // c
-    W_kv_comp = rng.standard_normal((d.hidden, width)) / math.sqrt(d.hidden)
-    W_z = rng.standard_normal((d.hidden, width)) / math.sqrt(d.hidden)
-    B = 0.5 * rng.standard_normal((rows, c))
-    scale = 1.0 + 0.1 * rng.standard_normal(c)
-    return W_kv_comp, W_z, B, scale
+@dataclass(frozen=True, kw_only=True)
+class Compressor:
+    """One compressor's learned weights. width = c (HCA) or 2c (CSA: a | b halves)."""
+
+    W_kv_comp: np.ndarray  # [D, width]  X → candidates C (W^KV_comp)
+    W_z: np.ndarray  # [D, width]        X → scores Z (W^Z)
+    B: np.ndarray  # [m · width/c, c]    position bias: one value per row offset and channel
+    scale: np.ndarray  # [c]             RMSNorm learned scale of the entries
+
+    @classmethod
+    def draw(cls, rng: np.random.Generator, dims: CompressDims, width: int) -> Compressor:
+        c = dims.head_dim
+        return cls(W_kv_comp=init_weight(rng, dims.hidden, width), W_z=init_weight(rng, dims.hidden, width),
+                   B=0.5 * rng.standard_normal((dims.ratio * width // c, c)), scale=init_scale(rng, c))
 
 
-def _local_kv(rng: np.random.Generator, d: CompressDims, X: np.ndarray):
-    W_kv_win = rng.standard_normal((d.hidden, d.head_dim)) / math.sqrt(d.hidden)
-    scale_win = 1.0 + 0.1 * rng.standard_normal(d.head_dim)
-    E_win = rope_tail(rms_norm(X @ W_kv_win, scale_win), np.arange(d.tokens), d.rope_dim)
-    return W_kv_win, scale_win, E_win
+@dataclass(frozen=True, kw_only=True)
+class LocalKV:
+    """Local KV E^win: each token's own entry, uncompressed, RoPE(RMSNorm(X W^KV_win) ×
+    scale_win) at the token's position."""
+
+    W_kv_win: np.ndarray  # [D, c]
+    scale_win: np.ndarray  # [c]
+    E_win: np.ndarray  # [T, c]
+
+    @classmethod
+    def draw(cls, rng: np.random.Generator, dims: CompressDims, X: np.ndarray) -> LocalKV:
+        W_kv_win, scale_win = init_weight(rng, dims.hidden, dims.head_dim), init_scale(rng, dims.head_dim)
+        E_win = rope_tail(rms_norm(X @ W_kv_win, scale_win), np.arange(dims.tokens), dims.rope_dim)
+        return cls(W_kv_win=W_kv_win, scale_win=scale_win, E_win=E_win)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class HCARun:
     """Every intermediate of HCA's compression (figures A12, A13); n = ⌊T/m′⌋."""
 
@@ -240,27 +210,61 @@ def hca_compress(dims: CompressDims = CompressDims(), seed: int = 0, *, X=None) 
     `X` [T, D] replaces the seeded input (the weights still come from the seed).
     """
     d = dims
-    X = _input(d, seed, X)
+    X = seeded_input(d, seed, X)
     rng = np.random.default_rng((seed, _HCA_STREAM))
-    W_kv_comp, W_z, B, scale = _draw(rng, d, d.head_dim)
-    W_kv_win, scale_win, E_win = _local_kv(rng, d, X)
-    C, Z = X @ W_kv_comp, X @ W_z
-    Z_biased, weights, pooled = hca_pool(C, Z, B, d.ratio)
-    n = d.n_entries
-    positions = np.arange(n) * d.ratio
-    normed, entries = _finish(pooled, scale, positions, d.rope_dim)
-    sources = _sources(positions[:, None] + np.arange(d.ratio))
-    return HCARun(d, seed, X, W_kv_comp, W_z, W_kv_win, B, scale, scale_win, C, Z, n, Z_biased,
-                  weights, pooled, normed, entries, positions, sources, E_win)
+    comp = Compressor.draw(rng, d, d.head_dim)
+    local = LocalKV.draw(rng, d, X)
+    C, Z = X @ comp.W_kv_comp, X @ comp.W_z
+    Z_biased, weights, pooled = hca_pool(C, Z, comp.B, d.ratio)
+    positions = np.arange(d.n_entries) * d.ratio
+    normed = rms_norm(pooled, comp.scale)
+    return HCARun(dims=d, seed=seed, X=X, W_kv_comp=comp.W_kv_comp, W_z=comp.W_z, W_kv_win=local.W_kv_win,
+                  B=comp.B, scale=comp.scale, scale_win=local.scale_win, C=C, Z=Z, n_entries=d.n_entries,
+                  Z_biased=Z_biased, weights=weights, pooled=pooled, normed=normed,
+                  entries=rope_tail(normed, positions, d.rope_dim), positions=positions,
+                  sources=sources(positions[:, None] + np.arange(d.ratio)), E_win=local.E_win)
 
 
-@dataclass(frozen=True)
-class CSARun:
-    """Every intermediate of CSA's overlapping compression (figures A16, A17); n = ⌊T/m⌋.
+@dataclass(frozen=True, kw_only=True)
+class Overlap:
+    """The overlapping compressor's work on X: CSA's main entries, and its indexer's keys.
 
     Row-wise arrays are padded to 2m rows per entry: rows :m = segment i−1's a-half, rows
     m: = segment i's b-half; entry 0's rows :m are padding (row token −1, weight 0).
     """
+
+    C_a: np.ndarray  # [T, c]          a-half of the candidates (read by the next segment's entry)
+    C_b: np.ndarray  # [T, c]          b-half (read by the own segment's entry)
+    Z_a: np.ndarray  # [T, c]
+    Z_b: np.ndarray  # [T, c]
+    row_tokens: np.ndarray  # [n, 2m]  source token of each row, −1 for padding
+    C_rows: np.ndarray  # [n, 2m, c]   the candidate rows an entry pools (0 for padding)
+    Z_biased: np.ndarray  # [n, 2m, c] scores + B (−∞ for padding)
+    weights: np.ndarray  # [n, 2m, c]  one softmax over the 2m rows per channel (m rows for entry 0)
+    pooled: np.ndarray  # [n, c]
+    normed: np.ndarray  # [n, c]       RMSNorm(pooled) × scale
+    entries: np.ndarray  # [n, c]      RoPE on the last rope_dim dims at `positions`
+    positions: np.ndarray  # [n]       own segment's start i·m
+
+
+def overlap_compress(X, comp: Compressor, dims: CompressDims) -> Overlap:
+    """The overlapping compressor with weights `comp` (width 2c) on X [T, D], at dims' m and RoPE."""
+    c = comp.W_kv_comp.shape[1] // 2
+    C2, Z2 = X @ comp.W_kv_comp, X @ comp.W_z
+    C_a, C_b, Z_a, Z_b = C2[:, :c], C2[:, c:], Z2[:, :c], Z2[:, c:]
+    row_tokens, C_rows, Z_biased, weights, pooled = csa_pool(C_a, C_b, Z_a, Z_b, comp.B, dims.ratio)
+    positions = np.arange(row_tokens.shape[0]) * dims.ratio
+    normed = rms_norm(pooled, comp.scale)
+    return Overlap(C_a=C_a, C_b=C_b, Z_a=Z_a, Z_b=Z_b, row_tokens=row_tokens, C_rows=C_rows, Z_biased=Z_biased,
+                   weights=weights, pooled=pooled, normed=normed, entries=rope_tail(normed, positions, dims.rope_dim),
+                   positions=positions)
+
+
+@dataclass(frozen=True, kw_only=True)
+class CSARun(Overlap):
+    """Every intermediate of CSA's overlapping compression (figures A16, A17): the
+    overlapping compressor's work (`Overlap`) with the layer's weights and local KV;
+    n = ⌊T/m⌋."""
 
     dims: CompressDims
     seed: int
@@ -271,19 +275,7 @@ class CSARun:
     B: np.ndarray  # [2m, c]           segment/offset bias: rows :m previous a, rows m: own b
     scale: np.ndarray  # [c]
     scale_win: np.ndarray  # [c]
-    C_a: np.ndarray  # [T, c]          a-half of the candidates (read by the next segment's entry)
-    C_b: np.ndarray  # [T, c]          b-half (read by the own segment's entry)
-    Z_a: np.ndarray  # [T, c]
-    Z_b: np.ndarray  # [T, c]
     n_entries: int
-    row_tokens: np.ndarray  # [n, 2m]  source token of each row, −1 for padding
-    C_rows: np.ndarray  # [n, 2m, c]   the candidate rows an entry pools (0 for padding)
-    Z_biased: np.ndarray  # [n, 2m, c] scores + B (−∞ for padding)
-    weights: np.ndarray  # [n, 2m, c]  one softmax over the 2m rows per channel (m rows for entry 0)
-    pooled: np.ndarray  # [n, c]
-    normed: np.ndarray  # [n, c]
-    entries: np.ndarray  # [n, c]
-    positions: np.ndarray  # [n]       own segment's start i·m
     sources: tuple[tuple[int, ...], ...]  # (i−1)m … (i+1)m−1, clipped at 0
     E_win: np.ndarray  # [T, c]
 
@@ -292,26 +284,14 @@ class CSARun:
         return self.weights[i][self.row_tokens[i] >= 0]
 
 
-def _overlap(X, W_kv_comp, W_z, B, scale, d: CompressDims):
-    """The overlapping compressor on X with given weights (CSA's main and indexer keys)."""
-    c = W_kv_comp.shape[1] // 2
-    C2, Z2 = X @ W_kv_comp, X @ W_z
-    halves = C2[:, :c], C2[:, c:], Z2[:, :c], Z2[:, c:]
-    row_tokens, C_rows, Z_biased, weights, pooled = csa_pool(*halves, B, d.ratio)
-    positions = np.arange(row_tokens.shape[0]) * d.ratio
-    normed, entries = _finish(pooled, scale, positions, d.rope_dim)
-    return halves, row_tokens, C_rows, Z_biased, weights, pooled, normed, entries, positions
-
-
 def csa_compress(dims: CompressDims = CompressDims(), seed: int = 0, *, X=None) -> CSARun:
     """CSA: one entry per m tokens, each pooling 2m rows that overlap the previous segment."""
     d = dims
-    X = _input(d, seed, X)
+    X = seeded_input(d, seed, X)
     rng = np.random.default_rng((seed, _CSA_STREAM))
-    W_kv_comp, W_z, B, scale = _draw(rng, d, 2 * d.head_dim)
-    W_kv_win, scale_win, E_win = _local_kv(rng, d, X)
-    (C_a, C_b, Z_a, Z_b), row_tokens, C_rows, Z_biased, weights, pooled, normed, entries, positions = \
-        _overlap(X, W_kv_comp, W_z, B, scale, d)
-    return CSARun(d, seed, X, W_kv_comp, W_z, W_kv_win, B, scale, scale_win, C_a, C_b, Z_a, Z_b,
-                  d.n_entries, row_tokens, C_rows, Z_biased, weights, pooled, normed, entries,
-                  positions, _sources(row_tokens), E_win)
+    comp = Compressor.draw(rng, d, 2 * d.head_dim)
+    local = LocalKV.draw(rng, d, X)
+    o = overlap_compress(X, comp, d)
+    return CSARun(**vars(o), dims=d, seed=seed, X=X, W_kv_comp=comp.W_kv_comp, W_z=comp.W_z,
+                  W_kv_win=local.W_kv_win, B=comp.B, scale=comp.scale, scale_win=local.scale_win,
+                  n_entries=d.n_entries, sources=sources(o.row_tokens), E_win=local.E_win)

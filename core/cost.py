@@ -15,6 +15,7 @@ from functools import lru_cache
 
 import numpy as np
 
+from .checks import one_of, whole_numbers
 from .formats import PRECISIONS
 from .models import MODELS, ROLES, Component, Model, get
 
@@ -31,12 +32,10 @@ class Precision:
     local_kv: str | None = None
 
     def __post_init__(self):
-        if self.preset not in PRESETS:
-            raise ValueError(f"unknown precision preset {self.preset!r}; choose {' or '.join(PRESETS)}")
+        one_of("precision preset", self.preset, PRESETS)
         for role in ROLES:
-            p = getattr(self, role)
-            if p is not None and p not in PRECISIONS:
-                raise ValueError(f"unknown precision {p!r} for {role}; choose from {', '.join(PRECISIONS)}")
+            if getattr(self, role) is not None:
+                one_of(f"{role} precision", getattr(self, role), PRECISIONS)
 
     def of(self, comp: Component) -> str:
         override = getattr(self, comp.role)
@@ -80,18 +79,8 @@ class Parts:
                 "local_kv": self.local_kv, "total": self.total}
 
 
-def _model(model: Model | str) -> Model:
-    return get(model) if isinstance(model, str) else model
-
-
 def _context(n) -> np.ndarray:
-    arr = np.asarray(n)
-    if arr.dtype.kind not in "iu" and not (arr.dtype.kind == "f" and np.all(arr == np.floor(arr))):
-        raise ValueError("context length must be a whole number of tokens")
-    arr = arr.astype(np.int64)
-    if np.any(arr <= 0):
-        raise ValueError("context length must be at least 1 token")
-    return arr
+    return whole_numbers("context length", n, 1)
 
 
 def _scalar(x, n):
@@ -104,7 +93,7 @@ def storage_per_token(model: Model | str, precision: Precision = DEPLOYED) -> Pa
 
     The local KV is fixed once the window is full, so it is 0 here (see `local_kv`).
     """
-    m = _model(model)
+    m = get(model)
     b = entry_bytes(m, precision)
     main = sum(Fraction(b["main_kv"], ly.ratio) for ly in m.layers if ly.stores_global)
     key = sum(Fraction(b["index_key"], ly.ratio) for ly in m.layers if ly.stores_index_key)
@@ -118,7 +107,7 @@ def _exact(x: Fraction) -> int | float:
 
 def local_kv(model: Model | str, precision: Precision = DEPLOYED, n=None):
     """Local KV bytes: every windowed layer keeps min(window, N) positions (full window if N is None)."""
-    m = _model(model)
+    m = get(model)
     per = entry_bytes(m, precision)["local_kv"] * m.count(lambda ly: ly.windowed)
     if n is None:
         return per * m.window
@@ -194,7 +183,7 @@ def _evaluate(m: Model, what: str, n, precision: Precision) -> Parts:
 
 def cache_at(model: Model | str, n, precision: Precision = DEPLOYED) -> Parts:
     """Bytes held in the cache at context N: complete entries only, plus local KV."""
-    return _evaluate(_model(model), "stored", _context(n), precision)
+    return _evaluate(get(model), "stored", _context(n), precision)
 
 
 def reads(model: Model | str, n, precision: Precision = DEPLOYED) -> Parts:
@@ -203,7 +192,7 @@ def reads(model: Model | str, n, precision: Precision = DEPLOYED) -> Parts:
     Each layer's referenced entries are counted once (shared caches once per reading
     layer), at the same byte format as storage, scales and padding included.
     """
-    return _evaluate(_model(model), "read", _context(n), precision)
+    return _evaluate(get(model), "read", _context(n), precision)
 
 
 def crossover(model: Model | str, precision: Precision = DEPLOYED) -> float | None:

@@ -25,39 +25,23 @@ the entries do not depend on `index_dim` or on W^IK.
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 
 import numpy as np
 
-from .compression import (
-    CompressDims,
-    CSARun,
-    _input,
-    _local_kv,
-    _softmax_rows,
-    _sources,
-    csa_compress,
-    entry_count,
-    rms_norm,
-    rope_tail,
-)
+from .checks import int_at_least
+from .compression import CompressDims, CSARun, LocalKV, csa_compress, entry_count, seeded_input, sources
 from .models import get
+from .ops import init_scale, init_weight, rms_norm, rope_tail, softmax
 
 _V41 = get("v4.1-flash")
 # m of the encoder's CSA2 layers (2) and of the decoder's (1), from the layer schedule
-ARTICLE_ENCODER_RATIO = next(ly.ratio for ly in _V41.layers if ly.kind == "CSA2" and ly.stack == "encoder")
-ARTICLE_DECODER_RATIO = next(ly.ratio for ly in _V41.layers if ly.kind == "CSA2" and ly.stack == "decoder")
-ARTICLE_HEAD_DIM = _V41.component("main_kv").layout("bf16").dims  # c = 512
-ARTICLE_INDEX_DIM = _V41.component("index_key").layout("bf16").dims  # d^I = 128
+ARTICLE_ENCODER_RATIO = _V41.ratio("CSA2", "encoder")
+ARTICLE_DECODER_RATIO = _V41.ratio("CSA2", "decoder")
+ARTICLE_HEAD_DIM = _V41.dims.head_dim  # c = 512
+ARTICLE_INDEX_DIM = _V41.dims.index_head_dim  # d^I = 128
 _STREAM = 0xC5A2
 _DIMS = CompressDims()  # m = 4: the comparison size of figure A21
-
-
-def _positive_int(name: str, value) -> int:
-    if isinstance(value, bool) or not isinstance(value, int | np.integer) or value <= 0:
-        raise ValueError(f"{name} must be a positive integer, got {value!r}")
-    return int(value)
 
 
 def csa2_pool(C, Z, ratio: int) -> tuple[np.ndarray, np.ndarray]:
@@ -69,9 +53,9 @@ def csa2_pool(C, Z, ratio: int) -> tuple[np.ndarray, np.ndarray]:
     C, Z = np.asarray(C, dtype=np.float64), np.asarray(Z, dtype=np.float64)
     if C.ndim != 2 or Z.shape != C.shape:
         raise ValueError(f"need C and Z of one shape [T, c]; got {C.shape}, {Z.shape}")
-    m = _positive_int("ratio", ratio)
+    m = int_at_least("ratio", ratio)
     n, c = entry_count(C.shape[0], m), C.shape[1]
-    weights = _softmax_rows(Z[: n * m].reshape(n, m, c))
+    weights = softmax(Z[: n * m].reshape(n, m, c), axis=1)
     return weights, (weights * C[: n * m].reshape(n, m, c)).sum(axis=1)
 
 
@@ -80,7 +64,7 @@ def index_key_pre_rope(main_pre_rope, W_IK, scale_I) -> np.ndarray:
     return rms_norm(np.asarray(main_pre_rope, dtype=np.float64) @ np.asarray(W_IK, dtype=np.float64), scale_I)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class CSA2Run:
     """Every intermediate of one CSA2 layer's compression (A21, A22); n = ⌊T/m⌋."""
 
@@ -123,17 +107,15 @@ def csa2_compress(dims: CompressDims = _DIMS, seed: int = 0, *, X=None, index_di
     and the index key, so it must be smaller than `index_dim`.
     """
     d = dims
-    index_dim = _positive_int("index_dim", index_dim)
+    index_dim = int_at_least("index_dim", index_dim)
     if d.rope_dim >= index_dim:
         raise ValueError(f"index_dim ({index_dim}) must exceed rope_dim ({d.rope_dim})")
-    X = _input(d, seed, X)
+    X = seeded_input(d, seed, X)
     rng = np.random.default_rng((seed, _STREAM))
-    W_kv_comp = rng.standard_normal((d.hidden, d.head_dim)) / math.sqrt(d.hidden)
-    W_z = rng.standard_normal((d.hidden, d.head_dim)) / math.sqrt(d.hidden)
-    scale = 1.0 + 0.1 * rng.standard_normal(d.head_dim)
-    W_kv_win, scale_win, E_win = _local_kv(rng, d, X)
-    drawn_IK = rng.standard_normal((d.head_dim, index_dim)) / math.sqrt(d.head_dim)
-    scale_I = 1.0 + 0.1 * rng.standard_normal(index_dim)
+    W_kv_comp, W_z = init_weight(rng, d.hidden, d.head_dim), init_weight(rng, d.hidden, d.head_dim)
+    scale = init_scale(rng, d.head_dim)
+    local = LocalKV.draw(rng, d, X)
+    drawn_IK, scale_I = init_weight(rng, d.head_dim, index_dim), init_scale(rng, index_dim)
     if W_IK is None:
         W_IK = drawn_IK
     else:
@@ -143,18 +125,19 @@ def csa2_compress(dims: CompressDims = _DIMS, seed: int = 0, *, X=None, index_di
 
     C, Z = X @ W_kv_comp, X @ W_z
     weights, pooled = csa2_pool(C, Z, d.ratio)
-    n = d.n_entries
-    positions = np.arange(n) * d.ratio
+    positions = np.arange(d.n_entries) * d.ratio
     main_pre_rope = rms_norm(pooled, scale)
     index_pre_rope = index_key_pre_rope(main_pre_rope, W_IK, scale_I)
-    entries = rope_tail(main_pre_rope, positions, d.rope_dim)
-    index_keys = rope_tail(index_pre_rope, positions, d.rope_dim)
-    sources = _sources(positions[:, None] + np.arange(d.ratio))
-    return CSA2Run(d, seed, index_dim, X, W_kv_comp, W_z, scale, W_IK, scale_I, W_kv_win, scale_win, C, Z, n,
-                   weights, pooled, main_pre_rope, index_pre_rope, entries, index_keys, positions, sources, E_win)
+    entries, index_keys = (rope_tail(x, positions, d.rope_dim) for x in (main_pre_rope, index_pre_rope))
+    return CSA2Run(
+        dims=d, seed=seed, index_dim=index_dim, X=X, W_kv_comp=W_kv_comp, W_z=W_z, scale=scale, W_IK=W_IK,
+        scale_I=scale_I, W_kv_win=local.W_kv_win, scale_win=local.scale_win, C=C, Z=Z, n_entries=d.n_entries,
+        weights=weights, pooled=pooled, main_pre_rope=main_pre_rope, index_pre_rope=index_pre_rope,
+        entries=entries, index_keys=index_keys, positions=positions,
+        sources=sources(positions[:, None] + np.arange(d.ratio)), E_win=local.E_win)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class CSAvsCSA2:
     """Figure A21: how one entry is made by CSA and by CSA2 from the same X and m."""
 
@@ -179,14 +162,16 @@ def compare_csa_csa2(dims: CompressDims = _DIMS, seed: int = 0, *, entry: int = 
 
     The article's A21 compares at m = 4 (`CompressDims()`'s ratio), entry 1.
     """
-    if isinstance(entry, bool) or not isinstance(entry, int | np.integer) or not 0 <= entry < dims.n_entries:
+    entry = int_at_least("entry", entry, 0)
+    if entry >= dims.n_entries:
         raise ValueError(f"entry must be in 0..{dims.n_entries - 1} ({dims.n_entries} complete blocks), got {entry!r}")
-    entry = int(entry)
     csa, csa2 = csa_compress(dims, seed), csa2_compress(dims, seed)
     return CSAvsCSA2(
-        entry, csa, csa2, csa.sources, csa2.sources, csa.sources[entry], csa2.sources[entry],
-        int((csa.row_tokens[entry] >= 0).sum()), csa2.softmax_size, csa.entry_weights(entry), csa2.weights[entry],
-        csa.B, _shared_with_previous(csa.sources, entry), _shared_with_previous(csa2.sources, entry))
+        entry=entry, csa=csa, csa2=csa2, csa_spans=csa.sources, csa2_spans=csa2.sources,
+        csa_span=csa.sources[entry], csa2_span=csa2.sources[entry],
+        csa_softmax_size=int((csa.row_tokens[entry] >= 0).sum()), csa2_softmax_size=csa2.softmax_size,
+        csa_weights=csa.entry_weights(entry), csa2_weights=csa2.weights[entry], csa_bias=csa.B,
+        csa_shared=_shared_with_previous(csa.sources, entry), csa2_shared=_shared_with_previous(csa2.sources, entry))
 
 
 def _shared_with_previous(spans: tuple[tuple[int, ...], ...], entry: int) -> tuple[int, ...]:

@@ -16,16 +16,16 @@ queries, as for V4's entries. X is the seed's shared input, the same as `csa_com
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, replace
 
 import numpy as np
 
-from .compression import CompressDims, _draw, _input, _overlap, _sources, entry_count, rope_tail
+from .checks import positive_ints
+from .compression import CompressDims, Compressor, entry_count, overlap_compress, seeded_input, sources
 from .models import get
-from .visibility import top_k_complete
+from .ops import index_scores, init_weight, rope_tail, top_k
 
-ARTICLE_INDEX_DIM = get("v4-flash").component("index_key").layout("bf16").dims  # d^I = 128
+ARTICLE_INDEX_DIM = get("v4-flash").dims.index_head_dim  # d^I = 128
 _STREAM = 0x1C5
 # A seed for figure A19's point: at t = 11 (m = 4, k = 2, default dims) the newest complete
 # block, 2, scores lowest and is not chosen (checked by the tests).
@@ -33,7 +33,7 @@ NEWEST_SKIPPED_SEED = 1
 _DIMS = CompressDims()
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class CSAIndexerRun:
     """The indexer's keys, queries, weights, scores and choice; n = ⌊T/m⌋ blocks."""
 
@@ -70,29 +70,29 @@ def csa_indexer(dims: CompressDims = _DIMS, *, n_heads: int = 4, index_dim: int 
 
     `q_lora_rank` is the width of the shared c^Q; `X` [T, D] replaces the seeded input.
     """
-    for name, value in (("n_heads", n_heads), ("index_dim", index_dim), ("topk", topk), ("q_lora_rank", q_lora_rank)):
-        if isinstance(value, bool) or not isinstance(value, int | np.integer) or value <= 0:
-            raise ValueError(f"{name} must be a positive integer, got {value!r}")
+    H, index_dim, topk, q_lora_rank = positive_ints(n_heads=n_heads, index_dim=index_dim, topk=topk,
+                                                    q_lora_rank=q_lora_rank)
     key_dims = replace(dims, head_dim=index_dim)  # validates rope_dim < index_dim
-    d, T, H = dims, dims.tokens, n_heads
-    X = _input(d, seed, X)
+    d, T = dims, dims.tokens
+    X = seeded_input(d, seed, X)
     rng = np.random.default_rng((seed, _STREAM))
-    W_kv_comp_I, W_z_I, B_I, scale_I = _draw(rng, key_dims, 2 * index_dim)
-    _, row_tokens, _, _, weights_I, _, _, K_icomp, positions = _overlap(X, W_kv_comp_I, W_z_I, B_I, scale_I, key_dims)
+    comp = Compressor.draw(rng, key_dims, 2 * index_dim)
+    keys = overlap_compress(X, comp, key_dims)
 
-    W_DQ = rng.standard_normal((d.hidden, q_lora_rank)) / math.sqrt(d.hidden)
-    W_IQ = rng.standard_normal((H, q_lora_rank, index_dim)) / math.sqrt(q_lora_rank)
-    W_w = rng.standard_normal((d.hidden, H)) / math.sqrt(d.hidden)
+    W_DQ = init_weight(rng, d.hidden, q_lora_rank)
+    W_IQ = init_weight(rng, H, q_lora_rank, index_dim)
+    W_w = init_weight(rng, d.hidden, H)
     c_Q = X @ W_DQ
     q_I = rope_tail(c_Q @ W_IQ, np.arange(T), d.rope_dim)
     w = X @ W_w
 
-    n = K_icomp.shape[0]
     n_complete = entry_count(np.arange(1, T + 1), d.ratio)
-    complete = np.arange(n)[None, :] < n_complete[:, None]  # [T, n]
-    head_scores = w.T[:, :, None] * np.maximum(q_I @ K_icomp.T, 0.0)
+    complete = np.arange(keys.entries.shape[0])[None, :] < n_complete[:, None]  # [T, n]
+    head_scores = index_scores(q_I, keys.entries, w)
     I = np.where(complete, head_scores.sum(axis=0), -np.inf)  # noqa: E741 (the article's symbol)
-    selected = top_k_complete(I, n_complete, topk)
-    return CSAIndexerRun(d, H, index_dim, topk, seed, X, W_kv_comp_I, W_z_I, B_I, scale_I, row_tokens, weights_I,
-                         K_icomp, positions, _sources(row_tokens), W_DQ, c_Q, W_IQ, q_I, W_w, w, n_complete,
-                         head_scores, I, selected)
+    return CSAIndexerRun(
+        dims=d, n_heads=H, index_dim=index_dim, topk=topk, seed=seed, X=X, W_kv_comp_I=comp.W_kv_comp,
+        W_z_I=comp.W_z, B_I=comp.B, scale_I=comp.scale, row_tokens=keys.row_tokens, weights_I=keys.weights,
+        K_icomp=keys.entries, positions=keys.positions, sources=sources(keys.row_tokens), W_DQ=W_DQ, c_Q=c_Q,
+        W_IQ=W_IQ, q_I=q_I, W_w=W_w, w=w, n_complete=n_complete, head_scores=head_scores, I=I,
+        selected=top_k(I, n_complete, topk))

@@ -29,9 +29,9 @@ class Factors:
 
 
 def factors(model: Model | str, precision: Precision = DEPLOYED) -> Factors:
-    m = get(model) if isinstance(model, str) else model
+    m = get(model)
     b = entry_bytes(m, precision)
-    dims = {c.role: c.layout("bf16").dims for c in m.components}
+    dims = {c.role: c.dims for c in m.components}
     storing = [ly for ly in m.layers if ly.stores_global]
     if not storing:
         raise ValueError(f"{m.name} has no layer that stores global KV")

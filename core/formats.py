@@ -1,13 +1,17 @@
 """Cache byte formats as data: an entry's size is computed from its definition.
 
 A `Layout` is a list of segments (element dtype × dims, plus one scale per group of
-elements) and trailing padding. Nothing here types a byte count; `Layout.nbytes`
-derives it, so "584 B" is checked against its definition, not copied.
+elements) and trailing padding. The formats are functions of an entry's widths, which
+come from the model specs (`core.models`); what stays here is what belongs to a byte
+format: element types, scale groups and padding. Nothing here types a byte count;
+`Layout.nbytes` derives it, so "584 B" is checked against its definition, not copied.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+
+from .checks import one_of
 
 PRECISIONS = ("bf16", "fp8", "fp4")
 
@@ -64,8 +68,7 @@ class Layout:
     pad: int = 0  # bytes
 
     def __post_init__(self):
-        if self.precision not in PRECISIONS:
-            raise ValueError(f"unknown precision {self.precision!r}")
+        one_of("precision", self.precision, PRECISIONS)
         if sum(s.bits for s in self.segments) % 8:
             raise ValueError("entry is not a whole number of bytes")
 
@@ -94,43 +97,46 @@ def bf16(dims: int) -> Layout:
     return Layout("bf16", (Segment(dims, BF16),))
 
 
-def fp8_fp32(dims: int, group: int) -> Layout:
-    """FP8 E4M3 values with one FP32 scale per `group` (FlashMLA, V3.2 index key)."""
-    return Layout("fp8", (Segment(dims, E4M3, group, FP32),))
-
-
-def fp8_ue8m0(dims: int, group: int) -> Layout:
-    return Layout("fp8", (Segment(dims, E4M3, group, UE8M0),))
+def fp8_blocks(dims: int) -> Layout:
+    """FP8 E4M3 with an FP32 scale per 128 values, DeepSeek's block quantisation
+    (V3.2's index key: 128 + 4 = 132 B)."""
+    return Layout("fp8", (Segment(dims, E4M3, 128, FP32),))
 
 
 def mxfp4(dims: int) -> Layout:
-    """FP4 E2M1 with a UE8M0 scale per 32 (V4 index key)."""
+    """FP4 E2M1 with a UE8M0 scale per 32 (V4's index key: 64 + 4 = 68 B)."""
     return Layout("fp4", (Segment(dims, E2M1, 32, UE8M0),))
 
 
 def nvfp4(dims: int) -> Layout:
-    """FP4 E2M1 with an FP8 E4M3 scale per 16 (V4.1 main KV)."""
+    """FP4 E2M1 with an FP8 E4M3 scale per 16 (V4.1's main KV, RoPE part too: 256 + 32 = 288 B)."""
     return Layout("fp4", (Segment(dims, E2M1, 16, E4M3),))
 
 
-# --- The article's deployed formats --------------------------------------------------
+def mla_fp8(latent: int, rope: int) -> Layout:
+    """FlashMLA's FP8 MLA entry: the latent C^KV in FP8 with an FP32 scale per 128, the
+    RoPE key K^R kept BF16 (V3.2: 512 + 16 + 128 = 656 B)."""
+    return _with_bf16_rope(fp8_blocks(latent), rope)
 
-# V3.2 main KV (FlashMLA FP8): 512 FP8 + 4 FP32 scales per 128 + 64 BF16 RoPE = 656 B
-MLA_FP8 = Layout("fp8", (Segment(512, E4M3, 128, FP32), Segment(64, BF16)))
-# V3.2 index key: 128 FP8 + 1 FP32 scale = 132 B
-INDEX_FP8 = fp8_fp32(128, 128)
-# V4 main/local entry: 448 FP8 + 7 UE8M0 per 64 + 64 BF16 RoPE + 1 B pad = 584 B
-V4_FP8 = Layout("fp8", (Segment(448, E4M3, 64, UE8M0), Segment(64, BF16)), pad=1)
-# V4/V4.1 index key: 128 E2M1 + 4 UE8M0 per 32 = 68 B
-INDEX_FP4 = mxfp4(128)
-# V4.1 main KV: 512 E2M1 + 32 E4M3 scales per 16 (RoPE part quantised too) = 288 B
-V41_FP4 = nvfp4(512)
-# V4.1 local KV: 512 FP8 + 16 UE8M0 per 32 (RoPE part too) = 528 B
-V41_LOCAL_FP8 = fp8_ue8m0(512, 32)
 
-# --- Where the article is silent (per-component overrides) ----------------------------
-# MLA in FP4: NVFP4 latent, RoPE kept BF16 as FlashMLA keeps it in FP8.
-MLA_FP4 = Layout("fp4", (Segment(512, E2M1, 16, E4M3), Segment(64, BF16)))
+def mla_fp4(latent: int, rope: int) -> Layout:
+    """Where the article is silent: NVFP4 latent, RoPE key kept BF16 as FlashMLA keeps it in FP8."""
+    return _with_bf16_rope(nvfp4(latent), rope)
+
+
+def v4_fp8(width: int, rope: int) -> Layout:
+    """V4's entry (SGLang's DSV4 layout): the part RoPE leaves alone in FP8 with a UE8M0
+    scale per 64, the RoPE part BF16, one pad byte (448 + 7 + 128 + 1 = 584 B)."""
+    return _with_bf16_rope(Layout("fp8", (Segment(width - rope, E4M3, 64, UE8M0),)), rope, pad=1)
+
+
+def v41_fp8(width: int) -> Layout:
+    """V4.1's local KV: every dim FP8, RoPE part too, with a UE8M0 scale per 32 (512 + 16 = 528 B)."""
+    return Layout("fp8", (Segment(width, E4M3, 32, UE8M0),))
+
+
+def _with_bf16_rope(quantised: Layout, rope: int, pad: int = 0) -> Layout:
+    return Layout(quantised.precision, (*quantised.segments, Segment(rope, BF16)), pad)
 
 
 def choices(*layouts: Layout) -> dict[str, Layout]:

@@ -18,20 +18,20 @@ lightning indexer does, with its own query q^I_h (RoPE at t) and head weights w_
   (−∞ elsewhere) with their own query, keep their own top-min(k, |pool|).
 ③ Reuse layers: no indexer; they use the latest Full or Reindex layer's selection.
 
-Ties in every top-k go to the lower position (a stable sort, as `top_k_complete`).
+Ties in every top-k go to the lower position (a stable sort: `core.ops.top_k`).
 """
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 
 import numpy as np
 
-from .compression import CompressDims, rope_tail
+from .checks import int_at_least, one_of, positive_ints
+from .compression import CompressDims
 from .csa2 import csa2_compress
 from .models import Model, get
-from .visibility import top_k_complete
+from .ops import index_scores, init_weight, rope_tail, top_k
 
 _V41 = get("v4.1-flash")
 ARTICLE_TOPK = _V41.index_topk  # 512 positions per Full / Reindex selection
@@ -46,22 +46,15 @@ _STREAM = 0x41E8
 FULL_OUTSIDE_POOL_SEED = 0
 
 
-def _int_at_least(name: str, value, minimum: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, int | np.integer) or value < minimum:
-        raise ValueError(f"{name} must be an integer ≥ {minimum}, got {value!r}")
-    return int(value)
-
-
 def pool_positions_max(model: Model | str = "v4.1-flash") -> int:
     """Most positions a Reindex layer scores per query: pool_blocks × pool_block_size
     (2,048 × 8 = 16,384 for V4.1-Flash), the cap `core.cost` puts on its index-key reads."""
-    m = get(model) if isinstance(model, str) else model
-    return m.pool_blocks * m.pool_block_size
+    return get(model).pool
 
 
 def layer_modes(n_reindex: int = 2) -> tuple[str, ...]:
     """A small decoder: [Full, Reuse] + n_reindex × [Reindex, Reuse]."""
-    n_reindex = _int_at_least("n_reindex", n_reindex, 0)
+    n_reindex = int_at_least("n_reindex", n_reindex, 0)
     return ("full", "reuse") + ("reindex", "reuse") * n_reindex
 
 
@@ -71,8 +64,7 @@ def selection_sources(modes) -> tuple[int, ...]:
     out: list[int] = []
     latest = None
     for i, mode in enumerate(modes):
-        if mode not in MODES:
-            raise ValueError(f"unknown mode {mode!r} at layer {i}; choose from {', '.join(MODES)}")
+        one_of(f"layer {i} mode", mode, MODES)
         if mode == "reindex" and latest is None:
             raise ValueError("a Reindex layer needs a Full layer before it (it borrows its keys and pool)")
         if mode == "reuse" and latest is None:
@@ -83,7 +75,7 @@ def selection_sources(modes) -> tuple[int, ...]:
     return tuple(out)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class HierRun:
     """One query's pass through a small decoder (A25). P = |pool|, S = 1 + n_reindex
     scoring layers (row 0 is the Full layer, rows 1… the Reindex layers in order)."""
@@ -131,7 +123,7 @@ def _choose_pool(block_scores: np.ndarray, newest: int, pool_blocks: int) -> np.
     others = np.delete(np.arange(block_scores.shape[0]), newest)
     chosen = [newest]
     if pool_blocks > 1 and others.size:
-        best = top_k_complete(block_scores[others], others.size, pool_blocks - 1)
+        best = top_k(block_scores[others], others.size, pool_blocks - 1)
         chosen += others[best].tolist()
     return np.sort(np.array(chosen, dtype=np.int64))
 
@@ -141,13 +133,10 @@ def hierarchical_indexer(tokens: int = 64, *, block: int = ARTICLE_BLOCK, pool_b
                          index_dim: int = 4) -> HierRun:
     """Full scores all of 0 … t, builds the pool and keeps its top-k; Reindex re-picks in
     the pool; Reuse borrows. `query` defaults to the last position, t = tokens − 1."""
-    tokens = _int_at_least("tokens", tokens, 1)
-    block = _int_at_least("block", block, 1)
-    pool_blocks = _int_at_least("pool_blocks", pool_blocks, 1)
-    topk = _int_at_least("topk", topk, 1)
-    n_heads = _int_at_least("n_heads", n_heads, 1)
+    tokens, block, pool_blocks, topk, n_heads = positive_ints(
+        tokens=tokens, block=block, pool_blocks=pool_blocks, topk=topk, n_heads=n_heads)
     modes = layer_modes(n_reindex)
-    t = tokens - 1 if query is None else _int_at_least("query", query, 0)
+    t = tokens - 1 if query is None else int_at_least("query", query, 0)
     if t >= tokens:
         raise ValueError(f"query must be in 0..{tokens - 1}, got {t}")
 
@@ -156,14 +145,13 @@ def hierarchical_indexer(tokens: int = 64, *, block: int = ARTICLE_BLOCK, pool_b
     rng = np.random.default_rng((seed, _STREAM))
     S = 1 + n_reindex
     # drawn layer by layer (query, then weights), so adding Reindex layers keeps the earlier ones
-    draws = [(rng.standard_normal((n_heads, index_dim)) / math.sqrt(index_dim), rng.standard_normal(n_heads))
-             for _ in range(S)]
+    draws = [(init_weight(rng, n_heads, index_dim, fan_in=index_dim), rng.standard_normal(n_heads)) for _ in range(S)]
     q_I = np.stack([rope_tail(q, t, kv.dims.rope_dim) for q, _ in draws])
     w_I = np.stack([w for _, w in draws])
-    scores = np.einsum("sh,shp->sp", w_I, np.maximum(q_I @ keys.T, 0.0))  # [S, t+1]
+    scores = index_scores(q_I.transpose(1, 0, 2), keys, w_I).sum(axis=0)  # [S, t+1]: one query per layer
 
     full_scores = scores[0]
-    full_topk = np.flatnonzero(top_k_complete(full_scores, t + 1, topk))
+    full_topk = np.flatnonzero(top_k(full_scores, t + 1, topk))
     n_blocks = -(-(t + 1) // block)
     padded = np.full(n_blocks * block, -np.inf)
     padded[: t + 1] = full_scores
@@ -176,7 +164,7 @@ def hierarchical_indexer(tokens: int = 64, *, block: int = ARTICLE_BLOCK, pool_b
     in_pool = np.zeros(t + 1, dtype=bool)
     in_pool[pool] = True
     reindex_scores = np.where(in_pool, scores[1:], -np.inf)
-    reindex_topk = np.stack([pool[top_k_complete(row[pool], pool.size, topk)] for row in reindex_scores]) \
+    reindex_topk = np.stack([pool[top_k(row[pool], pool.size, topk)] for row in reindex_scores]) \
         if n_reindex else np.zeros((0, min(topk, pool.size)), dtype=np.int64)
 
     reindex_layers = [i for i, mode in enumerate(modes) if mode == "reindex"]
@@ -186,6 +174,8 @@ def hierarchical_indexer(tokens: int = 64, *, block: int = ARTICLE_BLOCK, pool_b
     for i, src in enumerate(sel_from):
         selections[i, by_layer[src]] = True
     reuse_from = {i: src for i, src in enumerate(sel_from) if modes[i] == "reuse"}
-    return HierRun(tokens, t, block, pool_blocks, topk, n_reindex, seed, keys, q_I, w_I, full_scores, full_topk,
-                   block_scores, newest, chosen, pool, reindex_scores, reindex_topk, modes, sel_from, reuse_from,
-                   selections)
+    return HierRun(tokens=tokens, query=t, block=block, pool_blocks=pool_blocks, topk=topk, n_reindex=n_reindex,
+                   seed=seed, keys=keys, q_I=q_I, w_I=w_I, full_scores=full_scores, full_topk=full_topk,
+                   block_scores=block_scores, newest_block=newest, pool_blocks_chosen=chosen, pool_positions=pool,
+                   reindex_scores=reindex_scores, reindex_topk=reindex_topk, modes=modes, sel_from=sel_from,
+                   reuse_from=reuse_from, selections=selections)

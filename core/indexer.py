@@ -19,8 +19,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .mla import MLARun, causal_mask, content_score, rope, softmax
-from .models import get
+from .checks import positive_fields, rope_part
+from .mla import MLARun, content_score
+from .models import Dims, get
+from .ops import causal_mask, index_scores, init_weight, layer_norm, rope_slice, softmax, top_k
 
 ARTICLE_TOPK = get("v3.2").index_topk  # positions kept per query (2,048), from the model spec
 _STREAM = 0x1D3  # the indexer's draws come from their own stream of the same seed
@@ -32,48 +34,27 @@ class IndexerDims:
 
     n_heads: int = 4  # H^I (index_n_heads)
     head_dim: int = 4  # d^I (index_head_dim)
-    rope_dim: int = 2  # RoPE part of d^I (the article: 64 of 128)
+    rope_dim: int = 2  # RoPE part of d^I (V3.2: qk_rope_head_dim, 64 of 128)
 
     def __post_init__(self):
-        for name, value in vars(self).items():
-            if isinstance(value, bool) or not isinstance(value, int | np.integer) or value <= 0:
-                raise ValueError(f"{name} must be a positive integer, got {value!r}")
-        if self.rope_dim % 2 or self.rope_dim > self.head_dim:
-            raise ValueError(f"rope_dim must be even and at most head_dim, got {self.rope_dim}")
+        positive_fields(self)
+        rope_part(self.rope_dim, self.head_dim, whole=True)
+
+    @classmethod
+    def of(cls, dims: Dims) -> IndexerDims:
+        """A model's indexer widths from its spec's `Dims` (V3.2 ropes qk_rope_head_dim of them)."""
+        return cls(n_heads=dims.index_n_heads, head_dim=dims.index_head_dim, rope_dim=dims.qk_rope_head_dim)
 
 
-ARTICLE_INDEXER_DIMS = IndexerDims(n_heads=64, head_dim=128, rope_dim=64)
-
-
-def layer_norm(x: np.ndarray, eps: float = 1e-6) -> np.ndarray:
-    """Zero mean, unit variance over the last axis (learned scale 1 and bias 0, as at init)."""
-    mu = x.mean(axis=-1, keepdims=True)
-    return (x - mu) / np.sqrt(x.var(axis=-1, keepdims=True) + eps)
+ARTICLE_INDEXER_DIMS = IndexerDims.of(get("v3.2").dims)
 
 
 def _rope_first(x: np.ndarray, rope_dim: int, positions: np.ndarray) -> np.ndarray:
-    # V3.2's indexer rotates the leading dims with half-split (non-interleaved) pairs.
-    return np.concatenate([rope(x[..., :rope_dim], positions, interleaved=False), x[..., rope_dim:]], axis=-1)
+    """V3.2's indexer rotates its leading dims with half-split (non-interleaved) pairs."""
+    return rope_slice(x, positions, slice(0, rope_dim), interleaved=False)
 
 
-def top_k_mask(scores: np.ndarray, topk: int) -> np.ndarray:
-    """Bool [T, T]: per row t the min(topk, t+1) highest of scores[t, :t+1].
-
-    Ties go to the lower position s (a stable sort), so the choice is deterministic even
-    where ReLU leaves many scores at 0. Future positions are never chosen.
-    """
-    if isinstance(topk, bool) or not isinstance(topk, int | np.integer) or topk <= 0:
-        raise ValueError(f"topk must be a positive integer, got {topk!r}")
-    T = scores.shape[-1]
-    visible = np.where(np.tri(T, dtype=bool), scores, -np.inf)
-    order = np.argsort(-visible, axis=-1, kind="stable")  # −(−∞) = +∞ sorts future last
-    rank = np.empty_like(order)
-    np.put_along_axis(rank, order, np.arange(T)[None, :].repeat(T, 0), axis=-1)
-    keep = np.minimum(topk, np.arange(T) + 1)[:, None]
-    return rank < keep
-
-
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class IndexerRun:
     """The indexer on one MLA run: what it makes, its scores and the selection."""
 
@@ -102,21 +83,21 @@ def run_indexer(mla: MLARun, topk: int = 3, dims: IndexerDims = IndexerDims(), s
     d, T = dims, mla.dims.tokens
     rng = np.random.default_rng((seed, _STREAM))
     r_q, D = mla.dims.q_lora_rank, mla.dims.hidden
-    W_IQ = rng.standard_normal((d.n_heads, r_q, d.head_dim)) / math.sqrt(r_q)
-    W_IK = rng.standard_normal((D, d.head_dim)) / math.sqrt(D)
-    W_Iw = rng.standard_normal((D, d.n_heads)) / math.sqrt(D)
+    W_IQ = init_weight(rng, d.n_heads, r_q, d.head_dim)
+    W_IK = init_weight(rng, D, d.head_dim)
+    W_Iw = init_weight(rng, D, d.n_heads)
     pos = np.arange(T)
     q_I = _rope_first(mla.C_Q @ W_IQ, d.rope_dim, pos)
     k_I = _rope_first(layer_norm(mla.X @ W_IK), d.rope_dim, pos)
     w_I = mla.X @ W_Iw
-    head_scores = w_I.T[:, :, None] * np.maximum(q_I @ k_I.T, 0.0)
+    head_scores = index_scores(q_I, k_I, w_I)
     I = head_scores.sum(axis=0) + causal_mask(T)  # noqa: E741 (the article's symbol)
-    selected = top_k_mask(I, topk)
-    M = np.where(selected, 0.0, -np.inf)
-    return IndexerRun(d, topk, seed, W_IQ, W_IK, W_Iw, q_I, k_I, w_I, head_scores, I, selected, M)
+    selected = top_k(I, pos + 1, topk)  # row t sees positions 0 … t, itself included
+    return IndexerRun(dims=d, topk=topk, seed=seed, W_IQ=W_IQ, W_IK=W_IK, W_Iw=W_Iw, q_I=q_I, k_I=k_I, w_I=w_I,
+                      head_scores=head_scores, I=I, selected=selected, M=np.where(selected, 0.0, -np.inf))
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class SparseResult:
     """One head of MLA restricted to the indexer's choice (figure A10)."""
 
@@ -138,4 +119,4 @@ def sparse_mla(mla: MLARun, idx: IndexerRun, head: int = 0) -> SparseResult:
     S = (content + mla.Q_R[head] @ mla.K_R.T) / math.sqrt(mla.dims.qk_head_dim)
     S_masked = S + idx.M
     P = softmax(S_masked)
-    return SparseResult(head, made["Q_hat"], S, idx.M, S_masked, P, P @ mla.C_KV)
+    return SparseResult(head=head, Q_hat=made["Q_hat"], S=S, M=idx.M, S_masked=S_masked, P=P, U=P @ mla.C_KV)

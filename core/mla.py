@@ -24,14 +24,14 @@ import math
 from dataclasses import dataclass
 
 import numpy as np
-import pandas as pd
 
+from .checks import one_of, positive_fields, runnable, whole_numbers
+from .models import ARTICLE_CONTEXT, Dims, get
 from .numerics import check_precision, matmul
+from .ops import causal_mask, init_weight, rope, softmax
 
 SCORE_ORDERS = ("expand", "absorb", "premerged")
 OUTPUT_ORDERS = ("expand", "absorb", "merged")
-ROPE_BASE = 10000.0
-_MAX_ELEMENTS = 4_000_000  # the largest array a run may make; the article's sizes are for formulas
 
 
 @dataclass(frozen=True)
@@ -49,9 +49,7 @@ class MLADims:
     qk_rope_head_dim: int = 2  # d_r, RoPE part (Q^R_h, K^R)
 
     def __post_init__(self):
-        for name, value in vars(self).items():
-            if isinstance(value, bool) or not isinstance(value, int | np.integer) or value <= 0:
-                raise ValueError(f"{name} must be a positive integer, got {value!r}")
+        positive_fields(self)
         if self.qk_rope_head_dim % 2:
             raise ValueError(f"qk_rope_head_dim must be even (RoPE rotates pairs), got {self.qk_rope_head_dim}")
 
@@ -64,13 +62,19 @@ class MLADims:
         """d_k + d_r: the width the scores are scaled by."""
         return self.qk_nope_head_dim + self.qk_rope_head_dim
 
+    @classmethod
+    def of(cls, dims: Dims, tokens: int) -> MLADims:
+        """A model's MLA widths (its spec's `Dims`) over `tokens` tokens."""
+        return cls(tokens=tokens, hidden=dims.hidden_size, q_lora_rank=dims.q_lora_rank,
+                   kv_lora_rank=dims.kv_lora_rank, n_heads=dims.num_attention_heads,
+                   qk_nope_head_dim=dims.qk_nope_head_dim, qk_rope_head_dim=dims.qk_rope_head_dim)
+
 
 # DeepSeek-V2 at the article's context (131,072): for cost formulas only, never run.
-ARTICLE_DIMS = MLADims(tokens=131072, hidden=5120, q_lora_rank=1536, kv_lora_rank=512,
-                       n_heads=128, qk_nope_head_dim=128, qk_rope_head_dim=64)
+ARTICLE_DIMS = MLADims.of(get("v2").dims, ARTICLE_CONTEXT)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class MLAWeights:
     """Learned weights, each [input, output] (per head: [n_heads, input, output]).
 
@@ -90,73 +94,26 @@ class MLAWeights:
     X: np.ndarray  # [T, D]
 
 
-def _check_runnable(dims: MLADims) -> None:
-    d = dims
-    biggest = max(d.n_heads * d.tokens * d.tokens, d.n_heads * d.q_lora_rank * d.qk_nope_head_dim,
-                  d.n_heads * d.kv_lora_rank * d.qk_nope_head_dim, d.hidden * d.n_heads * d.qk_nope_head_dim)
-    if biggest > _MAX_ELEMENTS:
-        raise ValueError(f"{dims} is too large to run here (an array of {biggest:,} values); "
-                         "use order_costs for the article's sizes")
-
-
 def init_weights(dims: MLADims = MLADims(), seed: int = 0) -> MLAWeights:
     """Gaussian weights with std 1/√fan_in (so activations stay O(1)) and X ~ N(0, 1)."""
-    _check_runnable(dims)
     d, rng = dims, np.random.default_rng(seed)
-
-    def w(*shape, fan_in):
-        return rng.standard_normal(shape) / math.sqrt(fan_in)
-
     nh, dk, dr = d.n_heads, d.qk_nope_head_dim, d.qk_rope_head_dim
+    runnable(dims, max(nh * d.tokens * d.tokens, nh * d.q_lora_rank * dk, nh * d.kv_lora_rank * dk,
+                       d.hidden * nh * dk), "; use order_costs for the article's sizes")
     return MLAWeights(
-        W_DQ=w(d.hidden, d.q_lora_rank, fan_in=d.hidden),
-        W_UQ=w(nh, d.q_lora_rank, dk, fan_in=d.q_lora_rank),
-        W_QR=w(nh, d.q_lora_rank, dr, fan_in=d.q_lora_rank),
-        W_DKV=w(d.hidden, d.kv_lora_rank, fan_in=d.hidden),
-        W_UK=w(nh, d.kv_lora_rank, dk, fan_in=d.kv_lora_rank),
-        W_UV=w(nh, d.kv_lora_rank, dk, fan_in=d.kv_lora_rank),
-        W_KR=w(d.hidden, dr, fan_in=d.hidden),
-        W_O=w(nh, dk, d.hidden, fan_in=nh * dk),
+        W_DQ=init_weight(rng, d.hidden, d.q_lora_rank),
+        W_UQ=init_weight(rng, nh, d.q_lora_rank, dk),
+        W_QR=init_weight(rng, nh, d.q_lora_rank, dr),
+        W_DKV=init_weight(rng, d.hidden, d.kv_lora_rank),
+        W_UK=init_weight(rng, nh, d.kv_lora_rank, dk),
+        W_UV=init_weight(rng, nh, d.kv_lora_rank, dk),
+        W_KR=init_weight(rng, d.hidden, dr),
+        W_O=init_weight(rng, nh, dk, d.hidden, fan_in=nh * dk),
         X=rng.standard_normal((d.tokens, d.hidden)),
     )
 
 
-def rope(x, positions, base: float = ROPE_BASE, interleaved: bool = True) -> np.ndarray:
-    """Rotate pairs of the last axis of `x` [..., T, d] by position × θ_i, θ_i = base^(−2i/d).
-
-    interleaved=True pairs adjacent dims (2i, 2i+1), as MLA does; False pairs i with
-    i + d/2, as DeepSeek-V3.2's indexer does. Either way the rotation keeps norms and makes
-    RoPE(q, t)·RoPE(k, s) depend on t − s only.
-    """
-    x = np.asarray(x, dtype=np.float64)
-    d = x.shape[-1]
-    if d % 2:
-        raise ValueError(f"RoPE needs an even width, got {d}")
-    theta = base ** (-np.arange(0, d, 2) / d)
-    angle = np.asarray(positions, dtype=np.float64)[:, None] * theta  # [T, d/2]
-    cos, sin = np.cos(angle), np.sin(angle)
-    a, b = (x[..., 0::2], x[..., 1::2]) if interleaved else (x[..., : d // 2], x[..., d // 2:])
-    ra, rb = a * cos - b * sin, a * sin + b * cos
-    out = np.empty_like(x)
-    if interleaved:
-        out[..., 0::2], out[..., 1::2] = ra, rb
-    else:
-        out[..., : d // 2], out[..., d // 2:] = ra, rb
-    return out
-
-
-def causal_mask(tokens: int) -> np.ndarray:
-    """0 where s ≤ t, −∞ above the diagonal (a query never sees a later position)."""
-    return np.where(np.tri(tokens, dtype=bool), 0.0, -np.inf)
-
-
-def softmax(s: np.ndarray) -> np.ndarray:
-    """Row softmax; −∞ entries get exactly 0. Every row needs one finite entry."""
-    e = np.exp(s - s.max(axis=-1, keepdims=True))
-    return e / e.sum(axis=-1, keepdims=True)
-
-
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class MLARun:
     """Every intermediate of one layer on X, computed in `precision` (expanded path).
 
@@ -208,8 +165,8 @@ def run_mla(dims: MLADims = MLADims(), seed: int = 0, precision: str = "fp64") -
     Z = matmul(P, V, p)
     concat = Z.transpose(1, 0, 2).reshape(d.tokens, d.n_heads * d.qk_nope_head_dim)
     Y = matmul(concat, w.W_O.reshape(d.n_heads * d.qk_nope_head_dim, d.hidden), p)
-    return MLARun(dims, seed, precision, w, w.X, C_Q, Q_C, Q_R, C_KV, K_C, V, K_R,
-                  S_content, S_position, S, P, Z, Y)
+    return MLARun(dims=dims, seed=seed, precision=precision, weights=w, X=w.X, C_Q=C_Q, Q_C=Q_C, Q_R=Q_R,
+                  C_KV=C_KV, K_C=K_C, V=V, K_R=K_R, S_content=S_content, S_position=S_position, S=S, P=P, Z=Z, Y=Y)
 
 
 # --- the same quantity in three orders (figures A5, A6) ---------------------------------
@@ -230,6 +187,7 @@ def content_score(run: MLARun, head: int = 0, order: str = "absorb",
     premerged: Ŵ^Q_h = W^UQ_h W^UK_hᵀ [r_q, r_kv];  C^Q Ŵ^Q_h C^KVᵀ
     """
     h, p, w = _check_head(run, head), check_precision(precision), run.weights
+    one_of("score order", order, SCORE_ORDERS)
     if order == "expand":
         Q_C_h = matmul(run.C_Q, w.W_UQ[h], p)
         K_C_h = matmul(run.C_KV, w.W_UK[h], p)
@@ -238,10 +196,8 @@ def content_score(run: MLARun, head: int = 0, order: str = "absorb",
         Q_C_h = matmul(run.C_Q, w.W_UQ[h], p)
         Q_hat = matmul(Q_C_h, w.W_UK[h].T, p)
         return matmul(Q_hat, run.C_KV.T, p), {"Q_C_h": Q_C_h, "Q_hat": Q_hat}
-    if order == "premerged":
-        W_hat = matmul(w.W_UQ[h], w.W_UK[h].T, p)  # offline, once per head
-        return matmul(matmul(run.C_Q, W_hat, p), run.C_KV.T, p), {"W_hat": W_hat}
-    raise ValueError(f"unknown score order {order!r}; choose from {', '.join(SCORE_ORDERS)}")
+    W_hat = matmul(w.W_UQ[h], w.W_UK[h].T, p)  # premerged: offline, once per head
+    return matmul(matmul(run.C_Q, W_hat, p), run.C_KV.T, p), {"W_hat": W_hat}
 
 
 def head_output(run: MLARun, head: int = 0, order: str = "absorb",
@@ -253,6 +209,7 @@ def head_output(run: MLARun, head: int = 0, order: str = "absorb",
     merged: Ŵ^O_h = W^UV_h W^O_h [r_kv, D];  U_h = P_h C^KV;  U_h Ŵ^O_h
     """
     h, p, w = _check_head(run, head), check_precision(precision), run.weights
+    one_of("output order", order, OUTPUT_ORDERS)
     P_h = run.P[h]
     if order == "expand":
         V_h = matmul(run.C_KV, w.W_UV[h], p)
@@ -262,14 +219,12 @@ def head_output(run: MLARun, head: int = 0, order: str = "absorb",
         U_h = matmul(P_h, run.C_KV, p)
         Z_h = matmul(U_h, w.W_UV[h], p)
         return matmul(Z_h, w.W_O[h], p), {"U_h": U_h, "Z_h": Z_h}
-    if order == "merged":
-        W_hat = matmul(w.W_UV[h], w.W_O[h], p)  # offline, once per head
-        U_h = matmul(P_h, run.C_KV, p)
-        return matmul(U_h, W_hat, p), {"U_h": U_h, "W_hat": W_hat}
-    raise ValueError(f"unknown output order {order!r}; choose from {', '.join(OUTPUT_ORDERS)}")
+    W_hat = matmul(w.W_UV[h], w.W_O[h], p)  # merged: offline, once per head
+    U_h = matmul(P_h, run.C_KV, p)
+    return matmul(U_h, W_hat, p), {"U_h": U_h, "W_hat": W_hat}
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class OrderResult:
     """One head's quantity computed in three orders from the same inputs.
 
@@ -300,7 +255,8 @@ def _orders(quantity, fn, orders, run, head, precision) -> OrderResult:
         for name, value in made.items():
             inter.setdefault(name, value)
     diff = max(float(np.max(np.abs(a - b))) for a, b in itertools.combinations(results.values(), 2))
-    return OrderResult(quantity, head, precision, results, inter, diff)
+    return OrderResult(quantity=quantity, head=head, precision=precision, results=results, intermediates=inter,
+                       max_abs_diff=diff)
 
 
 def content_score_orders(run: MLARun, head: int = 0, precision: str = "fp64") -> OrderResult:
@@ -316,12 +272,38 @@ def output_orders(run: MLARun, head: int = 0, precision: str = "fp64") -> OrderR
 # --- what each order costs ------------------------------------------------------------
 
 
-def order_costs(queries, keys, dims: MLADims = ARTICLE_DIMS) -> pd.DataFrame:
+@dataclass(frozen=True, kw_only=True)
+class Cost:
+    """What one computation order costs one head: int64 arrays over the broadcast
+    (queries, keys), 0-d for scalar inputs. macs = project + expand + attend; values read,
+    reads = cache + expanded + other."""
+
+    queries: np.ndarray
+    keys: np.ndarray
+    macs_project: np.ndarray
+    macs_expand: np.ndarray
+    macs_attend: np.ndarray
+    reads_cache: np.ndarray  # n·r_kv: C^KV, read by every order
+    reads_expanded: np.ndarray  # K^C_h or V_h read back (n·d_k, expand only)
+    reads_other: np.ndarray  # weights, queries, P_h and other activations
+
+    @property
+    def macs(self) -> np.ndarray:
+        return self.macs_project + self.macs_expand + self.macs_attend
+
+    @property
+    def reads(self) -> np.ndarray:
+        return self.reads_cache + self.reads_expanded + self.reads_other
+
+
+def order_costs(queries, keys, dims: MLADims = ARTICLE_DIMS) -> dict[tuple[str, str], Cost]:
     """Multiply-adds and values read by each order, for ONE head, `queries` query rows
     (1 = a decode step; = keys for prefill) against `keys` cached positions.
 
-    `queries` and `keys` may be integers or arrays (broadcast together); one row per
-    (quantity, order, queries, keys). With q = queries, n = keys, r_q, r_kv, d_k, D:
+    Returns {(quantity, order): Cost} for ("score", each of SCORE_ORDERS) and ("output",
+    each of OUTPUT_ORDERS); `queries` and `keys` may be integers or arrays, broadcast
+    together: order_costs(1, n)["score", "absorb"].macs is the decode cost at each n.
+    With q = queries, n = keys, r_q, r_kv, d_k, D:
 
     content score (the position score and the scale are the same in every order, left out)
       expand:    project q·r_q·d_k  + expand n·r_kv·d_k + attend q·n·d_k
@@ -332,41 +314,26 @@ def order_costs(queries, keys, dims: MLADims = ARTICLE_DIMS) -> pd.DataFrame:
       absorb:                        attend q·n·r_kv + project q·r_kv·d_k + q·d_k·D
       merged:                        attend q·n·r_kv + project q·r_kv·D
 
-    macs = project + expand + attend. Values read count every operand of every matmul
-    once: reads_cache = n·r_kv (C^KV, every order), reads_expanded = K^C_h or V_h read
-    back (n·d_k, expand only), reads_other = weights, queries, P_h and other activations;
-    reads = their sum. Merged weights Ŵ are made offline and not counted.
+    Values read count every operand of every matmul once; merged weights Ŵ are made
+    offline and not counted.
     """
-    q, n = np.broadcast_arrays(*(np.asarray(v, dtype=np.int64) for v in (queries, keys)))
-    q, n = q.ravel(), n.ravel()
-    if np.any(q <= 0) or np.any(n <= 0):
-        raise ValueError("queries and keys must be at least 1")
-    d = dims
-    rq, rkv, dk, D = d.q_lora_rank, d.kv_lora_rank, d.qk_nope_head_dim, d.hidden
+    q, n = np.broadcast_arrays(whole_numbers("queries", queries, 1), whole_numbers("keys", keys, 1))
+    rq, rkv, dk, D = dims.q_lora_rank, dims.kv_lora_rank, dims.qk_nope_head_dim, dims.hidden
     zero = np.zeros_like(n)
-    # (quantity, order): (project, expand, attend, reads_expanded, reads_other)
-    rows = {
-        ("score", "expand"): (q * rq * dk, n * rkv * dk, q * n * dk, n * dk,
-                              q * rq + rq * dk + rkv * dk + q * dk),
-        ("score", "absorb"): (q * rq * dk + q * dk * rkv, zero, q * n * rkv, zero,
-                              q * rq + rq * dk + q * dk + rkv * dk + q * rkv),
-        ("score", "premerged"): (q * rq * rkv, zero, q * n * rkv, zero,
-                                 q * rq + rq * rkv + q * rkv),
-        ("output", "expand"): (q * dk * D, n * rkv * dk, q * n * dk, n * dk,
-                               rkv * dk + q * n + q * dk + dk * D),
-        ("output", "absorb"): (q * rkv * dk + q * dk * D, zero, q * n * rkv, zero,
-                               q * n + q * rkv + rkv * dk + q * dk + dk * D),
-        ("output", "merged"): (q * rkv * D, zero, q * n * rkv, zero,
-                               q * n + q * rkv + rkv * D),
+
+    def cost(project, expand, attend, expanded, other) -> Cost:
+        return Cost(queries=q, keys=n, macs_project=project, macs_expand=expand, macs_attend=attend,
+                    reads_cache=n * rkv, reads_expanded=expanded, reads_other=other)
+
+    return {
+        ("score", "expand"): cost(q * rq * dk, n * rkv * dk, q * n * dk, n * dk,
+                                  q * rq + rq * dk + rkv * dk + q * dk),
+        ("score", "absorb"): cost(q * rq * dk + q * dk * rkv, zero, q * n * rkv, zero,
+                                  q * rq + rq * dk + q * dk + rkv * dk + q * rkv),
+        ("score", "premerged"): cost(q * rq * rkv, zero, q * n * rkv, zero, q * rq + rq * rkv + q * rkv),
+        ("output", "expand"): cost(q * dk * D, n * rkv * dk, q * n * dk, n * dk,
+                                   rkv * dk + q * n + q * dk + dk * D),
+        ("output", "absorb"): cost(q * rkv * dk + q * dk * D, zero, q * n * rkv, zero,
+                                   q * n + q * rkv + rkv * dk + q * dk + dk * D),
+        ("output", "merged"): cost(q * rkv * D, zero, q * n * rkv, zero, q * n + q * rkv + rkv * D),
     }
-    frames = []
-    for (quantity, order), (project, expand, attend, expanded, other) in rows.items():
-        cache = n * rkv
-        frames.append(pd.DataFrame({
-            "quantity": quantity, "order": order, "queries": q, "keys": n,
-            "macs_project": project, "macs_expand": expand, "macs_attend": attend,
-            "macs": project + expand + attend,
-            "reads_cache": cache, "reads_expanded": expanded, "reads_other": other,
-            "reads": cache + expanded + other,
-        }))
-    return pd.concat(frames, ignore_index=True)

@@ -1,17 +1,54 @@
-"""One frozen spec per model: layer schedule, selection parameters and cache formats.
+"""One frozen spec per model: attention widths, layer schedule, selection and cache.
 
-Everything else (cost model, layer-layout figures, counts such as "4 layers store global
-KV") is derived from these specs; no other module repeats a layer count or a byte size.
-Field names follow the DeepSeek configs where they have one (`index_topk`, `window`).
+Everything else (entry byte sizes, the cost model, the article's sizes in the mechanism
+runs, the layer-layout figures, counts such as "4 layers store global KV") is derived
+from these specs; no other module types a width, a layer count or a byte size. Field
+names follow the models' config.json; each value was checked against the published
+config (V2: DeepSeek-V2's config.json; V3, V3.2: the DeepSeek-V3 and V3.2-Exp inference
+configs `config_671B*.json`; V4-Flash, V4.1-Flash: their config.json, whose
+`compress_ratios`, `kv_source_layer_ids` and `index_source_layer_ids` the layer
+schedules follow) or, where the configs are silent, against the article.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass, fields, replace
+from functools import cached_property
 
 from . import formats as F
+from .checks import int_at_least
 
 ROLES = ("main_kv", "index_key", "local_kv")  # attention KV, indexer key, local (SWA) KV
+ARTICLE_CONTEXT = 1 << 17  # 131,072: the context the article reads and costs at (128K)
+
+
+@dataclass(frozen=True, kw_only=True)
+class Dims:
+    """A model's attention widths, named as in its config.json; 0 where it has no such part."""
+
+    hidden_size: int  # D
+    num_attention_heads: int  # n_h
+    head_dim: int = 0  # MHA: a head's key (and value) width; V4: the width c of one K = V entry
+    q_lora_rank: int = 0  # r_q: the query latent C^Q (V4: c^Q)
+    kv_lora_rank: int = 0  # r_kv: the cached KV latent C^KV
+    qk_nope_head_dim: int = 0  # d_k: the content part of an MLA head's query and key
+    qk_rope_head_dim: int = 0  # d_r: the RoPE part (MLA's K^R; the rotated tail of a V4 entry)
+    v_head_dim: int = 0  # an MLA head's value width
+    index_n_heads: int = 0  # H^I
+    index_head_dim: int = 0  # d^I: the indexer query q^I and the cached index key k^I
+    o_lora_rank: int = 0  # r_o: the width of a V4 output group after W^{O,a}
+    o_groups: int = 0  # g: V4's output groups
+
+    def __post_init__(self):
+        for f in fields(self):
+            int_at_least(f.name, getattr(self, f.name), 0)
+
+    @property
+    def head_nope_dim(self) -> int:
+        """The part of a V4 entry RoPE leaves alone (448 = 512 − 64), FP8 in the deployed format."""
+        return self.head_dim - self.qk_rope_head_dim
 
 
 @dataclass(frozen=True)
@@ -26,13 +63,63 @@ class Component:
     def layout(self, precision: str) -> F.Layout:
         return self.layouts[precision]
 
+    @property
+    def dims(self) -> int:
+        """Values in one entry (the same in every precision)."""
+        return self.layouts["bf16"].dims
+
+
+Entry = Callable[[Dims], tuple[str, dict[str, F.Layout]]]  # dims -> (what it holds, layout per precision)
+
+
+def mha_entry(d: Dims) -> tuple[str, dict[str, F.Layout]]:
+    """The hypothetical MHA: a key and a value of head_dim for every head."""
+    n = d.num_attention_heads * 2 * d.head_dim
+    return (f"K {d.head_dim} + V {d.head_dim} per head × {d.num_attention_heads} heads",
+            F.choices(F.bf16(n), F.fp8_blocks(n), F.nvfp4(n)))
+
+
+def mla_entry(d: Dims) -> tuple[str, dict[str, F.Layout]]:
+    """MLA: the KV latent C^KV and the shared RoPE key K^R."""
+    latent, rope = d.kv_lora_rank, d.qk_rope_head_dim
+    return (f"C^KV {latent} + K^R {rope}",
+            F.choices(F.bf16(latent + rope), F.mla_fp8(latent, rope), F.mla_fp4(latent, rope)))
+
+
+def index_entry(d: Dims) -> tuple[str, dict[str, F.Layout]]:
+    """The indexer's key k^I."""
+    n = d.index_head_dim
+    return f"k^I {n}", F.choices(F.bf16(n), F.fp8_blocks(n), F.mxfp4(n))
+
+
+def v4_entry(d: Dims) -> tuple[str, dict[str, F.Layout]]:
+    """V4's K = V entry of width c; its FP8 format keeps the RoPE tail in BF16."""
+    c, rope = d.head_dim, d.qk_rope_head_dim
+    return (f"entry {c} ({d.head_nope_dim} + RoPE {rope})",
+            F.choices(F.bf16(c), F.v4_fp8(c, rope), F.nvfp4(c)))
+
+
+def v41_entry(d: Dims) -> tuple[str, dict[str, F.Layout]]:
+    """V4.1's entry of width c, quantised whole (RoPE tail included) in FP8 and FP4."""
+    c, rope = d.head_dim, d.qk_rope_head_dim
+    return f"entry {c} (RoPE {rope} included)", F.choices(F.bf16(c), F.v41_fp8(c), F.nvfp4(c))
+
+
+@dataclass(frozen=True)
+class Cache:
+    """What a model caches in one role: an entry made from its dims, deployed in `deployed`."""
+
+    role: str  # one of ROLES
+    entry: Entry
+    deployed: str  # the article's deployed precision
+
 
 @dataclass(frozen=True)
 class Layer:
     """One attention layer.
 
     kind: MHA | MLA (dense) | DSA (MLA + lightning indexer) | SWA | CSA | HCA | CSA2
-    ratio: tokens per stored global entry (compression ratio m)
+    ratio: tokens per stored global entry (compression ratio m; config compress_ratios)
     mode: CSA2 only: full (makes KV + index key, own indexer), reindex (borrows KV + key,
           re-picks with own query), reuse (borrows KV and the selection list)
     kv_from / sel_from: index of the layer whose global KV / selection this layer uses
@@ -61,16 +148,22 @@ class Layer:
         return self.kind in ("DSA", "CSA") or (self.kind == "CSA2" and self.mode == "full")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class Model:
     id: str
     name: str
+    dims: Dims
     layers: tuple[Layer, ...]
-    components: tuple[Component, ...]
-    index_topk: int = 0  # entries a sparse layer reads
-    window: int = 0  # recent positions of local KV
-    pool_blocks: int = 0  # hierarchical indexer: candidate blocks per query
-    pool_block_size: int = 0  # entries per candidate block
+    cache: tuple[Cache, ...]
+    index_topk: int = 0  # entries a sparse layer reads (config index_topk)
+    window: int = 0  # recent positions of local KV (config sliding_window)
+    pool_blocks: int = 0  # hierarchical indexer: candidate blocks per query (config candidate_topk_blocks)
+    pool_block_size: int = 0  # entries per candidate block (config candidate_block_size)
+
+    @cached_property
+    def components(self) -> tuple[Component, ...]:
+        """The cached entries, built from `dims`: change a width and every byte size follows."""
+        return tuple(Component(c.role, *c.entry(self.dims), c.deployed) for c in self.cache)
 
     def component(self, role: str) -> Component | None:
         return next((c for c in self.components if c.role == role), None)
@@ -81,45 +174,49 @@ class Model:
 
     @property
     def pool(self) -> int:
-        """Candidate pool of a Reindex layer, in entries (2,048 blocks × 8)."""
+        """Candidate pool of a Reindex layer, in entries (2,048 blocks × 8 = 16,384)."""
         return self.pool_blocks * self.pool_block_size
 
     def count(self, pred) -> int:
         return sum(1 for ly in self.layers if pred(ly))
 
+    @property
+    def layer_counts(self) -> dict[str, int]:
+        """Layers of each kind in schedule order, e.g. {'SWA': 2, 'CSA': 21, 'HCA': 20}."""
+        return dict(Counter(ly.kind for ly in self.layers))
 
-# --- Components ----------------------------------------------------------------------
+    @property
+    def n_global(self) -> int:
+        """Layers that store global KV (V4-Flash 41, V4.1-Flash 4)."""
+        return self.count(lambda ly: ly.stores_global)
 
-MHA_KV = Component(
-    "main_kv", "K 128 + V 128 per head × 128 heads",
-    F.choices(F.bf16(128 * 256), F.fp8_fp32(128 * 256, 128), F.nvfp4(128 * 256)), "bf16")
-MLA_KV = Component(
-    "main_kv", "C^KV 512 + K^R 64",
-    F.choices(F.bf16(576), F.MLA_FP8, F.MLA_FP4), "bf16")
-DSA_KV = Component("main_kv", MLA_KV.holds, MLA_KV.layouts, "fp8")
-INDEX_KEY_FP8 = Component(
-    "index_key", "k^I 128",
-    F.choices(F.bf16(128), F.INDEX_FP8, F.INDEX_FP4), "fp8")
-INDEX_KEY_FP4 = Component("index_key", "k^I 128", INDEX_KEY_FP8.layouts, "fp4")
-V4_LAYOUTS = F.choices(F.bf16(512), F.V4_FP8, F.V41_FP4)
-V4_MAIN = Component("main_kv", "entry 512 (448 + RoPE 64)", V4_LAYOUTS, "fp8")
-V4_LOCAL = Component("local_kv", "entry 512 (448 + RoPE 64)", V4_LAYOUTS, "fp8")
-V41_LAYOUTS = F.choices(F.bf16(512), F.V41_LOCAL_FP8, F.V41_FP4)
-V41_MAIN = Component("main_kv", "entry 512 (RoPE 64 included)", V41_LAYOUTS, "fp4")
-V41_LOCAL = Component("local_kv", "entry 512 (RoPE 64 included)", V41_LAYOUTS, "fp8")
+    @property
+    def n_windowed(self) -> int:
+        """Layers that keep their own local KV of the recent `window` positions."""
+        return self.count(lambda ly: ly.windowed)
+
+    def ratio(self, kind: str, stack: str | None = None) -> int:
+        """The one compression ratio of `kind` layers (in `stack`), e.g. ratio('HCA') = 128."""
+        ratios = {ly.ratio for ly in self.layers if ly.kind == kind and stack in (None, ly.stack)}
+        if len(ratios) != 1:
+            raise ValueError(f"{self.id}: {kind} layers{f' in the {stack}' if stack else ''} have ratios {ratios}")
+        return ratios.pop()
 
 
 # --- Layer schedules -----------------------------------------------------------------
 
 def _v4_flash_layers() -> tuple[Layer, ...]:
-    # 2 SWA, then CSA (m=4) and HCA (m=128) alternating: 21 CSA + 20 HCA = 43 layers.
+    """compress_ratios [0, 0, 4, 128, …, 4]: 2 SWA, then CSA (m=4) and HCA (m=128) alternating,
+    21 CSA + 20 HCA = 43 layers."""
     rest = [Layer("CSA", 4) if i % 2 == 0 else Layer("HCA", 128) for i in range(41)]
     return (Layer("SWA"), Layer("SWA"), *rest)
 
 
 def _v41_flash_layers() -> tuple[Layer, ...]:
-    """Encoder: 2 SWA + 3 × [Full, Reuse×5] (m=2). Decoder: [Full, Reuse×3] +
-    4 × [Reindex, Reuse×3] (m=1); every decoder layer reads the decoder Full's KV."""
+    """compress_ratios [0, 0, 2 × 18, 1 × 20]. Encoder: 2 SWA + 3 × [Full, Reuse×5] (m=2).
+    Decoder: [Full, Reuse×3] + 4 × [Reindex, Reuse×3] (m=1); every decoder layer reads the
+    decoder Full's KV. Full layers 2, 8, 14, 20 (kv_source_layer_ids); Full and Reindex
+    2, 8, 14, 20, 24, 28, 32, 36 (index_source_layer_ids)."""
     layers: list[Layer] = [Layer("SWA", stack="encoder"), Layer("SWA", stack="encoder")]
     for _ in range(3):
         full = len(layers)
@@ -133,26 +230,49 @@ def _v41_flash_layers() -> tuple[Layer, ...]:
     return tuple(layers)
 
 
+# V2 (DeepSeek-V2 config.json); the hypothetical MHA has V2's heads, each caching a full
+# key and value of V2's head width (DeepSeek-V2 report, Table 1).
+_V2 = Dims(hidden_size=5120, num_attention_heads=128, q_lora_rank=1536, kv_lora_rank=512,
+           qk_nope_head_dim=128, qk_rope_head_dim=64, v_head_dim=128)
+_V3 = replace(_V2, hidden_size=7168)  # config_671B.json: V2's attention widths in a wider model
+_V32 = replace(_V3, index_n_heads=64, index_head_dim=128)  # config_671B_v3.2.json: V3 + the indexer
+_V4_FLASH = Dims(hidden_size=4096, num_attention_heads=64, head_dim=512, q_lora_rank=1024, qk_rope_head_dim=64,
+                 index_n_heads=64, index_head_dim=128, o_lora_rank=1024, o_groups=8)
+_V41_FLASH = replace(_V4_FLASH, hidden_size=5120, q_lora_rank=1280, index_n_heads=32)
+
 MODELS: dict[str, Model] = {
     m.id: m
     for m in (
-        Model("mha", "MHA (hypothetical)", tuple(Layer("MHA") for _ in range(60)), (MHA_KV,)),
-        Model("v2", "V2", tuple(Layer("MLA") for _ in range(60)), (MLA_KV,)),
-        Model("v3", "V3", tuple(Layer("MLA") for _ in range(61)), (MLA_KV,)),
-        Model("v3.2", "V3.2", tuple(Layer("DSA") for _ in range(61)),
-              (DSA_KV, INDEX_KEY_FP8), index_topk=2048),
-        Model("v4-flash", "V4-Flash", _v4_flash_layers(),
-              (V4_MAIN, INDEX_KEY_FP4, V4_LOCAL), index_topk=512, window=128),
-        Model("v4.1-flash", "V4.1-Flash", _v41_flash_layers(),
-              (V41_MAIN, INDEX_KEY_FP4, V41_LOCAL), index_topk=512, window=128,
-              pool_blocks=2048, pool_block_size=8),
+        Model(id="mha", name="MHA (hypothetical)", layers=tuple(Layer("MHA") for _ in range(60)),
+              dims=Dims(hidden_size=_V2.hidden_size, num_attention_heads=_V2.num_attention_heads,
+                        head_dim=_V2.v_head_dim),
+              cache=(Cache("main_kv", mha_entry, "bf16"),)),
+        Model(id="v2", name="V2", layers=tuple(Layer("MLA") for _ in range(60)), dims=_V2,
+              cache=(Cache("main_kv", mla_entry, "bf16"),)),
+        Model(id="v3", name="V3", layers=tuple(Layer("MLA") for _ in range(61)), dims=_V3,
+              cache=(Cache("main_kv", mla_entry, "bf16"),)),
+        Model(id="v3.2", name="V3.2", layers=tuple(Layer("DSA") for _ in range(61)), dims=_V32,
+              cache=(Cache("main_kv", mla_entry, "fp8"), Cache("index_key", index_entry, "fp8")),
+              index_topk=2048),
+        Model(id="v4-flash", name="V4-Flash", layers=_v4_flash_layers(), dims=_V4_FLASH,
+              cache=(Cache("main_kv", v4_entry, "fp8"), Cache("index_key", index_entry, "fp4"),
+                     Cache("local_kv", v4_entry, "fp8")),
+              index_topk=512, window=128),
+        Model(id="v4.1-flash", name="V4.1-Flash", layers=_v41_flash_layers(), dims=_V41_FLASH,
+              cache=(Cache("main_kv", v41_entry, "fp4"), Cache("index_key", index_entry, "fp4"),
+                     Cache("local_kv", v41_entry, "fp8")),
+              index_topk=512, window=128, pool_blocks=2048, pool_block_size=8),
     )
 }
 A1_MODELS = ("mha", "v2", "v3.2", "v4-flash", "v4.1-flash")  # the article's bars (no V3)
 
 
-def get(model_id: str) -> Model:
+def get(model: Model | str) -> Model:
+    """The spec of a model id ('v4-flash'); a Model passes through, so every function
+    that takes a model takes either."""
+    if isinstance(model, Model):
+        return model
     try:
-        return MODELS[model_id]
+        return MODELS[model]
     except KeyError:
-        raise ValueError(f"unknown model {model_id!r}; choose from {', '.join(MODELS)}") from None
+        raise ValueError(f"unknown model {model!r}; choose from {', '.join(MODELS)}") from None

@@ -11,6 +11,8 @@ from __future__ import annotations
 import ml_dtypes
 import numpy as np
 
+from .checks import one_of
+
 PRECISIONS = ("fp64", "bf16", "fp8")
 
 _E4M3 = ml_dtypes.float8_e4m3fn
@@ -18,9 +20,7 @@ _E4M3_MAX = float(ml_dtypes.finfo(_E4M3).max)  # 448; e4m3fn has no inf: beyond 
 
 
 def check_precision(precision: str) -> str:
-    if precision not in PRECISIONS:
-        raise ValueError(f"unknown precision {precision!r}; choose from {', '.join(PRECISIONS)}")
-    return precision
+    return one_of("precision", precision, PRECISIONS)
 
 
 def round_to(x, precision: str) -> np.ndarray:

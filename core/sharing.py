@@ -29,7 +29,7 @@ class LayerRole:
 
 
 def layer_roles(model: Model | str) -> tuple[LayerRole, ...]:
-    m = get(model) if isinstance(model, str) else model
+    m = get(model)
     return tuple(
         LayerRole(i, ly.stack, ly.kind, ly.ratio, ly.mode if ly.kind == "CSA2" else "", ly.kv_from, ly.sel_from,
                   ly.stores_global, ly.stores_index_key, ly.windowed)

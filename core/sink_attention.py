@@ -21,7 +21,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .compression import _check_positive_ints, rms_norm, rope_tail
+from .checks import int_at_least, positive_fields, rope_part
+from .ops import init_weight, rms_norm, rope_tail, sink_softmax
 
 _STREAM = 0x5A
 
@@ -39,10 +40,8 @@ class SinkDims:
     q_lora_rank: int = 5  # width of c^Q
 
     def __post_init__(self):
-        _check_positive_ints(self)
-        if self.rope_dim % 2 or self.rope_dim >= self.head_dim:
-            raise ValueError(f"rope_dim must be even and smaller than head_dim ({self.head_dim}), "
-                             f"got {self.rope_dim}")
+        positive_fields(self)
+        rope_part(self.rope_dim, self.head_dim)
         if self.n_heads % self.n_groups:
             raise ValueError(f"n_groups ({self.n_groups}) must divide n_heads ({self.n_heads})")
 
@@ -56,7 +55,7 @@ class SinkDims:
         return self.heads_per_group * self.head_dim
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class SinkRun:
     """Every intermediate of one query's attention over shared entries."""
 
@@ -85,18 +84,6 @@ class SinkRun:
     y: np.ndarray  # [D]                 [Z_a flattened] W^{O,b}
 
 
-def sink_softmax(S, sink) -> tuple[np.ndarray, np.ndarray]:
-    """P [..., N] = exp(S) / (Σ exp(S) + exp(sink)) and the sink's mass [...], computed
-    stably (shifted by the larger of max S and the sink). sink = −∞ gives plain softmax."""
-    S = np.asarray(S, dtype=np.float64)
-    sink = np.asarray(sink, dtype=np.float64)
-    shift = np.maximum(S.max(axis=-1), sink)
-    e = np.exp(S - shift[..., None])
-    e_sink = np.exp(sink - shift)
-    denom = e.sum(axis=-1) + e_sink
-    return e / denom[..., None], e_sink / denom
-
-
 def shared_kv_attention(entries, positions, t: int, *, dims: SinkDims = SinkDims(), sink=0.0,
                         seed: int = 0) -> SinkRun:
     """Attention of query token t over `entries` [N, c] (rotated at `positions` [N]).
@@ -111,8 +98,7 @@ def shared_kv_attention(entries, positions, t: int, *, dims: SinkDims = SinkDims
         raise ValueError(f"entries must be [N ≥ 1, {d.head_dim}], got {E.shape}")
     if pos.shape != (E.shape[0],) or pos.dtype.kind not in "iu":
         raise ValueError(f"positions must be {E.shape[0]} integers, got {pos!r}")
-    if isinstance(t, bool) or not isinstance(t, int | np.integer):
-        raise ValueError(f"t must be an integer, got {t!r}")
+    t = int_at_least("t", t, 0)
     if np.any(pos > t):
         raise ValueError(f"an entry at position {int(pos.max())} is after the query at t = {t}")
     z = np.broadcast_to(np.asarray(sink, dtype=np.float64), (d.n_heads,)).copy()
@@ -122,10 +108,10 @@ def shared_kv_attention(entries, positions, t: int, *, dims: SinkDims = SinkDims
     rng = np.random.default_rng((seed, _STREAM))
     H, c, g, r_o = d.n_heads, d.head_dim, d.n_groups, d.o_lora_rank
     x = rng.standard_normal(d.hidden)
-    W_DQ = rng.standard_normal((d.hidden, d.q_lora_rank)) / math.sqrt(d.hidden)
-    W_UQ = rng.standard_normal((H, d.q_lora_rank, c)) / math.sqrt(d.q_lora_rank)
-    W_Oa = rng.standard_normal((g, d.group_dim, r_o)) / math.sqrt(d.group_dim)
-    W_Ob = rng.standard_normal((g * r_o, d.hidden)) / math.sqrt(g * r_o)
+    W_DQ = init_weight(rng, d.hidden, d.q_lora_rank)
+    W_UQ = init_weight(rng, H, d.q_lora_rank, c)
+    W_Oa = init_weight(rng, g, d.group_dim, r_o)
+    W_Ob = init_weight(rng, g * r_o, d.hidden)
 
     c_Q = x @ W_DQ
     Q_pre = np.einsum("r,hrc->hc", c_Q, W_UQ)
@@ -138,5 +124,6 @@ def shared_kv_attention(entries, positions, t: int, *, dims: SinkDims = SinkDims
     O_groups = O_unrot.reshape(g, d.group_dim)  # consecutive heads per group
     Z_a = np.einsum("gi,gir->gr", O_groups, W_Oa)
     y = Z_a.reshape(g * r_o) @ W_Ob
-    return SinkRun(d, seed, int(t), x, W_DQ, W_UQ, c_Q, Q_pre, Q, E, pos.astype(np.int64), S, z, P,
-                   sink_mass, O, O_unrot, groups, O_groups, W_Oa, Z_a, W_Ob, y)
+    return SinkRun(dims=d, seed=seed, t=t, x=x, W_DQ=W_DQ, W_UQ=W_UQ, c_Q=c_Q, Q_pre=Q_pre, Q=Q, E=E,
+                   positions=pos.astype(np.int64), S=S, sink=z, P=P, sink_mass=sink_mass, O=O, O_unrot=O_unrot,
+                   groups=groups, O_groups=O_groups, W_Oa=W_Oa, Z_a=Z_a, W_Ob=W_Ob, y=y)

@@ -8,7 +8,7 @@ from . import cost
 from .models import Model, get
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class Summary:
     model: Model
     context: int

@@ -12,6 +12,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .compression import entry_count
+from .ops import softmax
 from .visibility import Row, visible_rows
 
 # B2's worked example: h0 = [1, 0], h1 = [0, 1]; W_u rows [2, 0], [0, 4]; W_s rows [ln 3, 0], [0, ln 3].
@@ -23,7 +25,7 @@ ARTICLE_B4_SEED = 19
 _STREAM = 0xB4
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class SummaryRun:
     """One summary vector from n positions: U = H W_u, S = H W_s, A = softmax of S over the
     positions (per component, column-wise), c = Σ_positions U ⊙ A."""
@@ -50,9 +52,8 @@ def summarize(H, W_u, W_s) -> SummaryRun:
     if W_u.shape != W_s.shape:
         raise ValueError(f"W_u and W_s must have the same shape, got {W_u.shape} and {W_s.shape}")
     U, S = H @ W_u, H @ W_s
-    e = np.exp(S - S.max(axis=0))
-    A = e / e.sum(axis=0)
-    return SummaryRun(H, W_u, W_s, U, S, A, (U * A).sum(axis=0))
+    A = softmax(S, axis=0)
+    return SummaryRun(H=H, W_u=W_u, W_s=W_s, U=U, S=S, A=A, c=(U * A).sum(axis=0))
 
 
 def summary_scores(n: int, seed: int = ARTICLE_B4_SEED) -> np.ndarray:
@@ -60,7 +61,7 @@ def summary_scores(n: int, seed: int = ARTICLE_B4_SEED) -> np.ndarray:
     return np.random.default_rng((seed, _STREAM)).standard_normal(n)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class ReadPlan:
     position: int
     group: int
@@ -82,7 +83,7 @@ def read_plan(position: int, group: int, window: int, *, topk: int | None = None
               seed: int = ARTICLE_B4_SEED) -> ReadPlan:
     """What position t stores and reads: summaries of complete groups (all, or the indexer's
     top-k), then the recent `window` positions including t."""
-    stored = (position + 1) // group
+    stored = entry_count(position + 1, group)
     scores = summary_scores(max(stored, 1), seed) if topk is not None else None
     rows = visible_rows(position, group, window, topk=topk, scores=scores)
-    return ReadPlan(position, group, window, topk, stored, rows)
+    return ReadPlan(position=position, group=group, window=window, topk=topk, stored=stored, rows=rows)

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import math
 
+from .checks import one_of
+
 UNITS = ("decimal", "binary")
 _PREFIX = {"decimal": (1000, ("B", "kB", "MB", "GB", "TB", "PB")),
            "binary": (1024, ("B", "KiB", "MiB", "GiB", "TiB", "PiB"))}
@@ -12,9 +14,7 @@ _PREFIX = {"decimal": (1000, ("B", "kB", "MB", "GB", "TB", "PB")),
 
 def fmt_bytes(x: float, units: str = "decimal", sig: int = 3) -> str:
     """'515 GB', '9.06 GB', '35.0 MB': `sig` significant digits; below 1 kB, whole bytes."""
-    if units not in _PREFIX:
-        raise ValueError(f"unknown units {units!r}; choose {' or '.join(UNITS)}")
-    base, names = _PREFIX[units]
+    base, names = _PREFIX[one_of("units", units, UNITS)]
     x = float(x)
     if abs(x) < base:
         return fmt_exact(x)
@@ -28,6 +28,7 @@ def fmt_bytes(x: float, units: str = "decimal", sig: int = 3) -> str:
 
 def _round_sig(v: float, sig: int) -> float:
     return round(v, sig - 1 - int(math.floor(math.log10(abs(v)))))
+
 
 def fmt_exact(x: float) -> str:
     """Exact bytes with thousands separators; '≈' marks a fractional per-token value."""

@@ -13,8 +13,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .checks import int_at_least
 from .compression import CSARun, HCARun, entry_count
 from .models import get
+from .ops import top_k
 
 ARTICLE_WINDOW = get("v4-flash").window  # 128 recent positions of local KV
 ARTICLE_TOPK = get("v4-flash").index_topk  # 512 compressed entries a CSA layer reads
@@ -22,7 +24,7 @@ ARTICLE_TOPK = get("v4-flash").index_topk  # 512 compressed entries a CSA layer 
 KINDS = ("compressed", "window")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class Row:
     """One row token t reads: a compressed entry or one local-KV (window) position."""
 
@@ -30,31 +32,6 @@ class Row:
     index: int  # entry number (compressed) or token position (window)
     sources: tuple[int, ...]  # the source tokens the row holds
     position: int  # its RoPE position: the block/segment start, or the token itself
-
-
-def _positive_int(name: str, value, minimum: int = 1) -> int:
-    if isinstance(value, bool) or not isinstance(value, int | np.integer) or value < minimum:
-        raise ValueError(f"{name} must be an integer ≥ {minimum}, got {value!r}")
-    return int(value)
-
-
-def top_k_complete(scores, n_complete, topk: int) -> np.ndarray:
-    """Bool mask like `scores` [..., n]: per row the min(topk, n_complete) highest of the
-    first n_complete scores (the complete entries); nothing beyond them is chosen.
-
-    `n_complete` broadcasts against the leading axes. Ties go to the lower entry number
-    (a stable sort), as `core.indexer.top_k_mask` does for positions.
-    """
-    topk = _positive_int("topk", topk)
-    scores = np.asarray(scores, dtype=np.float64)
-    n = scores.shape[-1]
-    counts = np.asarray(n_complete)[..., None]
-    candidate = np.arange(n) < counts
-    ranked = np.where(candidate, scores, -np.inf)
-    order = np.argsort(-ranked, axis=-1, kind="stable")
-    rank = np.empty_like(order)
-    np.put_along_axis(rank, order, np.broadcast_to(np.arange(n), order.shape), axis=-1)
-    return (rank < np.minimum(topk, counts)) & candidate
 
 
 def visible_rows(t: int, ratio: int, window: int, *, overlap: bool = False, topk: int | None = None,
@@ -66,9 +43,7 @@ def visible_rows(t: int, ratio: int, window: int, *, overlap: bool = False, topk
     topk with scores [≥ complete entries]: only the top-k complete entries by score
     (ties to the lower entry), else all complete entries.
     """
-    t = _positive_int("t", t, 0)
-    m = _positive_int("ratio", ratio)
-    window = _positive_int("window", window)
+    t, m, window = int_at_least("t", t, 0), int_at_least("ratio", ratio), int_at_least("window", window)
     if (topk is None) != (scores is None):
         raise ValueError("topk and scores go together (top-k needs the indexer's scores)")
     n = entry_count(t + 1, m)
@@ -77,14 +52,14 @@ def visible_rows(t: int, ratio: int, window: int, *, overlap: bool = False, topk
         scores = np.asarray(scores, dtype=np.float64)
         if scores.ndim != 1 or scores.shape[0] < n:
             raise ValueError(f"scores must be one score per entry, at least {n} at t = {t}; got shape {scores.shape}")
-        chosen = np.flatnonzero(top_k_complete(scores[:n], n, topk))
+        chosen = np.flatnonzero(top_k(scores[:n], n, topk))
     rows = []
     for i in chosen:
         i = int(i)
         first = max(0, (i - 1) * m) if overlap else i * m
-        rows.append(Row("compressed", i, tuple(range(first, (i + 1) * m)), i * m))
+        rows.append(Row(kind="compressed", index=i, sources=tuple(range(first, (i + 1) * m)), position=i * m))
     for s in range(max(0, t - window + 1), t + 1):
-        rows.append(Row("window", s, (s,), s))
+        rows.append(Row(kind="window", index=s, sources=(s,), position=s))
     assert all(max(r.sources) <= t for r in rows), f"a row read at t = {t} holds a later token"
     return tuple(rows)
 

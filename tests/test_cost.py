@@ -353,13 +353,13 @@ def test_an_invalid_context_raises_a_clear_value_error(fn, n, msg):
 
 
 def test_an_unknown_precision_preset_raises_a_clear_value_error():
-    with pytest.raises(ValueError, match=r"unknown precision preset 'fp7'.*deployed or bf16"):
+    with pytest.raises(ValueError, match=r"unknown precision preset 'fp7'.*deployed, bf16"):
         Precision("fp7")
 
 
 @pytest.mark.parametrize("role", ["main_kv", "index_key", "local_kv"])
 def test_an_unknown_override_precision_raises_a_clear_value_error(role):
-    with pytest.raises(ValueError, match=rf"unknown precision 'int4' for {role}.*bf16, fp8, fp4"):
+    with pytest.raises(ValueError, match=rf"unknown {role} precision 'int4'.*bf16, fp8, fp4"):
         Precision(**{role: "int4"})
 
 

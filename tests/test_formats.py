@@ -11,62 +11,68 @@ from core import formats as F
 # --- the article's deployed formats, bit by bit --------------------------------------
 
 
+def deployed(model: str, role: str):
+    comp = core.get(model).component(role)
+    return comp.layout(comp.deployed)
+
+
 def test_v3_2_main_kv_is_512_fp8_plus_4_fp32_scales_plus_64_bf16_rope_656_bytes():
     bits = 512 * 8 + (512 // 128) * 32 + 64 * 16
     assert bits == 656 * 8
-    assert F.MLA_FP8.nbytes == 656
-    assert F.MLA_FP8.dims == 512 + 64
-    assert F.MLA_FP8.precision == "fp8"
-    assert core.get("v3.2").component("main_kv").layout("fp8").nbytes == bits // 8
+    lo = deployed("v3.2", "main_kv")
+    assert lo.nbytes == 656 and lo.dims == 512 + 64 and lo.precision == "fp8"
+    assert lo == F.mla_fp8(512, 64)
 
 
 def test_v3_2_index_key_is_128_fp8_plus_one_fp32_scale_132_bytes():
     bits = 128 * 8 + 1 * 32
     assert bits == 132 * 8
-    assert F.INDEX_FP8.nbytes == 132
-    assert F.INDEX_FP8.dims == 128
-    assert core.get("v3.2").component("index_key").layout("fp8").nbytes == bits // 8
+    lo = deployed("v3.2", "index_key")
+    assert lo.nbytes == 132 and lo.dims == 128
+    assert lo == F.fp8_blocks(128)
 
 
 def test_v4_entry_is_448_fp8_plus_7_ue8m0_scales_plus_64_bf16_rope_plus_1_pad_584_bytes():
     bits = 448 * 8 + (448 // 64) * 8 + 64 * 16
     assert bits // 8 + 1 == 584
-    assert F.V4_FP8.nbytes == 584
-    assert F.V4_FP8.pad == 1
-    assert F.V4_FP8.dims == 448 + 64
-    v4 = core.get("v4-flash")
-    assert v4.component("main_kv").layout("fp8").nbytes == 584
-    assert v4.component("local_kv").layout("fp8").nbytes == 584
+    for role in ("main_kv", "local_kv"):
+        lo = deployed("v4-flash", role)
+        assert lo.nbytes == 584 and lo.pad == 1 and lo.dims == 448 + 64
+        assert lo == F.v4_fp8(512, 64)
 
 
 def test_fp4_index_key_is_128_e2m1_plus_4_ue8m0_scales_68_bytes():
     bits = 128 * 4 + (128 // 32) * 8
     assert bits == 68 * 8
-    assert F.INDEX_FP4.nbytes == 68
-    assert F.INDEX_FP4.precision == "fp4"
+    assert F.mxfp4(128).nbytes == 68 and F.mxfp4(128).precision == "fp4"
     for model in ("v4-flash", "v4.1-flash"):
-        assert core.get(model).component("index_key").layout("fp4").nbytes == 68
+        assert deployed(model, "index_key") == F.mxfp4(128)
 
 
 def test_v4_1_main_kv_is_512_e2m1_plus_32_e4m3_scales_288_bytes():
     bits = 512 * 4 + (512 // 16) * 8
     assert bits == 288 * 8
-    assert F.V41_FP4.nbytes == 288
-    assert F.V41_FP4.dims == 512  # the RoPE part is quantised too: no BF16 segment
-    assert core.get("v4.1-flash").component("main_kv").layout("fp4").nbytes == 288
+    lo = deployed("v4.1-flash", "main_kv")
+    assert lo.nbytes == 288
+    assert lo.dims == 512 and len(lo.segments) == 1  # the RoPE part is quantised too: no BF16 segment
 
 
 def test_v4_1_local_kv_is_512_fp8_plus_16_ue8m0_scales_528_bytes():
     bits = 512 * 8 + (512 // 32) * 8
     assert bits == 528 * 8
-    assert F.V41_LOCAL_FP8.nbytes == 528
-    assert core.get("v4.1-flash").component("local_kv").layout("fp8").nbytes == 528
+    assert deployed("v4.1-flash", "local_kv").nbytes == 528 == F.v41_fp8(512).nbytes
 
 
 def test_describe_spells_out_the_v4_entry_and_its_total():
-    text = F.V4_FP8.describe()
+    text = deployed("v4-flash", "main_kv").describe()
     assert "448" in text and "64" in text and "1 B pad" in text
     assert text.endswith("= 584 B")
+
+
+def test_formats_follow_the_widths_they_are_given():
+    assert F.mla_fp8(256, 32).nbytes == 256 + 2 * 4 + 32 * 2  # FP8 + an FP32 scale per 128 + BF16 RoPE
+    assert F.v4_fp8(256, 64).nbytes == 192 + 3 + 64 * 2 + 1  # FP8 + a UE8M0 scale per 64 + BF16 RoPE + pad
+    assert F.nvfp4(64).nbytes == 32 + 4 and F.mxfp4(64).nbytes == 32 + 2 and F.v41_fp8(64).nbytes == 64 + 2
 
 
 @pytest.mark.parametrize("model,role,precision", [
@@ -114,7 +120,7 @@ def test_an_entry_that_is_not_a_whole_number_of_bytes_is_rejected():
 
 def test_a_component_missing_a_precision_is_rejected():
     with pytest.raises(ValueError, match="fp4"):
-        F.choices(F.bf16(128), F.INDEX_FP8)
+        F.choices(F.bf16(128), F.fp8_blocks(128))
 
 
 def test_a_valid_custom_layout_counts_values_scales_and_padding():

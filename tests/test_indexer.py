@@ -8,7 +8,7 @@ import math
 import numpy as np
 import pytest
 
-from core import indexer, mla
+from core import indexer, mla, ops
 from core.indexer import IndexerDims
 from core.mla import MLADims
 
@@ -49,7 +49,7 @@ def test_the_selection_holds_the_highest_visible_scores(seed):
 
 def test_ties_go_to_the_earlier_position():
     scores = np.zeros((4, 4))  # every visible score ties (as when ReLU zeroes them all)
-    sel = indexer.top_k_mask(scores, 2)
+    sel = ops.top_k(scores, np.arange(1, 5), 2)
     assert sel.tolist() == [[True, False, False, False], [True, True, False, False],
                             [True, True, False, False], [True, True, False, False]]
 
@@ -77,7 +77,7 @@ def test_the_indexer_makes_its_query_from_c_q_and_its_key_and_weights_from_x():
     assert np.allclose(idx.q_I[..., d.rope_dim:], (run.C_Q @ idx.W_IQ)[..., d.rope_dim:], atol=1e-14)
     assert np.allclose(idx.w_I, run.X @ idx.W_Iw, atol=1e-14)
     # the key: LayerNorm first, then RoPE on the leading rope_dim dims (half-split pairs)
-    normed = indexer.layer_norm(run.X @ idx.W_IK)
+    normed = ops.layer_norm(run.X @ idx.W_IK)
     assert np.allclose(idx.k_I[:, d.rope_dim:], normed[:, d.rope_dim:], atol=1e-14)
     assert np.allclose(idx.k_I[:, : d.rope_dim], mla.rope(normed[:, : d.rope_dim], pos, interleaved=False),
                        atol=1e-14)

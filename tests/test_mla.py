@@ -297,68 +297,67 @@ def test_a_default_run_is_cheap():
 # --- order costs ---------------------------------------------------------------------------
 
 
-def _row(df, quantity, order, keys=None):
-    sel = (df["quantity"] == quantity) & (df["order"] == order)
-    if keys is not None:
-        sel &= df["keys"] == keys
-    rows = df[sel]
-    assert len(rows) == 1
-    return rows.iloc[0]
-
-
 def test_costs_by_hand_at_decode_with_the_article_context():
-    df = mla.order_costs(1, 131072)
+    c = mla.order_costs(1, 131072)
     rq, rkv, dk, D, n = 1536, 512, 128, 5120, 131072
-    assert _row(df, "score", "expand")["macs"] == rq * dk + n * rkv * dk + n * dk == 8_606_908_416
-    assert _row(df, "score", "absorb")["macs"] == rq * dk + dk * rkv + n * rkv == 67_371_008
-    assert _row(df, "score", "premerged")["macs"] == rq * rkv + n * rkv == 67_895_296
-    assert _row(df, "output", "expand")["macs"] == n * rkv * dk + n * dk + dk * D == 8_607_367_168
-    assert _row(df, "output", "absorb")["macs"] == n * rkv + rkv * dk + dk * D == 67_829_760
-    assert _row(df, "output", "merged")["macs"] == n * rkv + rkv * D == 69_730_304
+    assert c["score", "expand"].macs == rq * dk + n * rkv * dk + n * dk == 8_606_908_416
+    assert c["score", "absorb"].macs == rq * dk + dk * rkv + n * rkv == 67_371_008
+    assert c["score", "premerged"].macs == rq * rkv + n * rkv == 67_895_296
+    assert c["output", "expand"].macs == n * rkv * dk + n * dk + dk * D == 8_607_367_168
+    assert c["output", "absorb"].macs == n * rkv + rkv * dk + dk * D == 67_829_760
+    assert c["output", "merged"].macs == n * rkv + rkv * D == 69_730_304
     # expanding reads the latent and then the expanded keys; absorbing reads the latent only
-    assert _row(df, "score", "expand")["reads_expanded"] == n * dk
-    assert _row(df, "score", "absorb")["reads_expanded"] == 0
-    assert _row(df, "score", "absorb")["reads_cache"] == n * rkv
+    assert c["score", "expand"].reads_expanded == n * dk
+    assert c["score", "absorb"].reads_expanded == 0
+    assert c["score", "absorb"].reads_cache == n * rkv
 
 
 def test_costs_by_hand_at_a_4096_token_prefill():
-    df = mla.order_costs(4096, 4096)
+    c = mla.order_costs(4096, 4096)
     q = n = 4096
     rq, rkv, dk, D = 1536, 512, 128, 5120
-    expand, absorb = _row(df, "score", "expand")["macs"], _row(df, "score", "absorb")["macs"]
+    expand, absorb = c["score", "expand"].macs, c["score", "absorb"].macs
     assert expand == q * rq * dk + n * rkv * dk + q * n * dk == 3_221_225_472
     assert absorb == q * rq * dk + q * dk * rkv + q * n * rkv == 9_663_676_416
     assert expand < absorb  # one expansion shared by 4096 queries beats 4× longer dots
-    out_expand, out_absorb = _row(df, "output", "expand")["macs"], _row(df, "output", "absorb")["macs"]
+    out_expand, out_absorb = c["output", "expand"].macs, c["output", "absorb"].macs
     assert out_expand == n * rkv * dk + q * n * dk + q * dk * D == 5_100_273_664
     assert out_absorb == q * n * rkv + q * rkv * dk + q * dk * D == 11_542_724_608
     assert out_expand < out_absorb
 
 
 def test_absorb_beats_expand_at_decode_for_every_long_context():
-    keys = np.array([1024, 4096, 32768, 131072, 1 << 20])
-    df = mla.order_costs(1, keys)
+    c = mla.order_costs(1, np.array([1024, 4096, 32768, 131072, 1 << 20]))
     for quantity in ("score", "output"):
-        for n in keys:
-            assert _row(df, quantity, "absorb", n)["macs"] < _row(df, quantity, "expand", n)["macs"] / 50
-            assert _row(df, quantity, "absorb", n)["reads"] < _row(df, quantity, "expand", n)["reads"]
+        absorb, expand = c[quantity, "absorb"], c[quantity, "expand"]
+        assert np.all(absorb.macs < expand.macs / 50)
+        assert np.all(absorb.reads < expand.reads)
 
 
 def test_costs_are_vectorised_and_totals_are_the_sum_of_their_parts():
     keys = np.array([1, 10, 1000, 131072])
-    df = mla.order_costs(keys, keys)
-    assert len(df) == 6 * len(keys)
-    assert (df["macs"] == df["macs_project"] + df["macs_expand"] + df["macs_attend"]).all()
-    assert (df["reads"] == df["reads_cache"] + df["reads_expanded"] + df["reads_other"]).all()
-    assert (df.loc[df["order"] != "expand", "macs_expand"] == 0).all()
-    assert set(df["order"]) == set(mla.SCORE_ORDERS) | set(mla.OUTPUT_ORDERS)
+    costs = mla.order_costs(keys, keys)
+    assert set(costs) == {("score", o) for o in mla.SCORE_ORDERS} | {("output", o) for o in mla.OUTPUT_ORDERS}
+    for (_, order), c in costs.items():
+        assert c.macs.shape == c.reads.shape == keys.shape
+        assert np.array_equal(c.keys, keys) and np.array_equal(c.queries, keys)
+        assert np.array_equal(c.macs, c.macs_project + c.macs_expand + c.macs_attend)
+        assert np.array_equal(c.reads, c.reads_cache + c.reads_expanded + c.reads_other)
+        assert order == "expand" or not c.macs_expand.any()
+
+
+def test_costs_of_scalars_are_scalars_and_a_decode_step_broadcasts_over_contexts():
+    assert mla.order_costs(1, 6)["score", "absorb"].macs.shape == ()
+    keys = np.array([16, 256, 4096])
+    decode = mla.order_costs(1, keys)["score", "absorb"]
+    assert np.array_equal(decode.queries, [1, 1, 1]) and decode.macs.shape == keys.shape
 
 
 def test_costs_follow_the_dims_they_are_given():
-    small = mla.order_costs(1, 6, MLADims())
     d = MLADims()
-    assert _row(small, "score", "absorb")["macs_attend"] == 6 * d.kv_lora_rank
-    assert _row(small, "score", "expand")["macs_expand"] == 6 * d.kv_lora_rank * d.qk_nope_head_dim
+    small = mla.order_costs(1, 6, d)
+    assert small["score", "absorb"].macs_attend == 6 * d.kv_lora_rank
+    assert small["score", "expand"].macs_expand == 6 * d.kv_lora_rank * d.qk_nope_head_dim
 
 
 @pytest.mark.parametrize("queries,keys", [(0, 10), (1, 0), (1, [5, -1])])

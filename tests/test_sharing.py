@@ -6,7 +6,7 @@ import pytest
 
 import core
 from core.factors import factors
-from core.models import Layer, Model
+from core.models import Layer
 from core.sharing import kv_groups, layer_roles, selection_groups
 
 
@@ -67,6 +67,6 @@ def test_each_generation_cuts_the_factor_the_article_names():
 
 
 def test_a_model_without_storing_layers_is_refused():
-    lonely = Model("x", "x", (Layer("SWA"),), core.get("v4-flash").components, window=128)
+    lonely = dataclasses.replace(core.get("v4-flash"), id="x", layers=(Layer("SWA"),))
     with pytest.raises(ValueError, match="no layer that stores"):
         factors(lonely)
