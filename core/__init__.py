@@ -16,10 +16,10 @@ from .cost import (
     storage_per_token,
 )
 from .formats import PRECISIONS, Layout
-from .models import A1_MODELS, MODELS, ROLES, Layer, Model, get
+from .models import A1_MODELS, ARTICLE_CONTEXT, MODELS, ROLES, Dims, Layer, Model, get
 
 __all__ = [
-    "A1_MODELS", "ALL_BF16", "DEPLOYED", "MODELS", "PRECISIONS", "PRESETS", "ROLES",
-    "Layer", "Layout", "Model", "Parts", "Precision", "cache_at", "crossover", "crossover_tokens",
+    "A1_MODELS", "ALL_BF16", "ARTICLE_CONTEXT", "DEPLOYED", "MODELS", "PRECISIONS", "PRESETS", "ROLES",
+    "Dims", "Layer", "Layout", "Model", "Parts", "Precision", "cache_at", "crossover", "crossover_tokens",
     "entry_bytes", "get", "local_kv", "ratio_to", "reads", "storage_per_token",
 ]

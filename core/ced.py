@@ -47,14 +47,18 @@ def v41_layer_split(model: Model | str = "v4.1-flash") -> LayerSplit:
     return split
 
 
+def _checked(encoder_layers, decoder_layers, window) -> LayerSplit:
+    """A split to draw or count: an encoder layer at least, any decoder layers, a window."""
+    return LayerSplit(int_at_least("encoder_layers", encoder_layers), int_at_least("decoder_layers", decoder_layers, 0),
+                      int_at_least("window", window))
+
+
 def prefill_grid(prompt: int, encoder_layers: int, decoder_layers: int, window: int) -> np.ndarray:
     """[E + Dec, prompt] int8 codes, row 0 = encoder layer 1 (bottom), last row = the top
     decoder layer: ENCODER (1) everywhere in encoder rows; DECODER (2) in decoder rows at the
     last min(window, prompt) positions, SKIPPED (0) before them."""
-    prompt = int_at_least("prompt", prompt, 1)
-    E = int_at_least("encoder_layers", encoder_layers, 1)
-    Dec = int_at_least("decoder_layers", decoder_layers, 0)
-    window = int_at_least("window", window, 1)
+    prompt = int_at_least("prompt", prompt)
+    E, Dec, window = _checked(encoder_layers, decoder_layers, window)
     grid = np.full((E + Dec, prompt), SKIPPED, dtype=np.int8)
     grid[:E] = ENCODER
     grid[E:, prompt - min(window, prompt):] = DECODER
@@ -63,9 +67,7 @@ def prefill_grid(prompt: int, encoder_layers: int, decoder_layers: int, window: 
 
 def executed_cells(prompt, encoder_layers: int, decoder_layers: int, window: int):
     """prompt · E + min(window, prompt) · Dec, vectorised over `prompt` (int or int array)."""
-    E = int_at_least("encoder_layers", encoder_layers, 1)
-    Dec = int_at_least("decoder_layers", decoder_layers, 0)
-    window = int_at_least("window", window, 1)
+    E, Dec, window = _checked(encoder_layers, decoder_layers, window)
     p = whole_numbers("prompt", prompt, 1)
     out = p * E + np.minimum(window, p) * Dec
     return int(out) if out.ndim == 0 else out
