@@ -37,9 +37,12 @@ def _number(token: str, name: str, row: int) -> float:
 
 
 def format_matrix(rows) -> str:
-    """The inverse of parse_matrix; natural logs of whole numbers show as 'ln N'."""
+    """The inverse of parse_matrix, exactly (shortest round-trip digits); natural logs of
+    whole numbers show as 'ln N'."""
     def cell(x: float) -> str:
         n = round(math.exp(x)) if 0 < x < 50 else 0
-        return f"ln {n}" if n > 1 and math.log(n) == x else f"{x:g}"
+        if n > 1 and math.log(n) == x:
+            return f"ln {n}"
+        return repr(float(x)).removesuffix(".0")
 
     return "; ".join(", ".join(cell(x) for x in row) for row in rows)

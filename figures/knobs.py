@@ -113,7 +113,8 @@ class Knob:
 
     @property
     def keys(self) -> tuple[str, ...]:
-        """Every URL key this knob is read from: its own, its builder name, old aliases."""
+        """Every key a figure link is read from: its own, its builder name, old aliases.
+        (A page reads only its own and the aliases: builder names collide across figures.)"""
         return tuple(dict.fromkeys((self.key, self.name, *self.aliases)))
 
     def bind(self, default) -> Knob:
@@ -301,7 +302,7 @@ CONTEXT_STOPS = tuple(sorted({int(1024 * f * 2**k) for k in range(12) for f in (
 CONTEXT = Knob("context", "int", 1, 1 << 30, label="app.context", help="app.context.help", url="ctx",
                widget="select_slider", show=_tokens, stops=CONTEXT_STOPS, default=1 << 17)
 _OVERRIDES = ("auto", *PRECISIONS)
-PRECISION = Knob("precision", "precision", label="app.precision", parts=(
+PRECISION = Knob("precision", "precision", label="app.precision", default=Precision(), parts=(
     Knob("preset", "choice", choices=PRESETS, label="app.precision", help="app.precision.help", url="prec",
          aliases=("precision",), widget="radio", default=PRESETS[0]),
     *(Knob(role, "choice", choices=_OVERRIDES, label=f"role.{role}", url=url, widget="select", show=_upper,

@@ -38,10 +38,10 @@ def build_a1(
     units: str = "decimal",
 ) -> go.Figure:
     """Storage growth per token (left) and bytes read per decoded token at `context` (right)."""
-    return _bars(context, precision, models, highlight, lang, units, t("a1.title", lang))
+    return _bars(context, precision, models, highlight, lang, units, "a1.title")
 
 
-def _bars(context, precision, models, highlight, lang, units, title) -> go.Figure:
+def _bars(context, precision, models, highlight, lang, units, title_key, **title_fields) -> go.Figure:
     if lang not in LANGS:
         raise ValueError(f"unknown language {lang!r}")
     if not models:
@@ -71,7 +71,7 @@ def _bars(context, precision, models, highlight, lang, units, title) -> go.Figur
     ticks = [f"<b>{n}</b>" if s.model.id == highlight else n for s, n in zip(rows, names)]
     layout = dict(
         template="kv_atlas",
-        title=dict(text=f"{title}<br><sup>{_subtitle(precision, lang)}</sup>"),
+        title=dict(text=f"{t(title_key, lang, **title_fields)}<br><sup>{_subtitle(precision, lang)}</sup>"),
         yaxis=dict(tickvals=list(range(len(rows))), ticktext=ticks, showgrid=False, zeroline=False,
                    range=[len(rows) - 0.35, -0.45]),
         annotations=notes,
@@ -208,8 +208,7 @@ def generation_chart(model_id: str):
 
     def build(*, context: int = 131072, precision: Precision = DEPLOYED, lang: str = "ko",
               units: str = "decimal") -> go.Figure:
-        title = t("a.gen", lang, m=get(model_id).name)
-        return _bars(context, precision, upto, model_id, lang, units, title)
+        return _bars(context, precision, upto, model_id, lang, units, "a.gen", m=get(model_id).name)
 
     build.__name__ = f"build_{model_id.replace('.', '').replace('-', '_')}_bars"
     build.__doc__ = f"A1 restricted to MHA…{model_id}, {model_id} highlighted."

@@ -10,13 +10,15 @@ from streamlit.testing.v1 import AppTest
 import core
 import ui
 from core.units import fmt_bytes, fmt_exact, fmt_tokens
+from figures.knobs import CONTEXT_STOPS, PRECISION
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
-PAGES = ["pages/overview.py", "pages/v2_mla.py", "pages/v32_dsa.py", "pages/v4_flash.py", "pages/v41_flash.py",
-         "pages/token_axis.py", "pages/export.py"]
+PAGES = sorted(p.relative_to(ROOT).as_posix() for p in (ROOT / "pages").glob("*.py"))
+OVERRIDES = PRECISION.parts[1].choices  # auto, bf16, fp8, fp4
 
 
-def run(**params) -> AppTest:
+def assert_runs(**params) -> AppTest:
+    """The app opened with these URL params, run without an exception."""
     at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60)
     for k, v in params.items():
         at.query_params[k] = v
@@ -30,7 +32,7 @@ def metric(at: AppTest, word: str) -> str:
 
 
 def test_overview_opens_by_default_in_korean_with_the_article_numbers():
-    at = run()
+    at = assert_runs()
     assert "890 B" in at.title[0].value
     assert metric(at, "토큰당 저장") == "890 B"
     assert metric(at, "읽는 양") == "35.0 MB"
@@ -40,9 +42,9 @@ def test_overview_opens_by_default_in_korean_with_the_article_numbers():
 
 @pytest.mark.parametrize("lang", ["ko", "en"])
 @pytest.mark.parametrize("prec", ["deployed", "bf16"])
-@pytest.mark.parametrize("ctx", [ui.CONTEXTS[0], 131072, ui.CONTEXTS[-1]])
+@pytest.mark.parametrize("ctx", [CONTEXT_STOPS[0], 131072, CONTEXT_STOPS[-1]])
 def test_overview_runs_at_the_ends_of_every_slider(lang, prec, ctx):
-    at = run(lang=lang, prec=prec, ctx=fmt_tokens(ctx))
+    at = assert_runs(lang=lang, prec=prec, ctx=fmt_tokens(ctx))
     word = "read" if lang == "en" else "읽는"
     expected = core.reads("v4.1-flash", ctx, core.Precision(prec)).total
     assert metric(at, word) == fmt_bytes(expected)
@@ -50,45 +52,64 @@ def test_overview_runs_at_the_ends_of_every_slider(lang, prec, ctx):
 
 
 @pytest.mark.parametrize("role, key", [("main_kv", "main"), ("index_key", "ikey"), ("local_kv", "local")])
-@pytest.mark.parametrize("choice", ui.OVERRIDES[1:])
+@pytest.mark.parametrize("choice", OVERRIDES[1:])
 def test_each_component_override_reaches_the_numbers(role, key, choice):
-    at = run(**{key: choice.upper()})
+    at = assert_runs(**{key: choice.upper()})
     p = core.Precision(**{role: choice})
     assert metric(at, "토큰당 저장") == fmt_exact(core.storage_per_token("v4.1-flash", p).total)
     assert metric(at, "읽는 양") == fmt_bytes(core.reads("v4.1-flash", 131072, p).total)
 
 
 def test_binary_units_show_binary_prefixes():
-    assert metric(run(units="binary"), "읽는 양").endswith("MiB")
+    assert metric(assert_runs(units="binary"), "읽는 양").endswith("MiB")
 
 
 @pytest.mark.parametrize("model", list(core.MODELS))
 def test_highlighting_a_model_focuses_the_metrics_on_it(model):
-    at = run(models=list(core.MODELS), hl=model)
+    at = assert_runs(models=list(core.MODELS), hl=model)
     assert metric(at, "토큰당 저장") == fmt_exact(core.storage_per_token(model).total)
 
 
 def test_a_reduced_model_set_narrows_the_table():
-    at = run(models=["v2", "v3.2"], hl="v3.2")
+    at = assert_runs(models=["v2", "v3.2"], hl="v3.2")
     assert at.dataframe[0].value.shape[0] == 2
     assert len(at.get("plotly_chart")) == 1  # no local KV among them: no crossover chart
 
 
-def test_bad_query_values_fall_back_to_defaults_without_error():
-    at = run(ctx="abc", prec="fp7", lang="xx", main="FP5")
+def test_bad_query_values_fall_back_to_defaults_with_a_note():
+    at = assert_runs(ctx="abc", prec="fp7", lang="xx", main="FP5")
     assert metric(at, "토큰당 저장") == "890 B"
+    notes = " ".join(w.value for w in at.warning)
+    assert all(f"{k}={v}" in notes for k, v in (("ctx", "abc"), ("prec", "fp7"), ("lang", "xx"), ("main", "FP5")))
+
+
+@pytest.mark.parametrize("ctx, shown", [("-1", 1), ("1.5K", 1536), ("100000", 100000), (str(2**63), 1 << 30)])
+def test_a_linked_context_is_read_clamped_and_shown_exactly(ctx, shown):
+    at = assert_runs(ctx=ctx)
+    assert at.sidebar.select_slider(key="ctx").value == shown
+    assert metric(at, "읽는 양") == fmt_bytes(core.reads("v4.1-flash", shown).total)
+
+
+def test_the_model_picker_shows_names_and_the_table_a_dash_for_no_crossover():
+    at = assert_runs(models=["mha", "v2", "v4.1-flash"])
+    assert {"가상 MHA", "V2", "V4.1-Flash"} <= set(at.multiselect(key="models").options)
+    crossover = at.dataframe[0].value.iloc[:, -1].tolist()
+    assert crossover == ["—", "—", f"{core.crossover_tokens('v4.1-flash'):,}"]
 
 
 def test_english_link_reproduces_the_view():
-    at = run(lang="en", ctx="1M", prec="bf16")
+    at = assert_runs(lang="en", ctx="1M", prec="bf16")
     assert at.title[0].value.startswith("DeepSeek's KV cache")
     assert metric(at, "read") == fmt_bytes(core.reads("v4.1-flash", 1 << 20, core.ALL_BF16).total)
 
 
+def test_there_are_pages_to_route():
+    assert len(PAGES) >= 7
+
+
 @pytest.mark.parametrize("page", PAGES)
 def test_every_page_file_is_routed_by_the_app(page):
-    assert (ROOT / page).is_file()
-    assert f'"{page}"' in (ROOT / "app.py").read_text()
+    assert f'st.Page("{page}"' in (ROOT / "app.py").read_text()
 
 
 # --- mechanism pages, run on their own (AppTest renders one page; the view comes from
@@ -105,7 +126,8 @@ MECHANISM_PAGES = {
 }
 
 
-def run_page(page: str, view=None, **params) -> AppTest:
+def assert_page_runs(page: str, view=None, **params) -> AppTest:
+    """One page run on its own (view in session state, knobs in the URL), without an exception."""
     at = AppTest.from_file(str(ROOT / page), default_timeout=60)
     if view is not None:
         at.session_state["_view"] = view
@@ -119,31 +141,31 @@ def run_page(page: str, view=None, **params) -> AppTest:
 @pytest.mark.parametrize("page, params", [(p, q) for p, qs in MECHANISM_PAGES.items() for q in qs])
 @pytest.mark.parametrize("lang", ["ko", "en"])
 def test_mechanism_pages_run_at_the_ends_of_every_control(page, params, lang):
-    at = run_page(page, ui.View(lang=lang, context=ui.CONTEXTS[-1], precision=core.ALL_BF16), **params)
+    at = assert_page_runs(page, ui.View(lang=lang, context=CONTEXT_STOPS[-1], precision=core.ALL_BF16), **params)
     assert len(at.get("plotly_chart")) >= 4
     assert at.title[0].value.startswith("DeepSeek-V")
 
 
 def test_v2_page_states_the_article_numbers():
-    at = run_page("pages/v2_mla.py")
+    at = assert_page_runs("pages/v2_mla.py")
     values = [m.value for m in at.metric]
     assert values[:3] == ["69,120 B", "1/57", "9.06 GB"]
     assert float(values[3]) < 1e-12 and float(values[4]) < 1e-12  # absorbed == expanded at fp64
 
 
 def test_v2_page_shows_rounding_differences_in_low_precision():
-    at = run_page("pages/v2_mla.py", calc="FP8")
+    at = assert_page_runs("pages/v2_mla.py", calc="FP8")
     assert float(at.metric[3].value) > 0
 
 
 def test_v32_page_states_storage_read_and_the_key_share():
-    at = run_page("pages/v32_dsa.py")
+    at = assert_page_runs("pages/v32_dsa.py")
     assert [m.value for m in at.metric] == ["48,068 B", "1.14 GB", "93%"]
     assert "22%" in at.info[0].value  # same-precision storage grows vs V3
 
 
 def test_v4_page_states_the_article_numbers_and_the_layer_mix():
-    at = run_page("pages/v4_flash.py")
+    at = assert_page_runs("pages/v4_flash.py")
     assert [m.value for m in at.metric] == ["≈3,514 B", "1/1,119", "3.21 MB", "68.2 MB"]
     assert "2 SWA + 21 CSA + 20 HCA" in at.markdown[0].value
     assert "21.5 MB" in at.markdown[0].value and "46.8 MB" in at.markdown[0].value
@@ -151,7 +173,7 @@ def test_v4_page_states_the_article_numbers_and_the_layer_mix():
 
 
 def test_v41_page_states_the_article_numbers():
-    at = run_page("pages/v41_flash.py")
+    at = assert_page_runs("pages/v41_flash.py")
     assert [m.value for m in at.metric] == ["890 B", "1/4,418", "2.70 MB", "35.0 MB"]
     text = at.markdown[0].value
     assert "저장하는 층 4개" in text and "8.31 MB" in text and "5.60 MB" in text and "26.7 MB" in text
@@ -159,7 +181,7 @@ def test_v41_page_states_the_article_numbers():
 
 
 def test_token_axis_page_states_stored_and_read_counts():
-    at = run_page("pages/token_axis.py")
+    at = assert_page_runs("pages/token_axis.py")
     assert [m.value for m in at.metric] == ["8 / 5", "4 / 7"]
     assert len(at.get("plotly_chart")) == 4
 
@@ -181,23 +203,66 @@ def test_token_axis_page_explains_bad_matrices_without_a_traceback(text, message
 ])
 @pytest.mark.parametrize("lang", ["ko", "en"])
 def test_token_axis_page_runs_at_the_ends_of_every_control(params, lang):
-    at = run_page("pages/token_axis.py", ui.View(lang=lang), **params)
+    at = assert_page_runs("pages/token_axis.py", ui.View(lang=lang), **params)
     assert len(at.get("plotly_chart")) == 4
 
 
 def test_a_figure_link_shows_that_figure_alone_with_its_knobs():
-    at = run(figure="A14", t_="9", lang="en")
+    at = assert_runs(figure="A14", t_="9", lang="en")
     assert len(at.get("plotly_chart")) == 1 and not at.title
     spec = at.get("plotly_chart")[0].proto.spec
     assert "t = 9: " in spec and "t = 10: " in spec
 
 
-@pytest.mark.parametrize("params, message", [
-    (dict(figure="Z9"), "Z9"), (dict(figure="A14", t_="x"), "'x'"), (dict(figure="A1", prec="fp7"), "fp7"),
+def test_an_unknown_figure_link_explains_itself():
+    at = assert_runs(figure="Z9")
+    assert "Z9" in at.error[0].value and not at.get("plotly_chart")
+
+
+# Links a hosted app meets: mangled, hostile or old. Each shows its figure at a clamped value
+# or the default, with a note naming the value, and never raises or allocates a giant array.
+HOSTILE_LINKS = [
+    (dict(figure="A14", t_="99999"), "t_=99999"), (dict(figure="A27", decoder_layers="2147483648"), "2147483648"),
+    (dict(figure="B3", position="8000"), "position=8000"), (dict(figure="B1", rows="100000"), "rows=100000"),
+    (dict(figure="A1", ctx="-1"), "ctx=-1"), (dict(figure="crossover", precision="none"), "precision=none"),
+    (dict(figure="A24", model="v3"), "model=v3"), (dict(figure="B4", groups="2"), "groups=2"),
+    (dict(figure="A14", t_="x"), "t_=x"), (dict(figure="A1", prec="fp7"), "prec=fp7"),
+    (dict(figure="A5", seed="-inf"), "seed=-inf"), (dict(figure="A13", seed="1e400"), "seed=1e400"),
+    (dict(figure="A1", models="v2", hl="v3.2"), "A1"), (dict(figure="B2", Ws="1, x; 0, 1"), "Ws="),
+    (dict(figure="A15", sink="nan"), "sink=nan"), (dict(figure="A19", t_=str(2**63)), "t_="),
+]
+
+
+@pytest.mark.parametrize("params, shown", HOSTILE_LINKS)
+def test_a_hostile_figure_link_shows_the_figure_with_a_note(params, shown):
+    at = assert_runs(**params)
+    assert len(at.get("plotly_chart")) == 1
+    assert shown in " ".join(c.value for c in at.caption)
+
+
+def test_a_figure_link_reads_valid_values_silently():
+    at = assert_runs(figure="A1", ctx="1.5K", lang="en")
+    assert not [c for c in at.caption if "🔗" in c.value]
+    assert "(1,536 context)" in at.get("plotly_chart")[0].proto.spec
+
+
+def test_a_link_with_per_component_precision_reproduces_the_figure():
+    from figures import FIGURES
+    p = core.Precision("deployed", main_kv="fp8", index_key="bf16")
+    at = assert_runs(figure="A1", lang="en", **FIGURES["A1"].dump({"precision": p}))
+    spec = at.get("plotly_chart")[0].proto.spec
+    assert "custom formats" in spec and fmt_exact(core.storage_per_token("v4.1-flash", p).total) in spec
+
+
+@pytest.mark.parametrize("page, params, key, value", [
+    ("pages/v2_mla.py", dict(seed="-inf"), "seed", 0), ("pages/v4_flash.py", dict(seed="1e400"), "seed", 9999),
+    ("pages/v4_flash.py", dict(t="99"), "t", 30), ("pages/v41_flash.py", dict(T="3"), "T", 8),
+    ("pages/token_axis.py", dict(g1="0"), "g1", 1),
 ])
-def test_a_bad_figure_link_explains_itself(params, message):
-    at = run(**params)
-    assert message in at.error[0].value and not at.get("plotly_chart")
+def test_a_page_reads_its_linked_controls_through_their_knobs(page, params, key, value):
+    at = assert_page_runs(page, **params)
+    widget = next(w for w in [*at.number_input, *at.slider] if w.key == key)
+    assert widget.value == value
 
 
 def test_the_export_page_builds_one_zip_with_a_file_per_figure_and_format():
@@ -208,3 +273,8 @@ def test_the_export_page_builds_one_zip_with_a_file_per_figure_and_format():
     at.button[0].click().run(timeout=120)
     assert not at.exception and not at.warning
     assert "파일 4개" in at.get("download_button")[0].proto.label
+
+
+def test_the_export_page_lists_figures_with_their_titles():
+    at = AppTest.from_file(str(ROOT / "pages/export.py"), default_timeout=60).run()
+    assert "A1 · KV 캐시: 저장하는 양과 읽는 양" in at.multiselect(key="ex_ids").options

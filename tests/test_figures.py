@@ -8,8 +8,8 @@ import pytest
 import core
 from core.units import fmt_bytes
 from figures import EXTRAS, FIGURES
-from figures.i18n import LANGS, TEXT
-from ui import CONTEXTS
+from figures.knobs import CONTEXT_STOPS as CONTEXTS
+from i18n import LANGS, TEXT
 
 HANGUL = re.compile(r"[\uac00-\ud7a3]")
 

@@ -116,7 +116,8 @@ def _stops(knob: Knob, lang: str) -> list:
 
 
 def _given(knob: Knob) -> dict:
-    keys = [k for p in (knob.parts or (knob,)) for k in p.keys]
+    """The URL's values for a page control: by its own key and old aliases only."""
+    keys = [k for p in (knob.parts or (knob,)) for k in (p.key, *p.aliases)]
     return {k: st.query_params.get_all(k) for k in keys if k in st.query_params}
 
 
