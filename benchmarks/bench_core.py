@@ -1,29 +1,19 @@
 """Speed of the cost model: one sweep of 100,000 context lengths for every model.
 
-Goal: ≤ 20 ms for the sweep (storage, cache and reads, all models). The baseline in the
-same run is a plain numpy pass over the same array (n // 4 + min(n, 512)), so the ratio
-says how far the cost model is from the cheapest possible vectorised work.
-Run: python benchmarks/bench_core.py
+Goal: ≤ 20 ms per sweep (reads per decode step; cache at N), medians. The baseline in the
+same run is a plain numpy pass over the same array (n // 4 + min(n, 512)) per model, so the
+ratio says how far the cost model is from the cheapest possible vectorised work.
+Run: python -m benchmarks.bench_core [--check]
 """
 
-import pathlib
-import statistics
-import sys
-import time
+import argparse
 
 import numpy as np
 
-sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent))
-import core  # noqa: E402
+import core
+from benchmarks.timing import measure, verdict
 
-
-def best_of(fn, repeat=20) -> float:
-    times = []
-    for _ in range(repeat):
-        t0 = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t0)
-    return statistics.median(times) * 1e3
+GOAL_MS = 20.0
 
 
 def sweep_reads(n):
@@ -40,10 +30,17 @@ def baseline(n):
 
 
 if __name__ == "__main__":
-    n = np.unique(np.geomspace(1, 10_000_000, 100_000).astype(np.int64))
-    n = np.resize(n, 100_000)
-    t_read, t_cache = best_of(lambda: sweep_reads(n)), best_of(lambda: sweep_cache(n))
-    t_base = best_of(lambda: baseline(n))
-    print(f"{n.size:,} contexts × {len(core.MODELS)} models (goal ≤ 20 ms per sweep):")
-    print(f"  reads per decode step: {t_read:.2f} ms   cache at N: {t_cache:.2f} ms")
-    print(f"numpy baseline (one pass per model): {t_base:.2f} ms → reads ratio {t_read / t_base:.1f}×")
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--check", action="store_true", help="exit 1 when the goal is missed")
+    args = parser.parse_args()
+
+    n = np.resize(np.unique(np.geomspace(1, 10_000_000, 100_000).astype(np.int64)), 100_000)
+    base = measure(lambda: baseline(n), repeat=20)
+    sweeps = {"reads per decode step": measure(lambda: sweep_reads(n), repeat=20),
+              "cache at N": measure(lambda: sweep_cache(n), repeat=20)}
+    print(f"{n.size:,} contexts × {len(core.MODELS)} models")
+    print(f"{'numpy baseline':>22}: {base}")
+    for name, t in sweeps.items():
+        print(f"{name:>22}: {t}   ratio {t.median / base.median:.1f}×")
+    verdict(f"≤ {GOAL_MS:g} ms per sweep of {n.size:,} contexts × {len(core.MODELS)} models",
+            [f"{name}: {t.median:.1f} ms" for name, t in sweeps.items() if t.median > GOAL_MS], args.check)

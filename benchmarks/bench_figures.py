@@ -1,33 +1,30 @@
-"""Build time of every registered figure with its defaults (goal: mechanism figures ≤ 150 ms).
+"""Build time of every registered figure with its defaults.
 
-The baseline in the same run is a one-bar plotly figure, so the ratio is independent of
-how busy the machine is. Run: python benchmarks/bench_figures.py
+Goal: every figure ≤ 150 ms (median). The baseline in the same run is a one-bar plotly
+figure, so the ratio is independent of how busy the machine is.
+Run: python -m benchmarks.bench_figures [--check]
 """
 
-import pathlib
-import statistics
-import sys
-import time
+import argparse
 
 import plotly.graph_objects as go
 
-sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent))
-from figures import EXTRAS, FIGURES  # noqa: E402
+from benchmarks.timing import measure, verdict
+from figures import EXTRAS, FIGURES
 
-
-def median_ms(build, repeat=10) -> float:
-    build()  # warm
-    times = []
-    for _ in range(repeat):
-        t0 = time.perf_counter()
-        build()
-        times.append(time.perf_counter() - t0)
-    return statistics.median(times) * 1e3
-
+GOAL_MS = 150.0
 
 if __name__ == "__main__":
-    base = median_ms(lambda: go.Figure(go.Bar(x=[1], y=["a"], orientation="h")))
-    print(f"baseline one-bar figure: {base:.1f} ms")
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--check", action="store_true", help="exit 1 when the goal is missed")
+    args = parser.parse_args()
+
+    base = measure(lambda: go.Figure(go.Bar(x=[1], y=["a"], orientation="h")))
+    print(f"{'one-bar baseline':>16}: {base}")
+    misses = []
     for fid, build in {**FIGURES, **EXTRAS}.items():
-        ms = median_ms(build)
-        print(f"{fid:>10}: {ms:6.1f} ms  ({ms / base:4.1f}× baseline)")
+        t = measure(build)
+        print(f"{fid:>16}: {t}   ratio {t.median / base.median:5.1f}×")
+        if t.median > GOAL_MS:
+            misses.append(f"{fid}: {t.median:.1f} ms")
+    verdict(f"every figure ≤ {GOAL_MS:g} ms", misses, args.check)

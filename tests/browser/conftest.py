@@ -7,17 +7,15 @@ Playwright and finds (or installs) a Chromium; $CHROMIUM names it.
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 import pytest
 
+import browser_harness
+
 HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE))  # `harness` is shared with benchmarks/bench_slider.py
 
-import harness  # noqa: E402  (tests import `from harness import wait_ready` too)
-
-SCREENSHOTS = harness.REPO_ROOT / "artifacts" / "screenshots"
+SCREENSHOTS = browser_harness.REPO_ROOT / "artifacts" / "screenshots"
 EXPECT_TIMEOUT_MS = 30_000
 
 
@@ -31,7 +29,7 @@ def pytest_collection_modifyitems(config, items):
 @pytest.fixture(scope="session")
 def app_url(tmp_path_factory):
     log = tmp_path_factory.mktemp("streamlit") / "streamlit.log"
-    with harness.streamlit_server(harness.REPO_ROOT / "app.py", log) as url:
+    with browser_harness.streamlit_server(browser_harness.REPO_ROOT / "app.py", log) as url:
         yield url
 
 
@@ -43,7 +41,7 @@ def browser():
         pytest.skip("playwright is not installed (scripts/test.sh installs it)")
     expect.set_options(timeout=EXPECT_TIMEOUT_MS)  # a rerun on a busy 2-core CI box can exceed the 5 s default
     with sync_playwright() as pw:
-        b = harness.launch_chromium(pw)
+        b = browser_harness.launch_chromium(pw)
         yield b
         b.close()
 

@@ -9,8 +9,9 @@ import sys
 import pytest
 
 pytest.importorskip("playwright.sync_api", reason="playwright is not installed (scripts/test.sh installs it)")
-from harness import REPO_ROOT, wait_ready  # noqa: E402
 from playwright.sync_api import expect  # noqa: E402
+
+from browser_harness import REPO_ROOT, assert_ready_without_exception  # noqa: E402
 
 pytestmark = pytest.mark.browser
 
@@ -28,7 +29,7 @@ def test_a_site_page_draws_offline_from_its_shared_plotly_js(page, tmp_path):
 
 def test_the_download_button_hands_over_an_svg_of_the_figure(page, app_url):
     page.goto(f"{app_url}/?lang=en")
-    wait_ready(page)
+    assert_ready_without_exception(page)
     page.get_by_text("⤓ Download").first.click()
     with page.expect_download() as info:
         page.get_by_role("button", name="SVG").first.click()

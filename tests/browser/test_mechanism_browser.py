@@ -7,43 +7,44 @@ import re
 import pytest
 
 pytest.importorskip("playwright.sync_api", reason="playwright is not installed (scripts/test.sh installs it)")
-from harness import wait_ready  # noqa: E402
 from playwright.sync_api import expect  # noqa: E402
+
+from browser_harness import assert_ready_without_exception  # noqa: E402
 
 pytestmark = pytest.mark.browser
 
 
-def open_page(page, url: str):
+def assert_opens_without_exception(page, url: str):
     """Streamlit 1.67 shows a spurious "Page not found" modal on the first session after
     start when it opens a non-default page (streamlit#9992): enter through the root."""
     page.goto(url.split("/v")[0] + "/")
-    wait_ready(page)
+    assert_ready_without_exception(page)
     page.goto(url)
-    wait_ready(page)
+    assert_ready_without_exception(page)
 
 
 def test_choosing_fp8_makes_the_three_orders_differ(page, app_url, screenshot):
-    open_page(page, f"{app_url}/v2-mla")
+    assert_opens_without_exception(page, f"{app_url}/v2-mla")
     diff = page.locator('[data-testid="stMetric"]').nth(3).locator('[data-testid="stMetricValue"]')
     before = diff.inner_text()
     assert float(before) < 1e-12  # fp64: absorbed == expanded
     page.locator(".st-key-calc").get_by_text("FP8").click()
     expect(page).to_have_url(re.compile(r"[?&]calc=FP8"))
     expect(diff).not_to_have_text(before)
-    wait_ready(page)
+    assert_ready_without_exception(page)
     assert float(diff.inner_text()) > 1e-3
     screenshot("v2-mla-fp8")
 
 
 def test_a_link_with_knobs_reproduces_the_dsa_view(page, app_url):
-    open_page(page, f"{app_url}/v3-2-dsa?T=8&k=2&seed=5&lang=en")
+    assert_opens_without_exception(page, f"{app_url}/v3-2-dsa?T=8&k=2&seed=5&lang=en")
     expect(page.locator('[data-testid="stCaptionContainer"]', has_text="k = 2, T = 8")).to_be_visible()
     # rows choose min(2, t + 1): 1 + 2 × 7 = 15 positions
     expect(page.get_by_text("15 in all")).to_be_visible()
 
 
 def test_the_v4_stepper_draws_the_rows_read_at_the_linked_step(page, app_url, screenshot):
-    open_page(page, f"{app_url}/v4-flash?t=10&m=4&win=4&lang=en")
+    assert_opens_without_exception(page, f"{app_url}/v4-flash?t=10&m=4&win=4&lang=en")
     # ⌊11/4⌋ = 2 complete entries + 4 window rows at t = 10; 3 + 4 at t = 11
     expect(page.locator(".main-svg").get_by_text("t = 10: 6 rows (2 compressed + 4 window)")).to_be_visible()
     expect(page.locator(".main-svg").get_by_text("t = 11: 7 rows (3 compressed + 4 window)")).to_be_visible()
@@ -51,7 +52,7 @@ def test_the_v4_stepper_draws_the_rows_read_at_the_linked_step(page, app_url, sc
 
 
 def test_the_v41_layout_and_the_ced_grid_draw_from_the_spec(page, app_url):
-    open_page(page, f"{app_url}/v4-1-flash?lang=en&prompt=8&win=2")
+    assert_opens_without_exception(page, f"{app_url}/v4-1-flash?lang=en&prompt=8&win=2")
     svg = page.locator(".main-svg")
     expect(svg.get_by_text("DeepSeek-V4.1-Flash: the 40-layer layout")).to_be_visible()
     expect(svg.get_by_text("20 of 32 cells executed (62%)")).to_be_visible()

@@ -1,4 +1,5 @@
-"""The Overview page in a real Chromium: charts drawn, the context slider moves a number, URLs restore state.
+"""The Overview page in a real Chromium: charts drawn, the context slider moves a number, URLs restore state,
+the sidebar reaches every page.
 
 Screenshots of every visited view go to artifacts/screenshots/.
 """
@@ -6,15 +7,14 @@ Screenshots of every visited view go to artifacts/screenshots/.
 from __future__ import annotations
 
 import re
-from urllib.parse import urljoin, urlsplit
 
 import pytest
 
 pytest.importorskip("playwright.sync_api", reason="playwright is not installed (scripts/test.sh installs it)")
-from harness import EXCEPTION, PLOTLY_CHART, context_slider, wait_ready  # noqa: E402
 from playwright.sync_api import expect  # noqa: E402
 
 import core  # noqa: E402
+from browser_harness import EXCEPTION, PLOTLY_CHART, assert_ready_without_exception, context_slider  # noqa: E402
 from core.units import fmt_bytes  # noqa: E402
 
 pytestmark = pytest.mark.browser
@@ -30,13 +30,13 @@ def read_metric(page):
     return metric.locator('[data-testid="stMetricValue"]')
 
 
-def open_view(page, url: str):
+def assert_opens_without_exception(page, url: str):
     page.goto(url)
-    wait_ready(page)
+    assert_ready_without_exception(page)
 
 
 def test_overview_draws_its_charts_without_an_exception(page, app_url, screenshot):
-    open_view(page, f"{app_url}/")
+    assert_opens_without_exception(page, f"{app_url}/")
     screenshot("overview-default")
     drawn = page.locator(PLOTLY_CHART).filter(has=page.locator(".main-svg"))
     assert drawn.count() >= MIN_CHARTS, f"only {drawn.count()} plotly charts drawn, expected >= {MIN_CHARTS}"
@@ -44,7 +44,7 @@ def test_overview_draws_its_charts_without_an_exception(page, app_url, screensho
 
 
 def test_moving_the_context_slider_changes_the_read_total_and_the_url(page, app_url, screenshot):
-    open_view(page, f"{app_url}/")
+    assert_opens_without_exception(page, f"{app_url}/")
     value = read_metric(page)
     expect(value).to_be_visible()
     before = value.inner_text()
@@ -56,16 +56,16 @@ def test_moving_the_context_slider_changes_the_read_total_and_the_url(page, app_
 
     expect(page).to_have_url(re.compile(r"[?&]ctx="))
     expect(value).not_to_have_text(before)
-    wait_ready(page)
+    assert_ready_without_exception(page)
     assert value.inner_text() != before
     screenshot("overview-ctx-moved")
 
 
 def test_a_shared_url_restores_language_context_and_precision(page, app_url, screenshot):
-    open_view(page, f"{app_url}/")
+    assert_opens_without_exception(page, f"{app_url}/")
     default_text = read_metric(page).inner_text()
 
-    open_view(page, f"{app_url}/?lang=en&ctx=1M&prec=bf16")
+    assert_opens_without_exception(page, f"{app_url}/?lang=en&ctx=1M&prec=bf16")
     screenshot("overview-en-1M-bf16")
     label = page.locator('[data-testid="stMetricLabel"]', has_text=READ_LABEL).first
     expect(label).to_contain_text(re.compile(r"read", re.IGNORECASE))  # English, not "읽는"
@@ -80,28 +80,39 @@ def test_a_shared_url_restores_language_context_and_precision(page, app_url, scr
     expect(read_metric(page)).to_have_text(fmt_bytes(expected))
 
 
-def nav_urls(page, app_url: str) -> list[str]:
-    """Every in-app page URL in the navigation (the root alone if there is none)."""
+# Every page by its URL path, and the start of its title (st.title) per language.
+PAGES = {
+    "": {"ko": "DeepSeek의 KV 캐시", "en": "DeepSeek's KV cache"},
+    "v2-mla": {"ko": "DeepSeek-V2:", "en": "DeepSeek-V2:"},
+    "v3-2-dsa": {"ko": "DeepSeek-V3.2:", "en": "DeepSeek-V3.2:"},
+    "v4-flash": {"ko": "DeepSeek-V4-Flash:", "en": "DeepSeek-V4-Flash:"},
+    "v4-1-flash": {"ko": "DeepSeek-V4.1-Flash:", "en": "DeepSeek-V4.1-Flash:"},
+    "token-axis": {"ko": "토큰 축 압축", "en": "Token-axis compression"},
+    "export": {"ko": "그림 내보내기", "en": "Export figures"},
+}
+TITLE = '[data-testid="stMain"] h1'
+
+
+def nav_link(page, path: str):
+    """The sidebar's link to the page at `path` (after "View more", if the list is folded)."""
     more = page.locator('[data-testid="stSidebarNavViewButton"]')
     if more.count() and "more" in more.first.inner_text().lower():
         more.first.click()
-    links = page.locator('[data-testid="stSidebarNavLink"], [data-testid="stTopNavLink"]')
-    host = urlsplit(app_url).netloc
-    urls = [f"{app_url}/"]
-    for href in (links.nth(i).get_attribute("href") for i in range(links.count())):
-        url = urljoin(f"{app_url}/", href or "")
-        parts = urlsplit(url)
-        if parts.netloc == host:
-            url = f"{parts.scheme}://{parts.netloc}{parts.path}"
-            if url not in urls:
-                urls.append(url)
-    return urls
+    return page.locator(f'[data-testid="stSidebarNavLink"][href$="/{path}"]')
 
 
 @pytest.mark.parametrize("lang", ["ko", "en"])
-def test_no_page_shows_an_exception(page, app_url, screenshot, lang):
-    open_view(page, f"{app_url}/?lang={lang}")
-    for url in nav_urls(page, app_url):
-        open_view(page, f"{url}?lang={lang}")  # wait_ready asserts no stException
-        slug = urlsplit(url).path.strip("/").replace("/", "-") or "overview"
-        screenshot(f"page-{lang}-{slug}")
+def test_the_navigation_reaches_every_page_and_no_page_shows_an_exception(page, app_url, screenshot, lang):
+    assert_opens_without_exception(page, f"{app_url}/?lang={lang}")
+    for path, titles in PAGES.items():
+        link = nav_link(page, path)
+        expect(link).to_have_count(1)
+        link.click()
+        expect(page).to_have_url(re.compile(rf"^{re.escape(app_url)}/{re.escape(path)}(\?|$)"))
+        assert_ready_without_exception(page)
+        # either language: a click in the sidebar does not carry ?lang= (yet)
+        expect(page.locator(TITLE).first).to_contain_text(re.compile("|".join(map(re.escape, titles.values()))))
+
+        assert_opens_without_exception(page, f"{app_url}/{path}?lang={lang}")  # and in this language
+        expect(page.locator(TITLE).first).to_contain_text(titles[lang])
+        screenshot(f"page-{lang}-{path or 'overview'}")

@@ -1,9 +1,10 @@
-"""Shared helpers for the browser tests and the slider benchmark.
+"""The browser harness shared by tests/browser and benchmarks/bench_slider.py.
 
-Start `streamlit run` on a free port (output to a log file), wait for its
-health endpoint, launch a Chromium through Playwright, and wait for a page
-to be fully drawn. Playwright is imported lazily so this module imports
-without it.
+Start `streamlit run` on a free port (output to a log file), wait for its health endpoint,
+launch a Chromium through Playwright, wait for a page to be fully drawn, find the context
+slider, and tell when the charts have redrawn. Playwright is imported lazily so this module
+imports without it. It lives at the repo root so both import it without path tricks (pytest's
+pythonpath = ["."], `python -m benchmarks.…`); it is a dev tool, not part of the package.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ import urllib.request
 from contextlib import contextmanager
 from pathlib import Path
 
-REPO_ROOT = Path(__file__).resolve().parents[2]
+REPO_ROOT = Path(__file__).resolve().parent
 
 # Flags the machine notes call for: root needs --no-sandbox; the closed network
 # refuses Chromium's background connections unless they are switched off.
@@ -112,8 +113,9 @@ def launch_chromium(playwright):
     return playwright.chromium.launch(headless=True, args=CHROMIUM_ARGS, **kwargs)
 
 
-def wait_ready(page, timeout: float = 60_000) -> None:
-    """Script finished, every plotly chart drawn (`.main-svg` present), no exception shown.
+def assert_ready_without_exception(page, timeout: float = 60_000) -> None:
+    """Wait until the script has finished and every plotly chart is drawn (`.main-svg`
+    present), then assert that no exception is shown.
 
     Lazily loaded elements (plotly among them) show an `stSkeleton` until their code has
     arrived, which can be after the script state is back to notRunning: wait those out too.
@@ -143,19 +145,34 @@ def context_slider(page):
     return sliders.filter(has_text=re.compile(r"context|문맥", re.IGNORECASE)).first
 
 
-# JS: a cheap string hash of every plotly chart's SVG markup, to tell a redraw.
-_CHARTS_HASH = """function chartsHash() {
-  let h = 0;
-  for (const svg of document.querySelectorAll('[data-testid="stPlotlyChart"] .main-svg')) {
-    const s = svg.innerHTML;
-    for (let i = 0; i < s.length; i++) h = (Math.imul(h, 31) + s.charCodeAt(i)) | 0;
-  }
-  return String(h);
-}"""
-CHARTS_HASH_JS = f"() => {{ {_CHARTS_HASH} return chartsHash(); }}"
-# JS predicate for page.wait_for_function(..., arg=previous_hash): the rerun is over and a chart changed.
-REDRAWN_JS = (
-    f"(before) => {{ {_CHARTS_HASH} "
-    f"return !!document.querySelector('{APP_READY}') && !document.querySelector('{SKELETON}')"
-    " && chartsHash() !== before; }"
+# One MutationObserver per page stamps the last change inside any plotly chart: the page pays a
+# `closest()` per mutation record, where hashing every chart's markup on each frame slowed it.
+_WATCH_CHARTS_JS = """() => {
+  if (window.__chartsChangedAt !== undefined) return;
+  window.__chartsChangedAt = 0;
+  new MutationObserver(records => {
+    for (const r of records) {
+      const el = r.target.nodeType === 1 ? r.target : r.target.parentElement;
+      if (el && el.closest('CHART')) { window.__chartsChangedAt = performance.now(); return; }
+    }
+  }).observe(document.body, {subtree: true, childList: true, attributes: true, characterData: true});
+}""".replace("CHART", PLOTLY_CHART)
+_REDRAWN_SINCE_JS = (
+    "(since) => window.__chartsChangedAt > since"
+    f" && !!document.querySelector('{APP_READY}') && !document.querySelector('{SKELETON}')"
 )
+
+
+def watch_charts(page) -> None:
+    """Install the chart observer on the current page (once; again after a navigation)."""
+    page.evaluate(_WATCH_CHARTS_JS)
+
+
+def page_clock(page) -> float:
+    """The page's `performance.now()`, the clock the chart observer stamps with."""
+    return page.evaluate("performance.now()")
+
+
+def wait_charts_redrawn(page, since: float, timeout: float = 60_000) -> None:
+    """Wait until the script is back to notRunning and a chart changed after `since` (page_clock)."""
+    page.wait_for_function(_REDRAWN_SINCE_JS, arg=since, timeout=timeout)
