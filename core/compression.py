@@ -89,9 +89,9 @@ def hca_pool(C, Z, B, ratio: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     n = ⌊T/m⌋, tokens of an incomplete last block are left out.
     """
     C, Z, B = (np.asarray(a, dtype=np.float64) for a in (C, Z, B))
-    n, c = entry_count(C.shape[0], ratio), C.shape[1]
-    if Z.shape != C.shape or B.shape != (ratio, c):
+    if C.ndim != 2 or Z.shape != C.shape or B.shape != (ratio, C.shape[1]):
         raise ValueError(f"need C, Z [T, c] and B [{ratio}, c]; got {C.shape}, {Z.shape}, {B.shape}")
+    n, c = entry_count(C.shape[0], ratio), C.shape[1]
     C_blocks = C[: n * ratio].reshape(n, ratio, c)
     Z_biased = Z[: n * ratio].reshape(n, ratio, c) + B
     weights = softmax(Z_biased, axis=1)
@@ -157,6 +157,7 @@ class Compressor:
 
     @classmethod
     def draw(cls, rng: np.random.Generator, dims: CompressDims, width: int) -> Compressor:
+        """Drawn in field order: the order is part of what a seed means."""
         c = dims.head_dim
         return cls(W_kv_comp=init_weight(rng, dims.hidden, width), W_z=init_weight(rng, dims.hidden, width),
                    B=0.5 * rng.standard_normal((dims.ratio * width // c, c)), scale=init_scale(rng, c))

@@ -30,9 +30,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from .checks import int_at_least
-from .compression import CompressDims, CSARun, LocalKV, csa_compress, entry_count, seeded_input, sources
+from .compression import CompressDims, CSARun, LocalKV, csa_compress, hca_pool, seeded_input, sources
 from .models import get
-from .ops import init_scale, init_weight, rms_norm, rope_tail, softmax
+from .ops import init_scale, init_weight, rms_norm, rope_tail
 
 _V41 = get("v4.1-flash")
 # m of the encoder's CSA2 layers (2) and of the decoder's (1), from the layer schedule
@@ -45,18 +45,15 @@ _DIMS = CompressDims()  # m = 4: the comparison size of figure A21
 
 
 def csa2_pool(C, Z, ratio: int) -> tuple[np.ndarray, np.ndarray]:
-    """Non-overlapping pooling of C [T, c] by Z [T, c] over complete blocks of m, no bias.
+    """HCA's non-overlapping pooling (`hca_pool`) with no bias: C [T, c] by Z [T, c] over
+    complete blocks of m.
 
     Returns weights S [n, m, c] (softmax along the token axis, per channel, over the
     block's own m scores) and pooled u [n, c] = Σ S ⊙ C_block; n = ⌊T/m⌋.
     """
-    C, Z = np.asarray(C, dtype=np.float64), np.asarray(Z, dtype=np.float64)
-    if C.ndim != 2 or Z.shape != C.shape:
-        raise ValueError(f"need C and Z of one shape [T, c]; got {C.shape}, {Z.shape}")
-    m = int_at_least("ratio", ratio)
-    n, c = entry_count(C.shape[0], m), C.shape[1]
-    weights = softmax(Z[: n * m].reshape(n, m, c), axis=1)
-    return weights, (weights * C[: n * m].reshape(n, m, c)).sum(axis=1)
+    C = np.asarray(C, dtype=np.float64)
+    _, weights, pooled = hca_pool(C, Z, np.zeros((int_at_least("ratio", ratio), C.shape[-1])), ratio)
+    return weights, pooled
 
 
 def index_key_pre_rope(main_pre_rope, W_IK, scale_I) -> np.ndarray:
