@@ -8,10 +8,10 @@ import numpy as np
 import pytest
 
 from core import compression as cp
-from core import cost
+from core import cost, ops
 from core.compression import CompressDims
-from core.mla import rope
 from core.models import get
+from core.ops import rope
 
 SEEDS = (0, 1, 7)
 DIMS = (
@@ -129,8 +129,8 @@ def test_local_kv_is_made_per_token_uncompressed_and_rotated_at_its_own_position
     for run in (cp.hca_compress(), cp.csa_compress()):
         d = run.dims
         assert run.E_win.shape == (d.tokens, d.head_dim)
-        normed = cp.rms_norm(run.X @ run.W_kv_win, run.scale_win)
-        assert np.allclose(run.E_win, cp.rope_tail(normed, np.arange(d.tokens), d.rope_dim), rtol=0, atol=1e-14)
+        normed = ops.rms_norm(run.X @ run.W_kv_win, run.scale_win)
+        assert np.allclose(run.E_win, ops.rope_tail(normed, np.arange(d.tokens), d.rope_dim), rtol=0, atol=1e-14)
 
 
 @pytest.mark.parametrize("compress", [cp.hca_compress, cp.csa_compress], ids=["hca", "csa"])
@@ -204,6 +204,6 @@ def test_entry_count_refuses_bad_arguments(bad):
 def test_rope_tail_turns_back_with_negative_positions_and_keeps_the_other_dims():
     x = np.random.default_rng(0).standard_normal((5, 6))
     pos = np.arange(5) * 3
-    y = cp.rope_tail(x, pos, 2)
+    y = ops.rope_tail(x, pos, 2)
     assert np.array_equal(y[:, :4], x[:, :4])
-    assert np.allclose(cp.rope_tail(y, -pos, 2), x, rtol=0, atol=1e-14)
+    assert np.allclose(ops.rope_tail(y, -pos, 2), x, rtol=0, atol=1e-14)

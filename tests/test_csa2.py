@@ -9,6 +9,7 @@ import pytest
 
 from core import compression as cp
 from core import csa2 as c2
+from core import ops
 from core.compression import CompressDims
 from core.models import get
 
@@ -72,7 +73,7 @@ def test_with_m_1_pooling_passes_the_token_through_unchanged(seed):
     run = c2.csa2_compress(dims, seed, index_dim=6)
     assert np.all(run.weights == 1.0)
     assert np.array_equal(run.pooled, run.C)
-    assert np.allclose(run.main_pre_rope, cp.rms_norm(run.C, run.scale), rtol=0, atol=1e-14)
+    assert np.allclose(run.main_pre_rope, ops.rms_norm(run.C, run.scale), rtol=0, atol=1e-14)
 
 
 @pytest.mark.parametrize(("dims", "seed"), CASES, ids=IDS)
@@ -81,8 +82,8 @@ def test_the_main_kv_is_pooled_then_rms_normed_then_roped_at_the_block_start(dim
     n, m, c = dims.n_entries, dims.ratio, dims.head_dim
     pooled = (run.weights * run.C[: n * m].reshape(n, m, c)).sum(axis=1)
     assert np.allclose(run.pooled, pooled, rtol=0, atol=1e-14)
-    assert np.allclose(run.main_pre_rope, cp.rms_norm(pooled, run.scale), rtol=0, atol=1e-14)
-    assert np.allclose(run.entries, cp.rope_tail(run.main_pre_rope, run.positions, dims.rope_dim), rtol=0, atol=1e-14)
+    assert np.allclose(run.main_pre_rope, ops.rms_norm(pooled, run.scale), rtol=0, atol=1e-14)
+    assert np.allclose(run.entries, ops.rope_tail(run.main_pre_rope, run.positions, dims.rope_dim), rtol=0, atol=1e-14)
     keep = c - dims.rope_dim
     assert np.array_equal(run.entries[:, :keep], run.main_pre_rope[:, :keep])  # RoPE touches the tail only
 
@@ -90,10 +91,10 @@ def test_the_main_kv_is_pooled_then_rms_normed_then_roped_at_the_block_start(dim
 @pytest.mark.parametrize(("dims", "seed"), CASES, ids=IDS)
 def test_the_index_key_is_rms_norm_of_the_main_kv_before_rope_times_w_ik_then_roped(dims, seed):
     run = c2.csa2_compress(dims, seed, index_dim=5)
-    expected = cp.rms_norm(run.main_pre_rope @ run.W_IK, run.scale_I)
+    expected = ops.rms_norm(run.main_pre_rope @ run.W_IK, run.scale_I)
     assert run.W_IK.shape == (dims.head_dim, 5)
     assert np.allclose(run.index_pre_rope, expected, rtol=0, atol=1e-13)
-    assert np.allclose(run.index_keys, cp.rope_tail(expected, run.positions, dims.rope_dim), rtol=0, atol=1e-13)
+    assert np.allclose(run.index_keys, ops.rope_tail(expected, run.positions, dims.rope_dim), rtol=0, atol=1e-13)
 
 
 @pytest.mark.parametrize(("dims", "seed"), CASES, ids=IDS)

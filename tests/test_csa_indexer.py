@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 from core import compression as cp
+from core import ops
 from core.compression import CompressDims
 from core.csa_indexer import ARTICLE_INDEX_DIM, csa_indexer
 
@@ -77,7 +78,7 @@ def test_index_keys_come_from_an_overlapping_compressor_over_the_main_entries_sp
     # the same pooling as the main compressor, with the indexer's own weights
     C2, Z2 = run.X @ run.W_kv_comp_I, run.X @ run.W_z_I
     _, _, _, _, pooled = cp.csa_pool(C2[:, :4], C2[:, 4:], Z2[:, :4], Z2[:, 4:], run.B_I, m)
-    expected = cp.rope_tail(cp.rms_norm(pooled, run.scale_I), run.positions, dims.rope_dim)
+    expected = ops.rope_tail(ops.rms_norm(pooled, run.scale_I), run.positions, dims.rope_dim)
     assert np.allclose(run.K_icomp, expected, rtol=0, atol=1e-14)
 
 
@@ -85,7 +86,7 @@ def test_the_query_comes_from_the_shared_c_q_and_the_weights_from_x():
     run = csa_indexer()
     r = run.dims.rope_dim
     assert np.allclose(run.c_Q, run.X @ run.W_DQ, rtol=0, atol=1e-15)
-    assert np.allclose(run.q_I, cp.rope_tail(run.c_Q @ run.W_IQ, np.arange(run.dims.tokens), r), rtol=0, atol=1e-14)
+    assert np.allclose(run.q_I, ops.rope_tail(run.c_Q @ run.W_IQ, np.arange(run.dims.tokens), r), rtol=0, atol=1e-14)
     assert np.allclose(run.w, run.X @ run.W_w, rtol=0, atol=1e-15)
     assert run.q_I.shape == (run.n_heads, run.dims.tokens, run.index_dim)
 

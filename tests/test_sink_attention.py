@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 from core import compression as cp
+from core import ops
 from core import sink_attention as sa
 from core import visibility as vis
 from core.mla import softmax
@@ -25,7 +26,7 @@ def _entries(n=7, c=6, rope_dim=2, seed=0, t=20, shift=0):
     rng = np.random.default_rng(seed)
     raw = rng.standard_normal((n, c))
     s = np.sort(rng.integers(0, t + 1, n))
-    return cp.rope_tail(raw, s + shift, rope_dim), s + shift
+    return ops.rope_tail(raw, s + shift, rope_dim), s + shift
 
 
 @pytest.mark.parametrize("dims", DIMS, ids=["default", "wide", "one-group"])
@@ -84,11 +85,11 @@ def test_the_query_is_normed_per_head_then_rotated_at_t():
     d = run.dims
     assert np.allclose(run.c_Q, run.x @ run.W_DQ, rtol=0, atol=1e-15)
     normed = run.Q_pre / np.sqrt(np.mean(run.Q_pre**2, axis=1, keepdims=True) + 1e-6)
-    assert np.allclose(run.Q, cp.rope_tail(normed, [23], d.rope_dim), rtol=0, atol=1e-14)
+    assert np.allclose(run.Q, ops.rope_tail(normed, [23], d.rope_dim), rtol=0, atol=1e-14)
     assert np.allclose(np.linalg.norm(run.Q, axis=1), math.sqrt(d.head_dim), rtol=1e-6)
     assert np.allclose(run.S, run.Q @ E.T / math.sqrt(d.head_dim), rtol=0, atol=1e-14)
     assert np.allclose(run.O, run.P @ E, rtol=0, atol=1e-14)
-    assert np.allclose(cp.rope_tail(run.O_unrot, [23], d.rope_dim), run.O, rtol=0, atol=1e-14)
+    assert np.allclose(ops.rope_tail(run.O_unrot, [23], d.rope_dim), run.O, rtol=0, atol=1e-14)
 
 
 @pytest.mark.parametrize("dims", DIMS, ids=["default", "wide", "one-group"])
