@@ -18,7 +18,6 @@ from figures.cli import ordered_ids, slug
 from figures.export import image
 
 ROOT = Path(__file__).resolve().parent.parent
-pytest.importorskip("kaleido", reason="kaleido comes with requirements.txt")
 
 
 def run_cli(*args) -> subprocess.CompletedProcess:
@@ -106,22 +105,41 @@ def test_the_static_site_shares_one_plotly_js(tmp_path):
     assert "A24" in (tmp_path / "index-en.html").read_text(encoding="utf-8")
 
 
-def test_the_talk_look_changes_background_and_scales_every_font():
+def font_sizes(fig) -> dict[str, float]:
+    """Every font size a figure sets, resolved through its template: {where: size}."""
+    tpl = fig.layout.template.layout
+    body = fig.layout.font.size or tpl.font.size
+    sizes = {"layout": body, "title": fig.layout.title.font.size or tpl.title.font.size or body,
+             "legend": fig.layout.legend.font.size or body}
+    sizes |= {f"annotation {i}": a.font.size or body for i, a in enumerate(fig.layout.annotations)}
+    sizes |= {f"trace {i} text": tr.textfont.size or body for i, tr in enumerate(fig.data) if "textfont" in tr}
+    return sizes
+
+
+def svg_font_sizes(svg: str) -> list[float]:
+    """Every font size an SVG draws with, in document order (style="font-size: 13px", inline spans too)."""
+    return [float(px) for px in re.findall(r"font-size:\s*([\d.]+)px", svg)]
+
+
+@pytest.mark.parametrize("fid", ["A1", "A14", "B2"])  # bars with a legend; matrix diagrams with cell text
+def test_the_talk_look_changes_background_and_scales_every_font(fid):
     from figures.style import apply_look
-    base = FIGURES["A1"]()
+    base = FIGURES[fid]()
     dark = apply_look(base, "dark", 1.5)
-    assert dark.layout.paper_bgcolor == "#0f172a" and dark.layout.font.size == 13 * 1.5
-    sizes = [(a.font.size or 13) for a in base.layout.annotations]
-    assert [a.font.size for a in dark.layout.annotations] == pytest.approx([s * 1.5 for s in sizes])
+    assert dark.layout.paper_bgcolor == "#0f172a"
+    assert font_sizes(dark) == pytest.approx({where: 1.5 * size for where, size in font_sizes(base).items()})
     assert apply_look(base, "transparent").layout.paper_bgcolor == "rgba(0,0,0,0)"
     assert base.layout.paper_bgcolor != "#0f172a"  # the original is left alone
     with pytest.raises(ValueError, match="theme"):
         apply_look(base, "neon")
 
 
-def test_export_files_apply_the_look_to_images(tmp_path):
-    done = run_cli("export", "--out", str(tmp_path), "--ids", "A14", "--format", "svg", "--theme", "dark",
-                   "--font-scale", "1.25")
+@pytest.mark.parametrize("fid", ["A1", "A14"])  # a legend; cell text with inline-sized spans
+def test_export_files_apply_the_look_to_images(exported, tmp_path, fid):
+    done = run_cli("export", "--out", str(tmp_path), "--ids", fid, "--format", "svg", "--lang", "en",
+                   "--width", "1280", "--height", "720", "--theme", "dark", "--font-scale", "1.25")
     assert done.returncode == 0, done.stderr
-    assert "#0f172a" in (tmp_path / "A14-ko.svg").read_text(encoding="utf-8") or \
-        "rgb(15, 23, 42)" in (tmp_path / "A14-ko.svg").read_text(encoding="utf-8")
+    looked = (tmp_path / f"{slug(fid)}-en.svg").read_text(encoding="utf-8")
+    plain = svg_font_sizes((exported / f"{slug(fid)}-en.svg").read_text(encoding="utf-8"))
+    assert "#0f172a" in looked or "rgb(15, 23, 42)" in looked
+    assert plain and svg_font_sizes(looked) == pytest.approx([1.25 * px for px in plain])
