@@ -8,8 +8,8 @@ A8 is structural (the article's sizes); A9/A10 run a small seeded MLA layer and 
 from __future__ import annotations
 
 from core import get
-from core.indexer import ARTICLE_INDEXER_DIMS, run_indexer, sparse_mla
-from core.mla import ARTICLE_DIMS, MLADims, run_mla
+from core.indexer import IndexerDims, run_indexer, sparse_mla
+from core.mla import MLADims, run_mla
 from i18n import t
 
 from .matrix import Box, Diagram, Op, render
@@ -19,18 +19,19 @@ MAX_HEADS_SHOWN = 2
 
 
 def build_a8(*, lang: str = "ko"):
-    d, i = ARTICLE_DIMS, ARTICLE_INDEXER_DIMS
-    key = get("v3.2").component("index_key")
+    spec = get("v3.2")
+    d, i = spec.dims, IndexerDims.of(spec.dims)
+    key = spec.component("index_key")
     fmt = key.layout(key.deployed)
     lanes = (
         (Box(sym("C", "Q"), ("T", d.q_lora_rank)), Op("×"), Box(sym("W", "IQ", "j"), (d.q_lora_rank, i.head_dim),
                                                                "weight"),
          Op("→", t("a8.rope", lang, r=i.rope_dim, d=i.head_dim)), Box(sym("q", "I", "j"), ("T", i.head_dim))),
-        (Box("X", ("T", d.hidden)), Op("×"), Box(sym("W", "IK"), (d.hidden, i.head_dim), "weight"),
+        (Box("X", ("T", d.hidden_size)), Op("×"), Box(sym("W", "IK"), (d.hidden_size, i.head_dim), "weight"),
          Op("→", "LayerNorm · " + t("a8.rope", lang, r=i.rope_dim, d=i.head_dim)),
          Box(sym("k", "I"), ("T", i.head_dim), "index", cached=True,
              note=t("a8.fp8", lang, f=fmt.short, b=fmt.nbytes))),
-        (Box("X", ("T", d.hidden)), Op("×"), Box(sym("W", "Iw"), (d.hidden, i.n_heads), "weight"), Op("="),
+        (Box("X", ("T", d.hidden_size)), Op("×"), Box(sym("W", "Iw"), (d.hidden_size, i.n_heads), "weight"), Op("="),
          Box(sym("w", "I"), ("T", i.n_heads))),
     )
     return render(Diagram(

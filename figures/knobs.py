@@ -48,7 +48,7 @@ class Note:
 
 
 def _quote(raw: str) -> str:
-    """A value safe to show: one line, no markdown code fences, at most 40 characters."""
+    """A value safe to show: one short line, without markdown code fences."""
     s = re.sub(r"[`\s]+", " ", raw).strip()
     return s if len(s) <= 40 else s[:39] + "…"
 
@@ -58,8 +58,8 @@ class Invalid(ValueError):
 
 
 def read_number(text: str) -> float:
-    """'12', '-3.5', '1e3', '1,024', '128K', '1.5M' (K = 1,024, as context lengths are
-    quoted) -> float; inf is kept (it clamps), nan and text are Invalid."""
+    """'12', '-3.5', '1e3', '12,000', '128K', '1.5M' (binary K and M, as context lengths
+    are quoted) -> float; inf is kept (it clamps), nan and text are Invalid."""
     s = text.strip().replace(",", "").replace("_", "")
     mult = {"K": 1 << 10, "M": 1 << 20}.get(s[-1:].upper(), 1)
     s = s[:-1] if mult > 1 else s
@@ -298,7 +298,7 @@ LANG = Knob("lang", "choice", choices=LANGS, label="app.lang", widget="radio", d
 UNITS = Knob("units", "choice", choices=UNITS_CHOICES, label="app.units", widget="radio", default=UNITS_CHOICES[0])
 # 1K … 3M tokens, two steps per octave (K = 1,024); 128K = 131,072 is the article's N. A link
 # may ask for any N up to 2^30: the cost model is closed-form, its time does not grow with N.
-CONTEXT_STOPS = tuple(sorted({int(1024 * f * 2**k) for k in range(12) for f in (1, 1.5)}))
+CONTEXT_STOPS = tuple(sorted({int(f * 2 ** (10 + k)) for k in range(12) for f in (1, 1.5)}))
 CONTEXT = Knob("context", "int", 1, 1 << 30, label="app.context", help="app.context.help", url="ctx",
                widget="select_slider", show=_tokens, stops=CONTEXT_STOPS, default=1 << 17)
 _OVERRIDES = ("auto", *PRECISIONS)
@@ -313,6 +313,17 @@ SEED = Knob("seed", "int", 0, 9999, label="ctl.seed", widget="number")
 THEME = Knob("theme", "choice", choices=THEMES, label="app.theme", widget="radio", default=THEMES[0])
 FONT_SCALE = Knob("font_scale", "choice", choices=(1.0, 1.25, 1.5, 2.0), label="app.font", url="fs",
                   widget="select_slider", default=1.0)
+
+
+def help_fields() -> dict:
+    """The spec numbers that controls' help texts quote ("article: r_kv"), read from core when shown."""
+    from core import get
+
+    v2, v32, v4, v41 = (get(m) for m in ("v2", "v3.2", "v4-flash", "v4.1-flash"))
+    return {"v2_rkv": v2.dims.kv_lora_rank, "v2_dk": v2.dims.qk_nope_head_dim, "v32_topk": f"{v32.index_topk:,}",
+            "v4_csa": v4.ratio("CSA"), "v4_hca": v4.ratio("HCA"), "v4_topk": v4.index_topk,
+            "v41_enc": v41.ratio("CSA2", "encoder"), "v41_dec": v41.ratio("CSA2", "decoder"),
+            "v41_topk": v41.index_topk}
 
 
 def models(choices: Sequence[str], *, multi: bool = True, nullable: bool = False, url: str = "models",

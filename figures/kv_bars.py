@@ -158,7 +158,7 @@ def _read_panel(rows: list[Summary], lang: str, units: str, scale: list[float]):
 
 
 def _format_line(s: Summary, lang: str) -> str:
-    """Precision and bytes of one per-layer entry, e.g. 'KV FP8+BF16 656 B · key FP8 132 B'."""
+    """Precision and bytes of one per-layer entry of each cached role ('KV FP8+BF16 … B · key …')."""
     main = s.formats["main_kv"]
     parts = [t("a1.fmt.main", lang, f=main.short, b=f"{main.nbytes:,} B")]
     if "index_key" in s.formats:

@@ -37,7 +37,7 @@ LANE_GAP = 1.05  # vertical space between lanes (room for labels above boxes)
 
 @dataclass(frozen=True)
 class Box:
-    """One matrix. `shape` is what the label states (e.g. the article's [T × 512]);
+    """One matrix. `shape` is what the label states (e.g. the article's [T × r_kv]);
     `values`, when given, are drawn cell by cell (±inf shown as ±∞)."""
 
     label: str  # HTML, e.g. "C<sup>KV</sup>"

@@ -1,14 +1,15 @@
 """MLA figures A3–A6: the three paths, the two scores, and the computation orders that
 give the same score and output without expanding keys or values.
 
-A3/A4 are structural: boxes carry the article's sizes (core.mla.ARTICLE_DIMS). A5/A6 run
+A3/A4 are structural: boxes carry the article's sizes (V2's dims in core.models). A5/A6 run
 a small seeded MLA layer (core.mla) and show the results of the three orders with their
 measured difference, at the chosen computation precision.
 """
 
 from __future__ import annotations
 
-from core.mla import ARTICLE_DIMS, MLADims, content_score_orders, output_orders, run_mla
+from core import ARTICLE_CONTEXT, get
+from core.mla import MLADims, content_score_orders, output_orders, run_mla
 from i18n import t
 
 from .matrix import Box, Diagram, Op, render
@@ -20,8 +21,13 @@ def sym(base: str, sup: str = "", sub: str = "", t_: bool = False) -> str:
     return f"({s})<sup>T</sup>" if t_ and (sup or sub) else s + ("<sup>T</sup>" if t_ else "")
 
 
+def article_dims() -> MLADims:
+    """V2's MLA sizes at the article's context, read from the spec when a figure is built."""
+    return MLADims.of(get("v2").dims, ARTICLE_CONTEXT)
+
+
 def build_a3(*, lang: str = "ko"):
-    d = ARTICLE_DIMS
+    d = article_dims()
     X = Box("X", ("T", d.hidden))
     CQ = Box(sym("C", "Q"), ("T", d.q_lora_rank))
     CKV = Box(sym("C", "KV"), ("T", d.kv_lora_rank), "kv", cached=True)
@@ -47,7 +53,7 @@ def build_a3(*, lang: str = "ko"):
 
 
 def build_a4(*, lang: str = "ko"):
-    d = ARTICLE_DIMS
+    d = article_dims()
     dk, dr, nh = d.qk_nope_head_dim, d.qk_rope_head_dim, d.n_heads
     S = Box(sym("S", sub="h"), ("T", "T"), "score")
     P = Box(sym("P", sub="h"), ("T", "T"), "score")
@@ -94,9 +100,13 @@ def build_a5(*, seed: int = 0, tokens: int = 6, kv_lora_rank: int = 8, qk_nope_h
     return render(Diagram(
         t("a5.title", lang), lanes,
         lane_labels=(t("a5.expand", lang, d=dk), t("a5.absorb", lang, d=rkv), t("a5.premerged", lang)),
-        captions=(_diff_caption(res, lang), t("a5.cap", lang, dk=ARTICLE_DIMS.qk_nope_head_dim,
-                                                    rkv=ARTICLE_DIMS.kv_lora_rank)),
+        captions=(_diff_caption(res, lang), _absorb_caption(lang)),
         cached_label=t("mx.cached", lang), subtitle=t("a5.sub", lang, h=head, seed=seed)))
+
+
+def _absorb_caption(lang: str) -> str:
+    d = article_dims()
+    return t("a5.cap", lang, dk=d.qk_nope_head_dim, rkv=d.kv_lora_rank, x=f"{d.kv_lora_rank / d.qk_nope_head_dim:g}")
 
 
 def build_a6(*, seed: int = 0, tokens: int = 6, kv_lora_rank: int = 8, qk_nope_head_dim: int = 4,
@@ -132,11 +142,12 @@ def build_mla_cost(*, lang: str = "ko", max_tokens: int = 1 << 20):
 
     from .style import ROLE_COLOURS
 
+    d = article_dims()
     n = np.unique(np.geomspace(16, max_tokens, 60).astype(np.int64))
     colours = {"expand": ROLE_COLOURS["main_kv"], "absorb": ROLE_COLOURS["weight"]}
     traces = []
     for phase, queries, dash in (("decode", 1, "solid"), ("prefill", n, "dash")):
-        costs = order_costs(queries, n)
+        costs = order_costs(queries, n, d)
         for order in ("expand", "absorb"):
             c = costs["score", order]
             traces.append(dict(
@@ -144,7 +155,6 @@ def build_mla_cost(*, lang: str = "ko", max_tokens: int = 1 << 20):
                 name=f"{t(f'cost.{order}', lang)} · {t(f'cost.{phase}', lang)}",
                 line=dict(color=colours[order], dash=dash, width=2.5),
                 hovertemplate="T=%{x:,}<br>%{y:.3s} MAC<extra>%{fullData.name}</extra>"))
-    d = ARTICLE_DIMS
     layout = dict(
         template="kv_atlas", title=dict(text=f"{t('cost.title', lang)}<br><sup>"
                                              f"{t('cost.sub', lang, rkv=d.kv_lora_rank, dk=d.qk_nope_head_dim)}</sup>"),

@@ -67,7 +67,7 @@ def sym_sub(base: str, sub: str) -> str:
 def build_b3(*, position: int = 6, group: int = 2, window: int = 3, lang: str = "ko"):
     """What q_t reads: completed summaries (all of them) + the recent positions, at t and t + group."""
     lanes = []
-    pending = (position + 1) // group  # the group that would reach into the future at q_t
+    pending = read_plan(position, group, window).stored  # the next summary would reach into the future at q_t
     for tq in (position, position + group):
         plan = read_plan(tq, group, window)
         lanes.append((read_grid_box(t("b3.box", lang, t=tq, s=plan.summaries_read, w=plan.read - plan.summaries_read),

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from core.compression import ARTICLE_HCA_RATIO, ARTICLE_HEAD_DIM
+from core import get
 from core.csa_indexer import NEWEST_SKIPPED_SEED
 from i18n import t
 
@@ -17,9 +17,14 @@ from .matrix import COMPRESSED, GRID_PALETTE, WINDOW, Box, Diagram, Op, read_gri
 from .mla import sym
 
 
+def _entry_width() -> int:
+    """c: the width of one V4-Flash entry, from the spec when a figure is built."""
+    return get("v4-flash").dims.head_dim
+
+
 def _sizes() -> tuple:
-    """Symbolic sizes from small to large (V4-Flash: c = 512 < d_c < D < n_h·c), for box widths."""
-    c = ARTICLE_HEAD_DIM
+    """Symbolic sizes from small to large (V4-Flash: c < d_c < D < n_h·c), for box widths."""
+    c = _entry_width()
     return ("k", c, f"2×{c}", "d<sub>c</sub>", "n<sub>I</sub>·d<sub>I</sub>", "D", "n<sub>h</sub>·c", "T")
 
 
@@ -31,7 +36,7 @@ def _query_lane(lang: str):
 
 
 def build_a12(*, lang: str = "ko"):
-    c = ARTICLE_HEAD_DIM
+    c = _entry_width()
     lanes = (
         _query_lane(lang),
         (Box("X", ("T", "D")), Op("×"), Box(sym("W", "KV", "win"), ("D", c), "weight"), Op("→", "RMSNorm"),
@@ -49,7 +54,7 @@ def build_a12(*, lang: str = "ko"):
 
 
 def build_a16(*, lang: str = "ko"):
-    c = ARTICLE_HEAD_DIM
+    c = _entry_width()
     lanes = (
         _query_lane(lang),
         (Box("X", ("T", "D")), Op("×"), Box(sym("W", "KV", "win"), ("D", c), "weight"), Op("→", "RMSNorm"),
@@ -66,7 +71,8 @@ def build_a16(*, lang: str = "ko"):
     return render(Diagram(
         t("a16.title", lang), lanes,
         lane_labels=(t("a12.q", lang), t("a12.local", lang), t("a16.comp", lang), "", t("a16.idx", lang)),
-        captions=(t("a16.cap", lang), t("mx.width", lang)), cached_label=t("mx.cached", lang),
+        captions=(t("a16.cap", lang, m=get("v4-flash").ratio("CSA")), t("mx.width", lang)),
+        cached_label=t("mx.cached", lang),
         subtitle=t("a16.sub", lang), size_order=_sizes()))
 
 
@@ -99,7 +105,7 @@ def build_a13(*, ratio: int = 4, seed: int = 0, lang: str = "ko"):
     return render(Diagram(
         t("a13.title", lang, m=m), lanes,
         lane_labels=(t("a13.l1", lang), t("a13.l2", lang), t("a13.l3", lang)),
-        captions=(t("a13.cap", lang, m=ARTICLE_HCA_RATIO),),
+        captions=(t("a13.cap", lang, m=get("v4-flash").ratio("HCA")),),
         cached_label=t("mx.cached", lang), subtitle=t("a13.sub", lang, m=m, seed=seed)))
 
 

@@ -1,5 +1,5 @@
 """V4.1-Flash figures A21–A27 and the closing factor chart: CSA2, layer sharing (Full /
-Reindex / Reuse), the 40-layer layout, the hierarchical indexer and CED prefill.
+Reindex / Reuse), the layer layout, the hierarchical indexer and CED prefill.
 
 A24 and the factor chart are drawn straight from the model specs (core.sharing,
 core.factors); the others from small seeded runs or the shared matrix renderer.
@@ -55,10 +55,12 @@ def build_a24(*, model: str = "v4.1-flash", lang: str = "ko") -> go.Figure:
                                   text=t("a24.from", lang, n=g.owner + 1), font=dict(size=9, color=colour)))
         notes.append(dict(x=0, xref="paper", y=y, xanchor="right", xshift=-6, showarrow=False, text=t(key, lang),
                           font=dict(size=11, color=colour)))
-    split = next((r.index for r in roles if r.stack == "decoder"), None)
-    if split is not None:
-        shapes.append(dict(type="line", x0=split, x1=split, y0=-1.9, y1=2.3, line=dict(color="#111827", dash="dot")))
-        for x, key, count in ((split / 2, "a24.encoder", split), ((split + n) / 2, "a24.decoder", n - split)):
+    if any(r.stack for r in roles):  # a causal encoder–decoder: mark the split
+        from core.ced import v41_layer_split
+
+        enc, dec, _ = v41_layer_split(spec)
+        shapes.append(dict(type="line", x0=enc, x1=enc, y0=-1.9, y1=2.3, line=dict(color="#111827", dash="dot")))
+        for x, key, count in ((enc / 2, "a24.encoder", enc), (enc + dec / 2, "a24.decoder", dec)):
             notes.append(dict(x=x, y=2.25, text=t(key, lang, n=count), showarrow=False, font=dict(size=13)))
     stores = [r.index + 1 for r in roles if r.stores_global]
     facts = t("a24.facts", lang, n=len(stores), layers=", ".join(map(str, stores)),
@@ -136,54 +138,57 @@ def _times(x: float) -> str:
 def build_a23(*, lang: str = "ko"):
     """Full makes KV + index key and selects; Reindex borrows KV + key and re-selects; Reuse borrows both."""
     spec = get("v4.1-flash")
-    k, w = spec.index_topk, spec.window
-    main = Box(t("a23.main", lang), ("N/m", 512), "kv", cached=True)
-    key = Box(t("a23.key", lang), ("N/m", 128), "index", cached=True)
+    k, w, c, d = spec.index_topk, spec.window, spec.dims.head_dim, spec.dims.index_head_dim
+    main = Box(t("a23.main", lang), ("N/m", c), "kv", cached=True)
+    key = Box(t("a23.key", lang), ("N/m", d), "index", cached=True)
     sel = Box(t("a23.sel", lang), (1, k), "index")
     lanes = (
         (Box("X", ("T", "D")), Op("→", t("a23.compressor", lang)), main, Op("+"), key,
          Op("→", t("a23.own", lang)), sel),
-        (Box(t("a23.main.b", lang), ("N/m", 512), "kv"), Op("+"), Box(t("a23.key.b", lang), ("N/m", 128), "index"),
+        (Box(t("a23.main.b", lang), ("N/m", c), "kv"), Op("+"), Box(t("a23.key.b", lang), ("N/m", d), "index"),
          Op("→", t("a23.own", lang)), sel),
-        (Box(t("a23.main.b", lang), ("N/m", 512), "kv"), Op("+"), Box(t("a23.sel.b", lang), (1, k), "index")),
-        (Box(t("a23.rows", lang, k=k), (k, 512), "kv"), Op("+"), Box(t("a23.win", lang, w=w), (w, 512), "local",
-                                                                       cached=True),
+        (Box(t("a23.main.b", lang), ("N/m", c), "kv"), Op("+"), Box(t("a23.sel.b", lang), (1, k), "index")),
+        (Box(t("a23.rows", lang, k=k), (k, c), "kv"), Op("+"), Box(t("a23.win", lang, w=w), (w, c), "local",
+                                                                     cached=True),
          Op("→", t("a23.attn", lang)), Box(t("a23.out", lang), ("T", "D"))),
     )
     return render(Diagram(
         t("a23.title", lang), lanes,
         lane_labels=(t("a23.full", lang), t("a23.reindex", lang), t("a23.reuse", lang), t("a23.all", lang)),
         captions=(t("a23.cap", lang),), cached_label=t("mx.cached", lang), subtitle=t("a23.sub", lang),
-        size_order=(1, 128, 512, w, k, "N/m", "D", "T")))
+        size_order=(1, d, c, w, k, "N/m", "D", "T")))
 
 
 def build_a26(*, lang: str = "ko"):
     """CED: the decoder's global KV comes from the encoder's final output; each decoder layer
     makes its own query and local KV and reads chosen global entries + its local KV."""
-    roles = layer_roles("v4.1-flash")
-    enc = sum(r.stack == "encoder" for r in roles)
-    maker = next(r.index for r in roles if r.stack == "decoder" and r.stores_global)
+    from core.ced import global_kv_source, v41_layer_split
+
+    spec = get("v4.1-flash")
+    c, d = spec.dims.head_dim, spec.dims.index_head_dim
+    source = global_kv_source(spec)
     lanes = (
-        (Box("X", ("T", "D")), Op("→", t("a26.encoder", lang, n=enc)), Box("H<sup>L/2</sup>", ("T", "D")),
-         Op("→", t("a26.maker", lang, n=maker + 1)), Box(t("a23.main", lang), ("T", 512), "kv", cached=True),
-         Op("+"), Box(t("a23.key", lang), ("T", 128), "index", cached=True)),
+        (Box("X", ("T", "D")), Op("→", t("a26.encoder", lang, n=v41_layer_split(spec).encoder_layers)),
+         Box("H<sup>L/2</sup>", ("T", "D")), Op("→", t("a26.maker", lang, n=source.maker + 1)),
+         Box(t("a23.main", lang), ("T", c), "kv", cached=True), Op("+"),
+         Box(t("a23.key", lang), ("T", d), "index", cached=True)),
         (Box(t("a26.input", lang), ("T", "D")), Op("→"), Box("Query", ("T", "n<sub>h</sub>·c")), Op("+"),
-         Box("local KV", ("T", 512), "local", cached=True)),
-        (Box("Query", ("T", "n<sub>h</sub>·c")), Op("×"), Box(t("a26.chosen", lang), ("k", 512), "kv"), Op("+"),
-         Box("local KV", ("T", 512), "local"), Op("→", "attention"), Box(t("a23.out", lang), ("T", "D"))),
+         Box("local KV", ("T", c), "local", cached=True)),
+        (Box("Query", ("T", "n<sub>h</sub>·c")), Op("×"), Box(t("a26.chosen", lang), ("k", c), "kv"), Op("+"),
+         Box("local KV", ("T", c), "local"), Op("→", "attention"), Box(t("a23.out", lang), ("T", "D"))),
     )
     return render(Diagram(
         t("a26.title", lang), lanes,
         lane_labels=(t("a26.l1", lang), t("a26.l2", lang), t("a26.l3", lang)),
         captions=(t("a26.cap", lang),), cached_label=t("mx.cached", lang), subtitle=t("a26.sub", lang),
-        size_order=("k", 128, 512, "D", "n<sub>h</sub>·c", "T")))
+        size_order=("k", d, c, "D", "n<sub>h</sub>·c", "T")))
 
 
 def build_a22(*, lang: str = "ko"):
     """CSA makes main KV and index key with two overlapping compressors; CSA2 with one, the key
     projected from the main KV (after RMSNorm, before RoPE)."""
-    from core.csa2 import ARTICLE_HEAD_DIM as c
-    from core.csa2 import ARTICLE_INDEX_DIM as d
+    dims = get("v4.1-flash").dims
+    c, d = dims.head_dim, dims.index_head_dim
     lanes = (
         (Box("X", ("T", "D")), Op("→", t("a22.overlap", lang)), Box(sym("C", "Comp"), ("N<sub>c</sub>", c), "kv")),
         (Box("X", ("T", "D")), Op("→", t("a22.overlap", lang)), Box(sym("K", "IComp"), ("N<sub>c</sub>", d),
@@ -219,9 +224,8 @@ def _span_box(title: str, spans, tokens: int, ratio: int, *, overlap: bool) -> B
 
 def _csa2_ratios() -> str:
     """'encoder m = 2, decoder m = 1', from the V4.1-Flash schedule."""
-    roles = layer_roles("v4.1-flash")
-    return ", ".join(f"{stack} m = {next(r.ratio for r in roles if r.kind == 'CSA2' and r.stack == stack)}"
-                     for stack in ("encoder", "decoder"))
+    spec = get("v4.1-flash")
+    return ", ".join(f"{stack} m = {spec.ratio('CSA2', stack)}" for stack in ("encoder", "decoder"))
 
 
 def build_a21(*, ratio: int = 4, seed: int = 0, lang: str = "ko"):
@@ -249,7 +253,7 @@ def build_a25(*, tokens: int = 24, block: int = 8, pool_blocks: int = 2, topk: i
               lang: str = "ko"):
     """The decoder's hierarchical indexer for one query: Full scores all, pools top blocks
     (newest pinned), Reindex re-picks inside the pool, Reuse reuses."""
-    from core.hierarchical import hierarchical_indexer, pool_positions_max
+    from core.hierarchical import hierarchical_indexer
 
     run = hierarchical_indexer(tokens, block=block, pool_blocks=pool_blocks, topk=topk, seed=seed)
     n = run.query + 1
@@ -273,14 +277,22 @@ def build_a25(*, tokens: int = 24, block: int = 8, pool_blocks: int = 2, topk: i
     return render(Diagram(
         t("a25.title", lang), lanes, lane_labels=(t("a25.l1", lang), t("a25.l2", lang), t("a25.l3", lang)),
         captions=(t("a25.cap", lang, newest=run.newest_block, out=", ".join(map(str, outside)) or "—"),
-                  t("a25.real", lang, p=f"{pool_positions_max():,}", k=get("v4.1-flash").index_topk)),
+                  _pool_caption(lang)),
         subtitle=t("a25.sub", lang, t=run.query, k=topk, seed=seed)))
+
+
+def _pool_caption(lang: str) -> str:
+    from core.hierarchical import pool_positions_max
+
+    spec = get("v4.1-flash")
+    return t("a25.real", lang, b=f"{spec.pool_blocks:,}", s=spec.pool_block_size, p=f"{pool_positions_max(spec):,}",
+             k=spec.index_topk)
 
 
 def build_a27(*, prompt: int = 8, window: int = 2, encoder_layers: int = 2, decoder_layers: int = 2,
               lang: str = "ko"):
     """CED prefill with bounded replay: which (position, layer) cells run."""
-    from core.ced import executed_cells, prefill_grid
+    from core.ced import executed_cells, executed_ratio, prefill_grid
 
     grid = prefill_grid(prompt, encoder_layers, decoder_layers, window)[::-1]  # top layer first
     names = [f"dec {i}" for i in range(decoder_layers, 0, -1)] + [f"enc {i}" for i in range(encoder_layers, 0, -1)]
@@ -292,7 +304,7 @@ def build_a27(*, prompt: int = 8, window: int = 2, encoder_layers: int = 2, deco
     return render(Diagram(
         t("a27.title", lang), lanes,
         captions=(t("a27.count", lang, e=done, a=prompt * (encoder_layers + decoder_layers),
-                    r=f"{done / (prompt * (encoder_layers + decoder_layers)):.0%}"), t("a27.cap", lang)),
+                    r=f"{executed_ratio(prompt, encoder_layers, decoder_layers, window):.0%}"), t("a27.cap", lang)),
         subtitle=t("a27.sub", lang, w=window)))
 
 

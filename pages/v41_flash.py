@@ -39,4 +39,5 @@ ui.chart("ced-ratio", lang=L)
 
 st.header(t("v41.remains", L))
 ui.chart("factors", lang=L)
-st.caption(t("v41.remains.cap", L))
+# the article rounds the storage ratio to two significant digits: "1/4,400"
+st.caption(t("v41.remains.cap", L, w=model.window, r=f"{round(s.ratio, -2):,.0f}"))

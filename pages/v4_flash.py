@@ -15,14 +15,15 @@ v = ui.view()
 L = v.lang
 model = get("v4-flash")
 
-s = ui.generation_header(model.id, "v4", ("storage", "ratio", "local", "read"))
+s = ui.generation_header(model.id, "v4", ("storage", "ratio", "local", "read"), csa=model.ratio("CSA"),
+                         hca=model.ratio("HCA"))
 kinds = Counter(ly.kind for ly in model.layers)
 st.markdown(t("v4.mix", L, n=model.n_layers, mix=" + ".join(f"{n} {kind}" for kind, n in kinds.items()),
               kv=fmt_bytes(s.read.kv, v.units), key=fmt_bytes(s.read.index_key, v.units)))
 st.info(t("v4.crossover", L, n=f"{crossover_tokens(model, v.precision):,}", local=fmt_bytes(s.local_kv, v.units)))
 ui.generation_chart("A11")
 
-st.header(t("v4.hca", L))
+st.header(t("v4.hca", L, m=model.ratio("HCA")))
 ui.chart("A12", lang=L, width="content")
 c = st.columns(2)
 ratio, seed = ui.control(FIGURES["A13"].knob("ratio"), c[0]), ui.control(FIGURES["A13"].knob("seed"), c[1])

@@ -15,7 +15,7 @@ from i18n import t
 from .state import view
 
 
-@st.cache_resource(max_entries=512, show_spinner=False)
+@st.cache_resource(max_entries=500, show_spinner=False)
 def figure(figure_id: str, theme: str = "light", font_scale: float = 1.0, **knobs):
     """Build a registered figure once per distinct set of knobs and look. Figures are shared,
     not copied: nothing downstream mutates them (st.plotly_chart only serialises)."""

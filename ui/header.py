@@ -26,10 +26,11 @@ def metrics(s: Summary, v: View, items: tuple[str, ...]) -> None:
         col.metric(*shown[item])
 
 
-def generation_header(model_id: str, key: str, items: tuple[str, ...]) -> Summary:
+def generation_header(model_id: str, key: str, items: tuple[str, ...], **intro_fields) -> Summary:
+    """Title, intro (its spec numbers in `intro_fields`), and the model's headline numbers."""
     v = view()
     st.title(t(f"{key}.title", v.lang))
-    st.caption(t(f"{key}.intro", v.lang))
+    st.caption(t(f"{key}.intro", v.lang, **intro_fields))
     s = summarise(model_id, v.context, v.precision)
     metrics(s, v, items)
     return s

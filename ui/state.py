@@ -14,7 +14,7 @@ from dataclasses import dataclass, replace
 import streamlit as st
 
 from core import Precision
-from figures.knobs import CONTEXT, FONT_SCALE, LANG, PRECISION, THEME, UNITS, Invalid, Knob
+from figures.knobs import CONTEXT, FONT_SCALE, LANG, PRECISION, THEME, UNITS, Invalid, Knob, help_fields
 from i18n import DEFAULT_LANG, t
 
 QP = "query-params"
@@ -68,7 +68,7 @@ def control(knob: Knob, where=None, *, lang: str | None = None):
     where = where or st
     _tidy_url(knob, lang)
     label = t(knob.label, lang) if knob.label else knob.name
-    kw = dict(key=knob.key, bind=QP, help=t(knob.help, lang) if knob.help else None)
+    kw = dict(key=knob.key, bind=QP, help=t(knob.help, lang, **help_fields()) if knob.help else None)
     widget = knob.widget or {"int": "slider", "float": "slider", "choice": "radio", "matrix": "text"}[knob.kind]
     show = (lambda v: knob.display(v, lang))  # noqa: E731
     if widget == "number":
