@@ -4,6 +4,7 @@ export: one file per figure and format, named so they sort in article order (A01
         Knob values (`--set groups=2,4`, `--context 1M`, `--precision bf16`) are read
         through the registry, clamped into range with a note on stderr, as a link's are.
 site:   an offline static site, one page per figure and an index, sharing one plotly.min.js.
+catalogue: docs/catalogue.md from the registry.
 """
 
 from __future__ import annotations
@@ -187,5 +188,18 @@ def main(argv=None) -> int:
                    help="a figure knob by its link key or name, e.g. --set groups=2,4 --set t=9")
     s = sub.add_parser("site", help="an offline static site of every figure")
     s.add_argument("--out", type=_out_dir, required=True)
+    c = sub.add_parser("catalogue", help="the figure catalogue as markdown")
+    c.add_argument("--out", type=Path, help="write it here (default: print it)")
     args = p.parse_args(argv)
-    return export(args) if args.command == "export" else site(args)
+    return {"export": export, "site": site, "catalogue": catalogue}[args.command](args)
+
+
+def catalogue(args) -> int:
+    from .catalogue import markdown
+
+    text = markdown()
+    if args.out:
+        args.out.write_text(text, encoding="utf-8")
+    else:
+        sys.stdout.write(text)
+    return 0

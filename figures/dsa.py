@@ -19,6 +19,8 @@ MAX_HEADS_SHOWN = 2
 
 
 def build_a8(*, lang: str = "ko"):
+    """The lightning indexer's per-head queries q^I (from C^Q), its one cached key k^I and its
+    head weights w^I (from X), at V3.2's sizes."""
     spec = get("v3.2")
     d, i = spec.dims, IndexerDims.of(spec.dims)
     key = spec.component("index_key")

@@ -27,6 +27,8 @@ def article_dims() -> MLADims:
 
 
 def build_a3(*, lang: str = "ko"):
+    """X splits into the query path, the shared KV latent C^KV and the position key K^R; the
+    latter two are cached."""
     d = article_dims()
     X = Box("X", ("T", d.hidden))
     CQ = Box(sym("C", "Q"), ("T", d.q_lora_rank))
@@ -53,6 +55,8 @@ def build_a3(*, lang: str = "ko"):
 
 
 def build_a4(*, lang: str = "ko"):
+    """One head: content score + position score, scaled, masked and softmaxed to P_h; then
+    P_h V_h, the heads concatenated and W^O."""
     d = article_dims()
     dk, dr, nh = d.qk_nope_head_dim, d.qk_rope_head_dim, d.n_heads
     S = Box(sym("S", sub="h"), ("T", "T"), "score")

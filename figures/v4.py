@@ -36,6 +36,8 @@ def _query_lane(lang: str):
 
 
 def build_a12(*, lang: str = "ko"):
+    """HCA's branches from X: the query, the uncompressed local KV, and the candidates C and
+    scores Z that compression pools."""
     c = _entry_width()
     lanes = (
         _query_lane(lang),
@@ -54,6 +56,8 @@ def build_a12(*, lang: str = "ko"):
 
 
 def build_a16(*, lang: str = "ko"):
+    """CSA's branches: as HCA's, with double-width a|b compression weights and an indexer fed
+    by the shared c^Q."""
     c = _entry_width()
     lanes = (
         _query_lane(lang),

@@ -182,3 +182,11 @@ def test_values_that_do_not_combine_fall_back_to_the_defaults_with_a_note():
 def test_extras_are_registered_too():
     assert set(EXTRAS) == {"crossover", "mla-cost", "ced-ratio", "factors"}
     assert EXTRAS["crossover"].read({"ctx": "none"})[0]["context"] is None
+
+
+def test_the_catalogue_in_docs_is_the_registry_s():
+    from pathlib import Path
+
+    from figures.catalogue import markdown
+    committed = (Path(__file__).resolve().parent.parent / "docs" / "catalogue.md").read_text(encoding="utf-8")
+    assert committed == markdown(), "stale: run python -m figures catalogue --out docs/catalogue.md"
