@@ -28,6 +28,6 @@ def embed() -> None:
     theme, look_notes = THEME.read(params, lang)
     font_scale, scale_notes = FONT_SCALE.read(params, lang)
     for note in (*notes, *look_notes, *scale_notes):
-        st.caption(f"🔗 {note.text(lang)}")
+        st.caption(f":material/link: {note.text(lang)}")
     st.plotly_chart(apply_look(fig, theme, font_scale), theme=None, config=plotly_config(spec.id),
                     width="stretch" if fig.layout.width is None else "content")

@@ -146,7 +146,7 @@ def _tidy_url(knob: Knob, lang: str) -> None:
 def url_notes() -> None:
     """Show what was changed in the URL this visit (at the top of the page)."""
     for note in st.session_state.get(_NOTES, []):
-        st.warning(note, icon="🔗")
+        st.warning(note, icon=":material/link:")
 
 
 def clear_url_notes() -> None:
