@@ -74,7 +74,7 @@ class CompressDims:
 def entry_count(n, ratio):
     """Compressed entries that exist at context N: ⌊N/m⌋, complete blocks only.
 
-    The cost model's rule (`core.cost`, DESIGN.md "How to count"); `n` may be an int or an
+    The cost model's rule (`core.cost`, docs/counting.md); `n` may be an int or an
     array (the result follows). Entries complete at token t: entry_count(t + 1, m).
     """
     out = whole_numbers("n", n, 0) // int_at_least("ratio", ratio)

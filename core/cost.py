@@ -1,6 +1,6 @@
 """The cost model: storage, cache size and decode reads, by role, vectorised over N.
 
-Counting rules (DESIGN.md): a compressed entry exists only once its block is complete
+Counting rules (docs/counting.md): a compressed entry exists only once its block is complete
 (⌊N/m⌋ entries at context N); reads never exceed what exists (min(top-k, entries),
 min(window, N), min(pool, entries)). A decode step at context N sees N positions.
 Every function returns a `Parts` whose `total` is the sum of its parts.

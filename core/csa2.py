@@ -17,7 +17,7 @@ CSA2 changes two things in one layer against V4's CSA (`core.compression.csa_com
    and RoPE is then applied to each on its last `rope_dim` dims, at the block's first
    token b·m: entries = RoPE(C^Comp_pre), index_keys = RoPE(k^I_pre).
 
-n = ⌊T/m⌋ complete blocks, as everywhere (DESIGN.md). X is the seed's shared input stream,
+n = ⌊T/m⌋ complete blocks, as everywhere (docs/counting.md). X is the seed's shared input stream,
 the same X that `csa_compress` sees, so `compare_csa_csa2` puts both on one input. The
 draws come in a fixed order (main compressor, then local KV, then W^IK and its scale), so
 the entries do not depend on `index_dim` or on W^IK.

@@ -1,6 +1,6 @@
 """Invariants of the cost model: parts and totals, counting rules, layer schedules,
 precision overrides and input validation. Expected values are worked out by hand from
-the article's rules (DESIGN.md "How to count"), never taken from core itself."""
+the article's rules (docs/counting.md), never taken from core itself."""
 
 from __future__ import annotations
 

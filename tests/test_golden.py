@@ -83,7 +83,7 @@ def test_the_csv_rows_are_well_formed():
             assert r["unit"] in ("B", "tokens"), f"{where}: exact rows are stated in bytes or tokens"
 
 
-# FIGURES.md, "Numbers the figures must reproduce (from article A)", plus the crossover
+# The article's numbers (docs/catalogue.md lists the figures that show them), plus the crossover
 # contexts of "Also from article A's text": (model, quantity, precision, value, unit).
 FIGURES_NUMBERS = [
     ("mha", "storage_per_token", "deployed", "3932160", "B"),
