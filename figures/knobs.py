@@ -209,7 +209,7 @@ class Knob:
             used = self.clamp(value)
         except (Invalid, TypeError, ValueError, OverflowError):
             return self.default, [Note(key, text, "invalid", self.display(self.default, lang))]
-        if self.multi:  # unknown picks were dropped, or the order changed to the canonical one
+        if self.multi:  # some picks were unknown and dropped
             changed = len(used) != len([s for s in text.split(",") if s.strip()])
         else:
             changed = used != value
@@ -227,10 +227,7 @@ class Knob:
         return Precision(preset, *(None if o == "auto" else o for o in overrides)), notes
 
     def _part_defaults(self) -> tuple:
-        if self.kind == "tuple":
-            return self.default
-        p = self.default
-        return (p.preset, *(p.main_kv or "auto", p.index_key or "auto", p.local_kv or "auto"))
+        return self._part_values(self.default)
 
     def display(self, value, lang: str = "en") -> str:
         """A value as the reader sees it (and as a choice widget writes it to the URL);
@@ -264,6 +261,7 @@ class Knob:
         return {self.key: self.display(value, lang)}
 
     def _part_values(self, value) -> tuple:
+        """A tuple's items, or a precision's preset and its roles' overrides ('auto' for none)."""
         if self.kind == "tuple":
             return value
         return (value.preset, *(value.main_kv or "auto", value.index_key or "auto", value.local_kv or "auto"))
