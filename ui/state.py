@@ -14,6 +14,7 @@ from dataclasses import dataclass, replace
 import streamlit as st
 
 from core import Precision
+from figures import SPECS
 from figures.knobs import CONTEXT, FONT_SCALE, LANG, PRECISION, THEME, UNITS, Invalid, Knob, help_fields
 from i18n import DEFAULT_LANG, t
 
@@ -70,7 +71,10 @@ def control(knob: Knob, where=None, *, lang: str | None = None):
     label = t(knob.label, lang) if knob.label else knob.name
     kw = dict(key=knob.key, bind=QP, help=t(knob.help, lang, **help_fields()) if knob.help else None)
     widget = knob.widget or {"int": "slider", "float": "slider", "choice": "radio", "matrix": "text"}[knob.kind]
-    show = (lambda v: knob.display(v, lang))  # noqa: E731
+
+    def show(value) -> str:
+        return knob.display(value, lang)
+
     if widget == "number":
         return where.number_input(label, int(knob.lo), int(knob.hi), knob.default, 1, **kw)
     if widget == "slider":
@@ -91,8 +95,6 @@ def control(knob: Knob, where=None, *, lang: str | None = None):
 def controls(figure_id: str, *names: str) -> dict:
     """One control per named knob of a registered figure, side by side; the values (and the
     view's language) as the figure's keyword arguments."""
-    from figures import SPECS
-
     spec = SPECS[figure_id]
     return {n: control(spec.knob(n), c) for n, c in zip(names, st.columns(len(names)))} | {"lang": view().lang}
 
