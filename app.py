@@ -11,17 +11,20 @@ if "figure" in st.query_params:  # one figure alone, for an iframe (add &embed=t
     ui.embed()
     st.stop()
 
-view = ui.sidebar()
+# Navigation first: a control that rewrites a linked value reruns, and a rerun keeps the page
+# only once st.navigation has chosen it. Page titles need the language before the sidebar.
+lang = ui.language()
 pages = [
-    st.Page("pages/overview.py", title=t("app.page.overview", view.lang), default=True),
-    st.Page("pages/v2_mla.py", title=t("app.page.v2", view.lang), url_path="v2-mla"),
-    st.Page("pages/v32_dsa.py", title=t("app.page.v32", view.lang), url_path="v3-2-dsa"),
-    st.Page("pages/v4_flash.py", title=t("app.page.v4", view.lang), url_path="v4-flash"),
-    st.Page("pages/v41_flash.py", title=t("app.page.v41", view.lang), url_path="v4-1-flash"),
-    st.Page("pages/token_axis.py", title=t("app.page.b", view.lang), url_path="token-axis"),
-    st.Page("pages/export.py", title=t("app.page.export", view.lang), url_path="export"),
+    st.Page("pages/overview.py", title=t("app.page.overview", lang), default=True),
+    st.Page("pages/v2_mla.py", title=t("app.page.v2", lang), url_path="v2-mla"),
+    st.Page("pages/v32_dsa.py", title=t("app.page.v32", lang), url_path="v3-2-dsa"),
+    st.Page("pages/v4_flash.py", title=t("app.page.v4", lang), url_path="v4-flash"),
+    st.Page("pages/v41_flash.py", title=t("app.page.v41", lang), url_path="v4-1-flash"),
+    st.Page("pages/token_axis.py", title=t("app.page.b", lang), url_path="token-axis"),
+    st.Page("pages/export.py", title=t("app.page.export", lang), url_path="export"),
 ]
 page = st.navigation(pages)
+ui.sidebar()
 ui.url_notes()
 page.run()
 ui.clear_url_notes()

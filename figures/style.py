@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import plotly.graph_objects as go
 import plotly.io as pio
 
@@ -56,10 +58,23 @@ def apply_look(fig: go.Figure, theme: str = "light", font_scale: float = 1.0) ->
     elif theme == "transparent":
         out.update_layout(paper_bgcolor="rgba(0,0,0,0)", plot_bgcolor="rgba(0,0,0,0)")
     if font_scale != 1.0:
-        out.update_layout(font_size=13 * font_scale, title_font_size=17 * font_scale)
-        for a in out.layout.annotations:
-            a.font.size = (a.font.size or 13) * font_scale
-        for tr in out.data:
-            if getattr(tr, "textfont", None) is not None and tr.textfont.size:
-                tr.textfont.size = tr.textfont.size * font_scale
+        _scale_fonts(out, font_scale)
     return out
+
+
+_INLINE_SIZE = re.compile(r"font-size:\s*([\d.]+)px")
+
+
+def _scale_fonts(fig: go.Figure, scale: float) -> None:
+    """Every font size the figure sets (resolved through the template where it sets none),
+    and sizes given inline in a label's HTML, times `scale`."""
+    body = fig.layout.font.size or TEMPLATE.layout.font.size
+    fig.update_layout(font_size=body * scale,
+                      title_font_size=(fig.layout.title.font.size or TEMPLATE.layout.title.font.size) * scale,
+                      legend_font_size=(fig.layout.legend.font.size or body) * scale)
+    for a in fig.layout.annotations:
+        a.font.size = (a.font.size or body) * scale
+        a.text = _INLINE_SIZE.sub(lambda m: f"font-size:{float(m.group(1)) * scale:g}px", a.text or "")
+    for tr in fig.data:
+        if "textfont" in tr and tr.textfont.size:
+            tr.textfont.size *= scale

@@ -32,10 +32,17 @@ class View:
     font_scale: float = FONT_SCALE.default
 
 
+def language() -> str:
+    """The language of this run, before the sidebar draws its control (page titles need it):
+    the control's state, else the link's value read through its knob."""
+    chosen = st.session_state.get(LANG.key)
+    return chosen if chosen in LANG.choices else LANG.read(_given(LANG))[0]
+
+
 def sidebar() -> View:
     """Render the shared controls and return the view they select."""
     sb = st.sidebar
-    lang = control(LANG, sb, lang=st.session_state.get(LANG.key, DEFAULT_LANG))
+    lang = control(LANG, sb, lang=language())
     context = control(CONTEXT, sb, lang=lang)
     sb.caption(f"N = {context:,}")
     preset, *roles = PRECISION.parts
@@ -136,7 +143,8 @@ def _tidy_url(knob: Knob, lang: str) -> None:
         return
     value, notes = knob.read(given, lang)
     tidy = knob.dump(value, lang)
-    if not notes and {k: v if isinstance(v, list) else [v] for k, v in tidy.items()} == given:
+    as_given = {k: v if isinstance(v, list) else [v] for k, v in tidy.items()} == given
+    if not notes and (as_given or value == knob.default):  # the widget reads it as is (a default it drops)
         return
     for k in given:
         del st.query_params[k]
