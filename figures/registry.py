@@ -7,7 +7,7 @@ controls from these knobs, `?figure=` links and the export CLI read values throu
 through them — so a view and its link cannot disagree.
 
 Ranges are chosen so the largest figure any link can ask for builds in well under a
-second and a few MB (tests/test_registry.py measures it).
+second and a few MB (benchmarks/bench_links.py measures it; the tests bound it).
 """
 
 from __future__ import annotations
