@@ -44,25 +44,9 @@ def _setting(text: str) -> tuple[str, str]:
     return key.strip(), value
 
 
-def knob_values(ids: list[str], settings: list[tuple[str, str]], *, strict: bool = True) -> tuple[dict, list[str]]:
-    """Knob name -> value for KEY=VALUE pairs, read through the knobs of the chosen figures
-    (by URL key or builder name). With `strict`, a key no chosen figure has raises
-    ArgumentTypeError; notes (clamped or unreadable values) are returned."""
-    values, notes = {}, []
-    for key, raw in settings:
-        knobs = [k for fid in ids for k in _leaves(FIGURES[fid].knobs) if key in k.keys]
-        if not knobs and strict:
-            raise argparse.ArgumentTypeError(f"no figure among {', '.join(ids)} has a knob {key!r}")
-        for knob in knobs:
-            value, n = knob.read({key: raw})
-            values[knob.name] = value
-            notes += [x.text("en") for x in n]
-    return values, list(dict.fromkeys(notes))
-
-
-def _leaves(knobs) -> list[Knob]:
-    """Knobs with their parts: a precision's roles and a tuple's items can be set one by one."""
-    return [k for knob in knobs for k in (knob, *knob.parts)]
+def _known_keys(ids: list[str]) -> set[str]:
+    """Every key the chosen figures' knobs read, a precision's roles and a tuple's items too."""
+    return {key for fid in ids for knob in FIGURES[fid].knobs for leaf in (knob, *knob.parts) for key in leaf.keys}
 
 
 def _formats(text: str) -> list[str]:
@@ -87,22 +71,19 @@ def _out_dir(text: str) -> Path:
 
 
 def export(args) -> int:
-    # --context and --precision apply to the figures that have them; --set must name a knob
-    common = [(k.key, v) for k, v in ((CONTEXT, args.context), (PRECISION.parts[0], args.precision)) if v]
-    try:
-        knobs, notes = knob_values(args.ids, args.set)
-    except argparse.ArgumentTypeError as e:
-        print(f"error: {e}", file=sys.stderr)
+    unknown = [key for key, _ in args.set if key not in _known_keys(args.ids)]
+    if unknown:  # --set must name a knob; --context and --precision apply where a figure has them
+        print(f"error: no figure among {', '.join(args.ids)} has a knob {unknown[0]!r}", file=sys.stderr)
         return 2
-    more, more_notes = knob_values(args.ids, common, strict=False)
-    knobs, notes = {**more, **knobs}, list(dict.fromkeys(more_notes + notes))
-    knobs = _assemble(knobs, args.ids)
-    for note in notes:
+    common = ((CONTEXT.key, args.context), (PRECISION.parts[0].key, args.precision))
+    params = {key: value for key, value in (*common, *args.set) if value}
+    notes = {f"{fid}: {n.text('en')}" for fid in args.ids for n in FIGURES[fid].read(params)[1]}
+    for note in sorted(notes):
         print(f"note: {note}", file=sys.stderr)
     size = {"width": args.width, "height": args.height, "scale": args.scale}
     t0, written, failed = time.perf_counter(), 0, []
     for n, (fid, name, data) in enumerate(files(args.ids, args.format, lang=args.lang, theme=args.theme,
-                                                 font_scale=args.font_scale, knobs=knobs, size=size), 1):
+                                                 font_scale=args.font_scale, params=params, size=size), 1):
         if isinstance(data, Exception):  # one figure failing must not stop the rest
             failed.append(f"{fid}: {data}")
         else:
@@ -112,17 +93,6 @@ def export(args) -> int:
     print(f"\n{written} files in {time.perf_counter() - t0:.1f} s → {args.out}"
           + (f"; {len(failed)} failed: {'; '.join(failed)}" if failed else ""))
     return 1 if failed else 0
-
-
-def _assemble(values: dict, ids: list[str]) -> dict:
-    """Part values (a precision's preset or role, a tuple's item) folded into their knob."""
-    out = dict(values)
-    for fid in ids:
-        for knob in FIGURES[fid].knobs:
-            given = {p.key: p.display(out.pop(p.name)) for p in knob.parts if p.name in out}
-            if given:
-                out[knob.name] = knob.read(given)[0]
-    return out
 
 
 def site(args) -> int:

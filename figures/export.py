@@ -97,17 +97,17 @@ def slug(fid: str) -> str:
     return f"{fid[0]}{int(fid[1:]):02d}"
 
 
-def files(ids, formats, *, lang="ko", theme="light", font_scale=1.0, knobs=None,
+def files(ids, formats, *, lang="ko", theme="light", font_scale=1.0, params=None,
           size=None) -> Iterator[tuple[str, str, bytes | Exception]]:
     """(figure id, file name, bytes or the error) for every figure and format, in order.
-    `knobs` (read through the registry, e.g. context, precision, groups) apply to every
-    figure that has a knob of that name; the others keep their defaults."""
+    `params` are link-like knob values ({"ctx": "1M", "groups": "2,4"}): each figure reads
+    them through its own knobs (clamped to its own ranges); the others keep their defaults."""
     from . import FIGURES
     from .style import apply_look
 
     for fid in ids:
         spec = FIGURES[fid]
-        values = {k: v for k, v in {**(knobs or {}), "lang": lang}.items() if k in spec.defaults}
+        values = {**spec.read(params or {})[0], "lang": lang}
         try:
             fig = apply_look(spec(**values), theme, font_scale)
         except Exception as e:  # noqa: BLE001 — reported per figure by the caller

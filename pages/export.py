@@ -5,6 +5,7 @@ import streamlit as st
 import ui
 from figures import FIGURES, ordered_ids
 from figures.export import FORMATS, files, zip_bytes
+from figures.knobs import CONTEXT, PRECISION, UNITS
 from i18n import t
 
 v = ui.view()
@@ -27,7 +28,7 @@ elif st.button(t("ex.build", L), type="primary"):
     entries, failed, total = [], [], len(ids) * len(formats)
     for n, (fid, name, data) in enumerate(
             files(ids, formats, lang=L, theme=v.theme, font_scale=v.font_scale,
-                  knobs={"context": v.context, "precision": v.precision, "units": v.units},
+                  params={**CONTEXT.dump(v.context), **PRECISION.dump(v.precision), **UNITS.dump(v.units)},
                   size={"width": width, "height": height, "scale": scale}), 1):
         (failed.append(f"{fid}: {data}") if isinstance(data, Exception) else entries.append((name, data)))
         bar.progress(n / total, text=f"{n}/{total} · {name}")
