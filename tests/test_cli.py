@@ -26,7 +26,8 @@ def run(*args: str) -> subprocess.CompletedProcess:
                           capture_output=True, text=True, encoding="utf-8", timeout=60)
 
 
-def run_json(*args: str) -> dict:
+def assert_json_run(*args: str) -> dict:
+    """The CLI with --json: exit 0, nothing on stderr, one JSON object on stdout."""
     proc = run(*args, "--json")
     assert proc.returncode == 0, proc.stderr
     assert proc.stderr == ""
@@ -35,12 +36,12 @@ def run_json(*args: str) -> dict:
 
 @pytest.fixture(scope="module")
 def deployed() -> dict:
-    return run_json("--context", str(N), "--precision", "deployed")
+    return assert_json_run("--context", str(N), "--precision", "deployed")
 
 
 @pytest.fixture(scope="module")
 def bf16() -> dict:
-    return run_json("--context", str(N), "--precision", "bf16")
+    return assert_json_run("--context", str(N), "--precision", "bf16")
 
 
 def _by_id(rep: dict) -> dict:
@@ -106,7 +107,7 @@ def test_bf16_json_gives_the_all_bf16_variants(bf16):
 
 
 def test_context_accepts_k_suffix_as_1024_tokens():
-    assert run_json("--context", "128K")["context"] == N
+    assert assert_json_run("--context", "128K")["context"] == N
 
 
 def test_without_json_prints_a_readable_table_with_every_model_name():

@@ -25,7 +25,7 @@ def texts(fig) -> list[str]:
     return out
 
 
-def annotation(fig, pattern: str) -> str:
+def assert_annotation(fig, pattern: str) -> str:
     hits = [a.text for a in fig.layout.annotations if re.search(pattern, a.text)]
     assert hits, f"no annotation matches {pattern!r}"
     return hits[0]
@@ -53,25 +53,25 @@ def test_a1_is_two_log_scale_bar_charts_with_separate_axes():
 
 @pytest.mark.parametrize("label", ["3,932,160 B", "69,120 B", "48,068 B", "≈3,514 B", "890 B"])
 def test_a1_labels_each_storage_bar_with_the_article_value(label):
-    annotation(FIGURES["A1"](), re.escape(f"<b>{label}</b>"))
+    assert_annotation(FIGURES["A1"](), re.escape(f"<b>{label}</b>"))
 
 
 @pytest.mark.parametrize("label", ["515 GB", "9.06 GB", "1.14 GB", "68.2 MB", "35.0 MB"])
 def test_a1_labels_each_read_bar_with_the_article_value(label):
-    annotation(FIGURES["A1"](), re.escape(f"<b>{label}</b>"))
+    assert_annotation(FIGURES["A1"](), re.escape(f"<b>{label}</b>"))
 
 
 @pytest.mark.parametrize("ratio", ["1/57", "1/82", "1/1,119", "1/4,418"])
 def test_a1_states_how_many_times_smaller_than_mha(ratio):
-    annotation(FIGURES["A1"](), re.escape(f"MHA의 약 {ratio}") + "$")
+    assert_annotation(FIGURES["A1"](), re.escape(f"MHA의 약 {ratio}") + "$")
 
 
 def test_a1_format_lines_give_the_bytes_of_one_per_layer_entry():
     fig = FIGURES["A1"]()
-    annotation(fig, r"^KV BF16 1,152 B$")
-    annotation(fig, r"^KV FP8\+BF16 656 B · 검색용 key FP8 132 B$")
-    annotation(fig, r"^KV FP8\+BF16 584 B · 검색용 key FP4 68 B")
-    annotation(fig, r"^KV FP4 288 B · 검색용 key FP4 68 B")
+    assert_annotation(fig, r"^KV BF16 1,152 B$")
+    assert_annotation(fig, r"^KV FP8\+BF16 656 B · 검색용 key FP8 132 B$")
+    assert_annotation(fig, r"^KV FP8\+BF16 584 B · 검색용 key FP4 68 B")
+    assert_annotation(fig, r"^KV FP4 288 B · 검색용 key FP4 68 B")
 
 
 def test_a1_notes_local_kv_in_orange_only_for_v4_and_v41():
@@ -112,26 +112,26 @@ def test_generation_charts_share_a1_axes():
 def test_a1_read_labels_follow_the_context_slider_to_its_ends(context):
     fig = FIGURES["A1"](context=context)
     total = core.reads("v4.1-flash", context).total
-    annotation(fig, re.escape(f"<b>{fmt_bytes(total)}</b>"))
-    annotation(fig, re.escape(f"({context:,}"))  # right panel title
+    assert_annotation(fig, re.escape(f"<b>{fmt_bytes(total)}</b>"))
+    assert_annotation(fig, re.escape(f"({context:,}"))  # right panel title
 
 
 def test_a1_all_bf16_preset_gives_the_collapsible_variants():
     fig = FIGURES["A1"](precision=core.ALL_BF16)
     for label in ["85,888 B", "6,880 B", "3,200 B"]:
-        annotation(fig, re.escape(f"<b>{label}</b>"))
+        assert_annotation(fig, re.escape(f"<b>{label}</b>"))
     assert "BF16" in fig.layout.title.text
 
 
 def test_a1_per_component_override_changes_that_component_only():
     fig = FIGURES["A1"](precision=core.Precision(main_kv="bf16"))
-    annotation(fig, r"^KV BF16 1,024 B · 검색용 key FP4 68 B")  # V4.1: main 288 → 1,024, key stays 68
+    assert_annotation(fig, r"^KV BF16 1,024 B · 검색용 key FP4 68 B")  # V4.1: main 288 → 1,024, key stays 68
 
 
 def test_a1_in_english_has_no_korean_left():
     fig = FIGURES["A1"](lang="en", units="binary")
     assert not [s for s in texts(fig) if HANGUL.search(s)]
-    annotation(fig, r"GiB")
+    assert_annotation(fig, r"GiB")
 
 
 def test_a1_rejects_bad_knobs_with_clear_errors():

@@ -29,14 +29,14 @@ UNIT = {"B": 1, "kB": 10**3, "MB": 10**6, "GB": 10**9, "times": 1, "tokens": 1}
 PRECISION = {"deployed": core.DEPLOYED, "bf16": core.ALL_BF16}
 
 
-def _load() -> list[dict]:
+def assert_golden_rows() -> list[dict]:
     with CSV_PATH.open(encoding="utf-8", newline="") as f:
         reader = csv.DictReader(f)
         assert reader.fieldnames == COLUMNS
         return list(reader)
 
 
-ROWS = _load()
+ROWS = assert_golden_rows()
 
 
 def core_value(row: dict):

@@ -38,7 +38,7 @@ def ends(knob: Knob) -> list:
             tuple(tuple(x * 1000 for x in row) for row in knob.default)]
 
 
-def build_within_budget(spec, values: dict):
+def assert_builds_within_budget(spec, values: dict):
     tracemalloc.start()
     t0 = time.perf_counter()
     try:
@@ -87,7 +87,7 @@ def test_each_knob_at_its_ends_survives_its_own_link(spec):
             params = {k: v for k, v in spec.dump(values, "en").items()}
             read, notes = spec.read(params, "en")
             assert notes == [] and read == values, (knob.name, end, params)
-            assert build_within_budget(spec, read).to_json() == spec(**values).to_json()
+            assert assert_builds_within_budget(spec, read).to_json() == spec(**values).to_json()
 
 
 @pytest.mark.parametrize("spec", SPECS.values(), ids=SPECS.keys())
@@ -110,7 +110,7 @@ def test_the_largest_figure_a_link_can_ask_for_builds_within_budget():
     for spec in SPECS.values():
         top = {k.name: ends(k)[1] if k.kind not in ("choice",) or k.multi else k.default for k in spec.knobs}
         try:
-            build_within_budget(spec, top)
+            assert_builds_within_budget(spec, top)
         except ValueError:
             pass  # some ends do not combine (e.g. B4's groups beyond its position): the note path covers it
 
