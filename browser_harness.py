@@ -35,7 +35,9 @@ CHROMIUM_ARGS = [
 ]
 
 APP_READY = '[data-testid="stApp"][data-test-script-state="notRunning"]'
-PLOTLY_CHART = '[data-testid="stPlotlyChart"]'
+# a page's charts (ui/plot.py's component, drawn when near the viewport) and a figure-only
+# view's (Streamlit's own element)
+PLOTLY_CHART = '.kv-plot, [data-testid="stPlotlyChart"]'
 EXCEPTION = '[data-testid="stException"]'
 SKELETON = '[data-testid="stSkeleton"]'
 
@@ -119,6 +121,7 @@ def assert_ready_without_exception(page, timeout: float = 60_000) -> None:
 
     Lazily loaded elements (plotly among them) show an `stSkeleton` until their code has
     arrived, which can be after the script state is back to notRunning: wait those out too.
+    A page's charts are drawn when they come near the viewport, so each is scrolled to.
     """
     from playwright.sync_api import expect
 
@@ -126,6 +129,7 @@ def assert_ready_without_exception(page, timeout: float = 60_000) -> None:
     expect(page.locator(SKELETON)).to_have_count(0, timeout=timeout)
     charts = page.locator(PLOTLY_CHART)
     for i in range(charts.count()):
+        charts.nth(i).scroll_into_view_if_needed(timeout=timeout)
         expect(charts.nth(i).locator(".main-svg").first).to_be_attached(timeout=timeout)
     exceptions = page.locator(EXCEPTION)
     n = exceptions.count()
@@ -171,6 +175,15 @@ def watch_charts(page) -> None:
 def page_clock(page) -> float:
     """The page's `performance.now()`, the clock the chart observer stamps with."""
     return page.evaluate("performance.now()")
+
+
+def wait_charts_settled(page, since: float, quiet_ms: float = 150, timeout: float = 60_000) -> float:
+    """Wait until the script is done and no chart has changed for `quiet_ms` since a change
+    after `since`; return the page-clock time of that last change."""
+    page.wait_for_function(
+        f"([since, quiet]) => ({_REDRAWN_SINCE_JS})(since) && performance.now() - window.__chartsChangedAt > quiet",
+        arg=[since, quiet_ms], timeout=timeout)
+    return page.evaluate("window.__chartsChangedAt")
 
 
 def wait_charts_redrawn(page, since: float, timeout: float = 60_000) -> None:

@@ -5,7 +5,9 @@ into attention KV (blue) and index key (red), as the article draws it — so the
 point sits at that fraction of the bar's visual (log) length.
 
 The figure is assembled as one plain dict and validated once: plotly's incremental
-add_*/update_* calls cost ~1 ms each and dominated the build time.
+add_*/update_* calls cost ~1 ms each and dominated the build time. Labels are text traces,
+not annotations: plotly lays each annotation out on its own, which made A1's redraw on a
+slider step twice as slow (benchmarks/RESULTS.md).
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ ROW_PX = 96  # height per model row
 BAR = 0.42  # bar thickness, in rows
 GAP = 0.07  # between the two panels, in paper width
 PANELS = ("x", "x2")
+LABEL_PAD = 10  # px: twice a label's distance from its bar (the invisible marker's size)
 
 
 def build_a1(
@@ -57,9 +60,9 @@ def _bars(context, precision, models, highlight, lang, units, title_key, **title
     storage = _storage_panel(rows, lang, [s.storage.total for s in scale])
     read = _read_panel(rows, lang, units, [s.read.total for s in scale])
     traces, notes, axes = [], [], {}
-    for xref, (lo, hi, parts, totals, hover, panel_notes, axis_title, panel_title) in zip(PANELS, (storage, read)):
+    for xref, (lo, hi, parts, totals, hover, labels, axis_title, panel_title) in zip(PANELS, (storage, read)):
         traces += _split_bars(xref, parts, totals, lo, opacity, lang, hover)
-        notes += panel_notes
+        traces += _text_traces(xref, labels)
         left = xref == "x"
         domain = [0, 0.5 - GAP / 2] if left else [0.5 + GAP / 2, 1]
         axes["xaxis" if left else "xaxis2"] = dict(
@@ -130,12 +133,12 @@ def _storage_panel(rows: list[Summary], lang: str, scale: list[float]):
     notes = []
     for i, s in enumerate(rows):
         ratio = t("a1.base", lang) if s.model.id == "mha" else t("a1.ratio", lang, r=fmt_ratio(s.ratio))
-        notes.append(_label("x", i, s.storage.total, f"<b>{fmt_exact(s.storage.total)}</b>  {ratio}", lo, hi))
+        notes.append(_label(i, s.storage.total, f"<b>{fmt_exact(s.storage.total)}</b>  {ratio}", lo, hi))
         lines = [_format_line(s, lang)]
         if s.local_kv:
             note = t("a1.local", lang, w=s.model.window, b=fmt_bytes(s.local_kv))
             lines.append(f"<span style='color:{ROLE_COLOURS['local_kv']}'>{note}</span>")
-        notes.append(_under("x", i, "<br>".join(lines)))
+        notes.append(_under(i, "<br>".join(lines), lo))
     parts = [(s.storage.main_kv, s.storage.index_key) for s in rows]
     hover = [_storage_hover(s, lang) for s in rows]
     return lo, hi, parts, totals, hover, notes, t("a1.axis.storage", lang), t("a1.storage", lang)
@@ -146,11 +149,11 @@ def _read_panel(rows: list[Summary], lang: str, units: str, scale: list[float]):
     lo, hi = _log_range(scale, room=0.9)
     notes = []
     for i, s in enumerate(rows):
-        notes.append(_label("x2", i, s.read.total, f"<b>{fmt_bytes(s.read.total, units)}</b>", lo, hi))
+        notes.append(_label(i, s.read.total, f"<b>{fmt_bytes(s.read.total, units)}</b>", lo, hi))
         if s.read.index_key:
             line = t("a1.readline", lang, kv=fmt_bytes(s.read.kv, units),
                      ik=fmt_bytes(s.read.index_key, units), share=f"{s.key_share:.0%}")
-            notes.append(_under("x2", i, line))
+            notes.append(_under(i, line, lo))
     parts = [(s.read.kv, s.read.index_key) for s in rows]
     hover = [_read_hover(s, lang, units) for s in rows]
     title = t("a1.read", lang, n=f"{rows[0].context:,}")
@@ -167,19 +170,31 @@ def _format_line(s: Summary, lang: str) -> str:
     return " · ".join(parts)
 
 
-def _label(xref, row, x, text, lo, hi) -> dict:
+def _label(row, x, text, lo, hi) -> dict:
     """The value at a bar's end; inside the bar (white) when the bar fills most of the axis,
-    so a long label cannot run into the next panel. Annotation x on a log axis is log10."""
+    so a long label cannot run into the next panel."""
     inside = (math.log10(x) - lo) / (hi - lo) > 0.7
-    return dict(x=math.log10(x), y=row, xref=xref, yref="y", text=text, showarrow=False,
-                xanchor="right" if inside else "left", xshift=-6 if inside else 6,
-                font=dict(size=13, color="white" if inside else None))
+    return dict(x=x, y=row, text=text, position="middle left" if inside else "middle right", size=13,
+                colour="white" if inside else None)
 
 
-def _under(xref, row, text) -> dict:
-    """Small text lines just under a bar, aligned with the axis start."""
-    return dict(x=0, y=row + BAR / 2, xref=f"{xref} domain", yref="y", text=text, showarrow=False,
-                xanchor="left", yanchor="top", align="left", yshift=-2, font=dict(size=11, color=MUTED))
+def _under(row, text, lo) -> dict:
+    """Small text lines just under a bar, from the axis start (a hair inside it: plotly drops
+    a text point that sits exactly on the range's edge)."""
+    return dict(x=10 ** (lo + 1e-3), y=row + BAR / 2, text=text, position="bottom right", size=11, colour=MUTED)
+
+
+def _text_traces(xref: str, labels: list[dict]) -> list[dict]:
+    """One text trace per look (position, size, colour) of a panel's labels. The points carry
+    invisible markers: plotly sets text off by the marker's radius, the labels' padding."""
+    looks: dict[tuple, list[dict]] = {}
+    for label in labels:
+        looks.setdefault((label["position"], label["size"], label["colour"]), []).append(label)
+    return [dict(type="scatter", mode="markers+text", x=[lb["x"] for lb in group], y=[lb["y"] for lb in group],
+                 text=[lb["text"] for lb in group], textposition=position, marker=dict(size=LABEL_PAD, opacity=0),
+                 textfont=dict(size=size, color=colour), xaxis=xref, yaxis="y", cliponaxis=False,
+                 hoverinfo="skip", showlegend=False)
+            for (position, size, colour), group in looks.items()]
 
 
 def _storage_hover(s: Summary, lang: str) -> str:

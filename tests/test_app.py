@@ -2,6 +2,7 @@
 both presets; the shown numbers are core's. Controls are driven through the URL (the
 widgets are bound to query params), which also checks that a link reproduces a view."""
 
+import json
 import pathlib
 
 import pytest
@@ -11,6 +12,7 @@ import core
 import ui
 from core.units import fmt_bytes, fmt_exact, fmt_tokens
 from figures.knobs import CONTEXT_STOPS, PRECISION
+from ui.plot import COMPONENT
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 PAGES = sorted(p.relative_to(ROOT).as_posix() for p in (ROOT / "pages").glob("*.py"))
@@ -27,6 +29,12 @@ def assert_runs(**params) -> AppTest:
     return at
 
 
+def page_charts(at: AppTest) -> list[dict]:
+    """The figures a page shows (ui/plot.py's component), parsed."""
+    return [json.loads(json.loads(e.proto.json)["spec"]) for e in at.get("bidi_component")
+            if e.proto.component_name == COMPONENT]
+
+
 def metric(at: AppTest, word: str) -> str:
     return next(m.value for m in at.metric if word in m.label)
 
@@ -36,7 +44,7 @@ def test_overview_opens_by_default_in_korean_with_the_article_numbers():
     assert "890 B" in at.title[0].value
     assert metric(at, "토큰당 저장") == "890 B"
     assert metric(at, "읽는 양") == "35.0 MB"
-    assert len(at.get("plotly_chart")) == 2
+    assert len(page_charts(at)) == 2
     assert at.dataframe[0].value.shape == (5, 9)
 
 
@@ -73,7 +81,7 @@ def test_highlighting_a_model_focuses_the_metrics_on_it(model):
 def test_a_reduced_model_set_narrows_the_table():
     at = assert_runs(models=["v2", "v3.2"], hl="v3.2")
     assert at.dataframe[0].value.shape[0] == 2
-    assert len(at.get("plotly_chart")) == 1  # no local KV among them: no crossover chart
+    assert len(page_charts(at)) == 1  # no local KV among them: no crossover chart
 
 
 def test_bad_query_values_fall_back_to_defaults_with_a_note():
@@ -142,7 +150,7 @@ def assert_page_runs(page: str, view=None, **params) -> AppTest:
 @pytest.mark.parametrize("lang", ["ko", "en"])
 def test_mechanism_pages_run_at_the_ends_of_every_control(page, params, lang):
     at = assert_page_runs(page, ui.View(lang=lang, context=CONTEXT_STOPS[-1], precision=core.ALL_BF16), **params)
-    assert len(at.get("plotly_chart")) >= 4
+    assert len(page_charts(at)) >= 4
     assert at.title[0].value.startswith("DeepSeek-V")
 
 
@@ -183,7 +191,7 @@ def test_v41_page_states_the_article_numbers():
 def test_token_axis_page_states_stored_and_read_counts():
     at = assert_page_runs("pages/token_axis.py")
     assert [m.value for m in at.metric] == ["8 / 5", "4 / 7"]
-    assert len(at.get("plotly_chart")) == 4
+    assert len(page_charts(at)) == 4
 
 
 @pytest.mark.parametrize("text, message", [
@@ -204,7 +212,7 @@ def test_token_axis_page_explains_bad_matrices_without_a_traceback(text, message
 @pytest.mark.parametrize("lang", ["ko", "en"])
 def test_token_axis_page_runs_at_the_ends_of_every_control(params, lang):
     at = assert_page_runs("pages/token_axis.py", ui.View(lang=lang), **params)
-    assert len(at.get("plotly_chart")) == 4
+    assert len(page_charts(at)) == 4
 
 
 def test_a_figure_link_shows_that_figure_alone_with_its_knobs():

@@ -14,9 +14,15 @@ from i18n import LANGS, TEXT
 HANGUL = re.compile(r"[\uac00-\ud7a3]")
 
 
-def texts(fig) -> list[str]:
-    """Every string a reader can see: annotations, titles, tick texts, trace names."""
+def labels(fig) -> list[str]:
+    """Every label drawn on the plot: annotations and the text of text traces."""
     out = [a.text for a in fig.layout.annotations]
+    return out + [s for tr in fig.data if tr.type == "scatter" and tr.text is not None for s in tr.text]
+
+
+def texts(fig) -> list[str]:
+    """Every string a reader can see: labels, titles, tick texts, trace names."""
+    out = labels(fig)
     out += [fig.layout.title.text or ""]
     for ax in (fig.layout.xaxis, fig.layout.xaxis2, fig.layout.yaxis):
         if ax is not None:
@@ -25,9 +31,9 @@ def texts(fig) -> list[str]:
     return out
 
 
-def assert_annotation(fig, pattern: str) -> str:
-    hits = [a.text for a in fig.layout.annotations if re.search(pattern, a.text)]
-    assert hits, f"no annotation matches {pattern!r}"
+def assert_label(fig, pattern: str) -> str:
+    hits = [text for text in labels(fig) if re.search(pattern, text)]
+    assert hits, f"no label matches {pattern!r}"
     return hits[0]
 
 
@@ -51,32 +57,39 @@ def test_a1_is_two_log_scale_bar_charts_with_separate_axes():
     assert list(fig.layout.yaxis.ticktext) == ["가상 MHA", "V2", "V3.2", "V4-Flash", "V4.1-Flash"]
 
 
+def test_a1_draws_its_labels_as_text_traces_not_annotations():
+    fig = FIGURES["A1"]()  # plotly lays annotations out one by one: a slider step redrew them slowly
+    assert len(fig.layout.annotations) == 2  # the two panel titles
+    text = [tr for tr in fig.data if tr.type == "scatter"]
+    assert text and all(tr.hoverinfo == "skip" and not tr.showlegend for tr in text)
+
+
 @pytest.mark.parametrize("label", ["3,932,160 B", "69,120 B", "48,068 B", "≈3,514 B", "890 B"])
 def test_a1_labels_each_storage_bar_with_the_article_value(label):
-    assert_annotation(FIGURES["A1"](), re.escape(f"<b>{label}</b>"))
+    assert_label(FIGURES["A1"](), re.escape(f"<b>{label}</b>"))
 
 
 @pytest.mark.parametrize("label", ["515 GB", "9.06 GB", "1.14 GB", "68.2 MB", "35.0 MB"])
 def test_a1_labels_each_read_bar_with_the_article_value(label):
-    assert_annotation(FIGURES["A1"](), re.escape(f"<b>{label}</b>"))
+    assert_label(FIGURES["A1"](), re.escape(f"<b>{label}</b>"))
 
 
 @pytest.mark.parametrize("ratio", ["1/57", "1/82", "1/1,119", "1/4,418"])
 def test_a1_states_how_many_times_smaller_than_mha(ratio):
-    assert_annotation(FIGURES["A1"](), re.escape(f"MHA의 약 {ratio}") + "$")
+    assert_label(FIGURES["A1"](), re.escape(f"MHA의 약 {ratio}") + "$")
 
 
 def test_a1_format_lines_give_the_bytes_of_one_per_layer_entry():
     fig = FIGURES["A1"]()
-    assert_annotation(fig, r"^KV BF16 1,152 B$")
-    assert_annotation(fig, r"^KV FP8\+BF16 656 B · 검색용 key FP8 132 B$")
-    assert_annotation(fig, r"^KV FP8\+BF16 584 B · 검색용 key FP4 68 B")
-    assert_annotation(fig, r"^KV FP4 288 B · 검색용 key FP4 68 B")
+    assert_label(fig, r"^KV BF16 1,152 B$")
+    assert_label(fig, r"^KV FP8\+BF16 656 B · 검색용 key FP8 132 B$")
+    assert_label(fig, r"^KV FP8\+BF16 584 B · 검색용 key FP4 68 B")
+    assert_label(fig, r"^KV FP4 288 B · 검색용 key FP4 68 B")
 
 
 def test_a1_notes_local_kv_in_orange_only_for_v4_and_v41():
     fig = FIGURES["A1"]()
-    notes = [a.text for a in fig.layout.annotations if "local KV" in a.text]
+    notes = [text for text in labels(fig) if "local KV" in text]
     assert len(notes) == 2
     assert "3.21 MB" in notes[0] and "2.70 MB" in notes[1]
     assert all("최근 128위치" in n and "#e8890c" in n for n in notes)
@@ -84,7 +97,7 @@ def test_a1_notes_local_kv_in_orange_only_for_v4_and_v41():
 
 def test_a1_read_bar_is_split_by_share_of_its_log_length():
     fig = FIGURES["A1"]()
-    kv, key = [tr for tr in fig.data if tr.xaxis == "x2"]
+    kv, key = [tr for tr in fig.data if tr.xaxis == "x2" and tr.type == "bar"]
     lo = math.log10(kv.base[0])
     r = core.reads("v3.2", 131072)
     row = 2  # V3.2
@@ -112,26 +125,26 @@ def test_generation_charts_share_a1_axes():
 def test_a1_read_labels_follow_the_context_slider_to_its_ends(context):
     fig = FIGURES["A1"](context=context)
     total = core.reads("v4.1-flash", context).total
-    assert_annotation(fig, re.escape(f"<b>{fmt_bytes(total)}</b>"))
-    assert_annotation(fig, re.escape(f"({context:,}"))  # right panel title
+    assert_label(fig, re.escape(f"<b>{fmt_bytes(total)}</b>"))
+    assert_label(fig, re.escape(f"({context:,}"))  # right panel title
 
 
 def test_a1_all_bf16_preset_gives_the_collapsible_variants():
     fig = FIGURES["A1"](precision=core.ALL_BF16)
     for label in ["85,888 B", "6,880 B", "3,200 B"]:
-        assert_annotation(fig, re.escape(f"<b>{label}</b>"))
+        assert_label(fig, re.escape(f"<b>{label}</b>"))
     assert "BF16" in fig.layout.title.text
 
 
 def test_a1_per_component_override_changes_that_component_only():
     fig = FIGURES["A1"](precision=core.Precision(main_kv="bf16"))
-    assert_annotation(fig, r"^KV BF16 1,024 B · 검색용 key FP4 68 B")  # V4.1: main 288 → 1,024, key stays 68
+    assert_label(fig, r"^KV BF16 1,024 B · 검색용 key FP4 68 B")  # V4.1: main 288 → 1,024, key stays 68
 
 
 def test_a1_in_english_has_no_korean_left():
     fig = FIGURES["A1"](lang="en", units="binary")
     assert not [s for s in texts(fig) if HANGUL.search(s)]
-    assert_annotation(fig, r"GiB")
+    assert_label(fig, r"GiB")
 
 
 def test_a1_rejects_bad_knobs_with_clear_errors():

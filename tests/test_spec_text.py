@@ -83,7 +83,10 @@ def changed_specs(monkeypatch):
 
 
 def labels(fid: str) -> str:
-    return " ".join(a.text for a in FIGURES[fid](lang="en").layout.annotations)
+    """The text drawn on a figure: annotations and text traces."""
+    fig = FIGURES[fid](lang="en")
+    traces = [s for tr in fig.data if tr.type == "scatter" and tr.text is not None for s in tr.text]
+    return " ".join([a.text for a in fig.layout.annotations] + traces)
 
 
 def test_figure_labels_follow_a_changed_spec(changed_specs):

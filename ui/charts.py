@@ -1,10 +1,11 @@
-"""Charts on a page: a figure built once per set of knobs and look, shown exactly as it
-exports, with its downloads and a link that shows it alone."""
+"""Charts on a page: a figure built (and serialised) once per set of knobs and look, shown
+exactly as it exports, with its downloads and a link that shows it alone."""
 
 from __future__ import annotations
 
 from urllib.parse import urlencode
 
+import plotly.io as pio
 import streamlit as st
 
 from figures import FIGURES, SPECS
@@ -12,6 +13,7 @@ from figures.knobs import FONT_SCALE, LANG, THEME
 from figures.style import apply_look, plotly_config
 from i18n import t
 
+from .plot import plot
 from .state import view
 
 
@@ -23,13 +25,20 @@ def figure(figure_id: str, theme: str = "light", font_scale: float = 1.0, **knob
     return fig if (theme, font_scale) == (THEME.default, FONT_SCALE.default) else apply_look(fig, theme, font_scale)
 
 
+@st.cache_resource(max_entries=500, show_spinner=False)
+def spec(figure_id: str, theme: str = "light", font_scale: float = 1.0, **knobs) -> str:
+    """The figure's JSON, serialised once per set of knobs and look."""
+    return pio.to_json(figure(figure_id, theme, font_scale, **knobs), validate=False)
+
+
 def chart(figure_id: str, *, width: str = "stretch", **knobs) -> None:
-    """Show a figure exactly as it exports: our template, not Streamlit's theme.
-    Matrix diagrams pass width="content": their size is part of the drawing."""
+    """Show a figure exactly as it exports (our template, not Streamlit's theme), updated in
+    place when its knobs change. Matrix diagrams pass width="content": their size is part
+    of the drawing."""
     v = view()
-    fig = figure(figure_id, v.theme, v.font_scale, **knobs)
-    st.plotly_chart(fig, theme=None, config=plotly_config(figure_id), key=f"chart-{figure_id}", width=width)
-    downloads(fig, figure_id, knobs)
+    plot(spec(figure_id, v.theme, v.font_scale, **knobs), key=f"chart-{figure_id}",
+         config={**plotly_config(figure_id), "responsive": True}, width=width)
+    downloads(figure(figure_id, v.theme, v.font_scale, **knobs), figure_id, knobs)
 
 
 def figure_link(figure_id: str, knobs: dict) -> str:
@@ -44,15 +53,20 @@ def figure_link(figure_id: str, knobs: dict) -> str:
 
 
 def downloads(fig, figure_id: str, knobs: dict) -> None:
-    """SVG / slide PNG / interactive HTML / numbers; files are rendered only when clicked."""
+    """SVG / slide PNG / interactive HTML / numbers. The popover's buttons exist only while it
+    is open (opening it reruns the page), so a slider step or a page load does not pay for
+    seven elements per chart; files are rendered only when clicked."""
     from figures.export import SLIDE_SIZES, to_bytes
 
     lang = knobs.get("lang", view().lang)
+    popover = st.popover(t("app.download", lang), width="content", key=f"dl-{figure_id}", on_change="rerun")
+    if not popover.open:
+        return
     pngs = tuple((f"PNG {w}×{h}", "png", "image/png", {"width": w, "height": h}, f"-{name}")
                  for name, (w, h) in SLIDE_SIZES.items())
     files = (("SVG", "svg", "image/svg+xml", {}, ""), *pngs, ("HTML", "html", "text/html", {}, ""),
              ("CSV", "csv", "text/csv", {}, ""))
-    with st.popover(t("app.download", lang), width="content"):
+    with popover:
         for label, fmt, mime, size, suffix in files:
             st.download_button(label, data=lambda fmt=fmt, size=size: to_bytes(fig, fmt, **size),
                                file_name=f"kv-atlas-{figure_id}{suffix}.{fmt}", mime=mime,

@@ -1,0 +1,57 @@
+// One plotly chart that updates in place (see ui/plot.py). Streamlit calls this function
+// whenever its data changes; the plot div outlives the calls, so a new figure is applied
+// with Plotly.react instead of a new plot, an unchanged one costs nothing, and a chart below
+// the fold is first drawn when it comes near the viewport. Streamlit keeps the latest return
+// value and calls it once, when the element goes away.
+
+let loading = null;
+
+function plotly(src) {
+  if (window.Plotly) return Promise.resolve(window.Plotly);
+  loading ??= new Promise((resolve, reject) => {
+    const script = document.createElement("script");
+    script.src = src;
+    script.onload = () => resolve(window.Plotly);
+    script.onerror = () => reject(new Error(`cannot load ${src}`));
+    document.head.appendChild(script);
+  });
+  return loading;
+}
+
+function draw(div) {
+  const { fig, config, src } = div.kv;
+  return plotly(src).then((Plotly) => Plotly.react(div, fig.data, fig.layout, config));
+}
+
+function release(div) {
+  div.kv?.observer?.disconnect();
+  window.Plotly?.purge(div);
+}
+
+export default function ({ data, parentElement }) {
+  let div = parentElement.querySelector(":scope > .kv-plot");
+  if (!div) {
+    div = document.createElement("div");
+    div.className = "kv-plot";
+    parentElement.appendChild(div);
+  }
+  const cleanup = () => release(div);
+  if (div.kv && div.kv.spec === data.spec) return cleanup;  // the same figure: nothing to do
+  const fig = JSON.parse(data.spec);
+  div.kv = { ...div.kv, spec: data.spec, fig, config: data.config, src: data.src };
+  // reserve the figure's size, so the page does not jump and the fold is where it will be
+  div.style.height = `${fig.layout.height || 450}px`;
+  div.style.width = fig.layout.width ? `${fig.layout.width}px` : "100%";
+  if (div.kv.drawn) {
+    draw(div);
+  } else if (!div.kv.observer) {  // first drawn near the viewport, with the latest figure by then
+    div.kv.observer = new IntersectionObserver((entries) => {
+      if (!entries.some((e) => e.isIntersecting)) return;
+      div.kv.observer.disconnect();
+      div.kv.drawn = true;
+      draw(div);
+    }, { rootMargin: "600px 0px" });
+    div.kv.observer.observe(div);
+  }
+  return cleanup;
+}
