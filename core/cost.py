@@ -93,7 +93,13 @@ def storage_per_token(model: Model | str, precision: Precision = DEPLOYED) -> Pa
 
     The local KV is fixed once the window is full, so it is 0 here (see `local_kv`).
     """
-    m = get(model)
+    return _storage(get(model), precision)
+
+
+@lru_cache(maxsize=256)
+def _storage(m: Model, precision: Precision) -> Parts:
+    # kept per spec object (frozen, so hashable): the exact Fraction sum over 40–61 layers is
+    # a few ms, asked for several times on every page run
     b = entry_bytes(m, precision)
     main = sum(Fraction(b["main_kv"], ly.ratio) for ly in m.layers if ly.stores_global)
     key = sum(Fraction(b["index_key"], ly.ratio) for ly in m.layers if ly.stores_index_key)
