@@ -1,0 +1,64 @@
+"""ui/plot.py's chart component in a real Chromium: a slider step updates a plot in place (the
+same plot, new bars and labels), an unchanged chart is left alone, and charts below the fold
+are drawn only when they come near the viewport."""
+
+from __future__ import annotations
+
+import pytest
+
+pytest.importorskip("playwright.sync_api", reason="playwright is not installed (scripts/test.sh installs it)")
+from playwright.sync_api import expect  # noqa: E402
+
+import core  # noqa: E402
+from browser_harness import APP_READY, assert_ready_without_exception, context_slider  # noqa: E402
+from core.units import fmt_bytes  # noqa: E402
+
+pytestmark = pytest.mark.browser
+
+# Mark each plot div and count the changes inside each: a re-created plot loses its mark.
+_MARK_JS = """() => {
+  window.__changes = {};
+  document.querySelectorAll('.kv-plot').forEach((div, i) => {
+    div.dataset.mark = String(i);
+    window.__changes[i] = 0;
+    new MutationObserver(() => { window.__changes[i] += 1; })
+      .observe(div, {subtree: true, childList: true, attributes: true, characterData: true});
+  });
+}"""
+
+
+def test_a_slider_step_updates_a1_in_place_and_leaves_the_crossover_alone(page, app_url):
+    page.goto(f"{app_url}/?lang=en")
+    assert_ready_without_exception(page)
+    plots = page.locator(".kv-plot")
+    expect(plots).to_have_count(2)  # A1 and the crossover chart
+    page.evaluate(_MARK_JS)
+
+    thumb = context_slider(page).get_by_role("slider")
+    thumb.focus()
+    thumb.press("ArrowRight")  # 128K → 192K
+    expected = fmt_bytes(core.reads("v4.1-flash", 3 << 16).total)
+    expect(plots.first.locator("text", has_text=expected).first).to_be_attached()
+    expect(page.locator(APP_READY)).to_have_count(1)
+    page.wait_for_timeout(300)
+
+    assert plots.first.get_attribute("data-mark") == "0"  # the same plot, updated
+    changes = page.evaluate("window.__changes")
+    assert changes["0"] > 0 and changes["1"] == 0, changes  # the crossover chart did not change
+
+
+def test_charts_below_the_fold_are_drawn_when_they_come_near(page, app_url):
+    page.set_viewport_size({"width": 1400, "height": 800})
+    page.goto(f"{app_url}/v4-flash?lang=en")
+    expect(page.locator(APP_READY)).to_have_count(1, timeout=60_000)
+    plots = page.locator(".kv-plot")
+    expect(plots.first.locator(".main-svg").first).to_be_attached(timeout=30_000)
+    page.wait_for_timeout(1000)
+    drawn = plots.filter(has=page.locator(".main-svg")).count()
+    assert 0 < drawn < plots.count(), f"{drawn} of {plots.count()} drawn before scrolling"
+
+    last = plots.last
+    assert last.evaluate("div => div.getBoundingClientRect().height") > 100  # its size is reserved
+    last.scroll_into_view_if_needed()
+    expect(last.locator(".main-svg").first).to_be_attached(timeout=30_000)
+    assert_ready_without_exception(page)  # every chart draws, and no exception
