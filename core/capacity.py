@@ -1,0 +1,186 @@
+"""How many requests fit on a GPU node, and the least time a decode step can spend reading its cache.
+
+Every byte comes from `core.cost` (cache_at, local_kv, reads); this module rounds what a request
+holds to whole blocks, divides the memory and splits the cache over tensor-parallel ranks.
+
+Counting rules:
+
+- **Blocks.** Paged KV hands out blocks of `block_tokens` tokens per layer, when a block's first
+  token arrives. A layer that stores one entry per m tokens fills a block with ⌈B/m⌉ entries (at
+  least one whole entry), so a block spans ⌈B/m⌉·m tokens and a request at context N holds
+  ⌈N/span⌉ blocks: room for entries whose m tokens are not all there yet is already taken
+  (V4-Flash at B = 64: a CSA block holds 16 entries, an HCA block one entry spanning 128 tokens).
+- **Local KV.** Blocks wholly behind the window are freed; W positions can straddle
+  ⌈(W−1)/B⌉ + 1 blocks, and a request holds that many at its worst, or ⌈N/B⌉ before its window
+  fills (V4-Flash, W = 128, B = 16: 9 blocks, 144 positions).
+- With block sizes and ratios that are powers of two (as in every engine), a larger block never
+  holds fewer bytes and a longer context never fewer.
+- **Tensor parallelism.** tp GPUs serve one replica: memory and bandwidth add up, the weights
+  are split evenly. MLA's latent (and V4's shared K = V entry, and every index key) has no heads
+  to split, so each rank holds the whole cache of every request. GQA/MHA's KV heads are split:
+  each rank holds ⌈heads/tp⌉ of them, so with tp > heads each head is replicated on tp/heads ranks.
+- Not counted: activations, CUDA graphs and the runtime (the reserved fraction stands for them),
+  a compressor's not-yet-compressed tokens, and prefix sharing between requests.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field, replace
+from functools import lru_cache
+from numbers import Real
+
+import numpy as np
+
+from . import cost
+from .checks import int_at_least, whole_numbers
+from .gpus import GPU
+from .gpus import get as get_gpu
+from .models import Model, get
+
+ENTRY_KINDS = frozenset({"CSA", "HCA", "CSA2"})  # V4's one K = V entry per position: no heads to split
+
+
+def weights_bytes(parameters: int, bytes_per_parameter: float) -> int:
+    """Memory of the weights, parameters × bytes per parameter (BF16 2, FP8 1, FP4 0.5 plus
+    whatever its scales add), rounded up to a whole byte."""
+    int_at_least("parameters", parameters)
+    return math.ceil(parameters * _real("bytes_per_parameter", bytes_per_parameter, above=0))
+
+
+def kv_heads(model: Model | str) -> int | None:
+    """KV heads tensor-parallel ranks can split, or None when every rank needs the whole
+    entry (MLA's latent C^KV + K^R, V4's K = V entry)."""
+    m = get(model)
+    if m.dims.kv_lora_rank or any(ly.kind in ENTRY_KINDS for ly in m.layers):
+        return None
+    return getattr(m.dims, "num_key_value_heads", 0) or m.dims.num_attention_heads
+
+
+def request_bytes(model: Model | str, context, precision: cost.Precision = cost.DEPLOYED,
+                  block_tokens: int = 16) -> cost.Parts:
+    """What one request holds at context N, in whole blocks (see the module's rules), by role."""
+    m = get(model)
+    n = whole_numbers("context length", context, 1)
+    b = int_at_least("block_tokens", block_tokens)
+    main = key = n * 0
+    for ratio, part in _stores_by_ratio(m):
+        span = -(-b // ratio) * ratio
+        held = cost.cache_at(part, -(-n // span) * span, precision)
+        main, key = main + held.main_kv, key + held.index_key
+    straddled = -(-(m.window - 1) // b) + 1 if m.window else 0  # most blocks a window can touch
+    local = cost.local_kv(m, precision, 1) * np.minimum(-(-n // b), straddled) * b
+    return cost.Parts(*(_like(x, context) for x in (main, key, local)))
+
+
+@lru_cache(maxsize=64)
+def _stores_by_ratio(m: Model) -> tuple[tuple[int, Model], ...]:
+    """The model's storing layers grouped by ratio, each group a spec of its own."""
+    ratios = sorted({ly.ratio for ly in m.layers if ly.stores_global})
+    return tuple((r, replace(m, layers=tuple(ly for ly in m.layers if ly.stores_global and ly.ratio == r)))
+                 for r in ratios)
+
+
+@dataclass(frozen=True, kw_only=True)
+class Plan:
+    """KV memory of one replica (tp GPUs) at a context: the budget, what a request holds, how many fit."""
+
+    model: Model = field(repr=False)
+    gpu: GPU
+    context: object  # int, or an array of contexts
+    tp: int
+    block_tokens: int
+    weights_bytes: int  # the whole model, split evenly over the tp GPUs
+    reserved_per_gpu_bytes: int  # activations, runtime: the reserved fraction of each GPU
+    kv_budget_per_gpu_bytes: int  # what is left for KV on each GPU (0 when the weights do not fit)
+    per_request: cost.Parts  # one request's KV at context, block-rounded, one whole copy
+    kv_heads: int | None  # KV heads split over the ranks; None: every rank holds the whole cache
+    per_request_per_gpu_bytes: object  # the share of a request each GPU holds
+    max_requests: object  # ⌊budget / share⌋, int or array
+    notes: tuple[str, ...]
+
+    @property
+    def kv_budget_bytes(self) -> int:
+        """KV budget of the whole replica."""
+        return self.kv_budget_per_gpu_bytes * self.tp
+
+    @property
+    def per_request_bytes(self):
+        return self.per_request.total
+
+    @property
+    def fits(self) -> bool:
+        """The weights and the reserve leave room for some KV."""
+        return self.kv_budget_per_gpu_bytes > 0
+
+
+def plan(model: Model | str, context, gpu: GPU | str, weights: int, precision: cost.Precision = cost.DEPLOYED,
+         *, reserved: float = 0.1, block_tokens: int = 16, tp: int = 1) -> Plan:
+    """Plan KV memory for `model` at context N on tp × `gpu`, `weights` bytes of weights in all."""
+    m, g = get(model), get_gpu(gpu)
+    tp = int_at_least("tp", tp)
+    reserve = round(g.memory_bytes * _real("reserved", reserved, at_least=0, below=1))
+    weights = math.ceil(_real("weights", weights, at_least=0))
+    weights_per_gpu = -(-weights // tp)
+    left = g.memory_bytes - reserve - weights_per_gpu
+    per_request = request_bytes(m, context, precision, block_tokens)
+    heads = kv_heads(m)
+    share = _share(per_request.total, heads, tp)
+    budget = max(left, 0)
+    notes = [_split_note(heads, tp)]
+    if left <= 0:
+        notes.append(f"the weights ({weights_per_gpu:,} B a GPU) and the reserve ({reserve:,} B) leave no room "
+                     f"in the {g.memory_bytes:,} B of each GPU (short by {-left:,} B): no request fits")
+    return Plan(model=m, gpu=g, context=context, tp=tp, block_tokens=block_tokens, weights_bytes=weights,
+                reserved_per_gpu_bytes=reserve, kv_budget_per_gpu_bytes=budget, per_request=per_request,
+                kv_heads=heads, per_request_per_gpu_bytes=share, max_requests=_like(budget // share, context),
+                notes=tuple(notes))
+
+
+def read_floor_seconds(model: Model | str, context, precision: cost.Precision, bandwidth_bytes_per_s: float,
+                       batch: int = 1, tp: int = 1):
+    """The least time one decode step can spend reading the cache: bytes read (KV + index key,
+    core.cost.reads) × batch ÷ aggregate HBM bandwidth (tp × bandwidth), where a replicated
+    latent is read by every rank (so MLA's floor does not fall with tp; head-split KV's does).
+
+    A lower bound, not a speed prediction: reading the weights, compute, kernel efficiency and
+    every overhead are left out (storage 1/4,400 of MHA's does not make decoding 4,400× faster).
+    """
+    bandwidth = _real("bandwidth_bytes_per_s", bandwidth_bytes_per_s, above=0)
+    batch, tp = int_at_least("batch", batch), int_at_least("tp", tp)
+    per_gpu = _share(cost.reads(model, context, precision).total * batch, kv_heads(model), tp)
+    return per_gpu / bandwidth
+
+
+def _share(nbytes, heads: int | None, tp: int):
+    """The bytes each of tp ranks holds (or reads): all of them, or ⌈heads/tp⌉ of `heads` heads."""
+    if heads is None:
+        return nbytes
+    return -(-nbytes * -(-heads // tp) // heads)
+
+
+def _split_note(heads: int | None, tp: int) -> str:
+    if heads is None:
+        return "latent KV, no heads to split: every GPU holds each request's whole cache"
+    if tp <= heads:
+        return f"KV heads split: each GPU holds {-(-heads // tp)} of the {heads} KV heads"
+    copies = f"{tp // heads}" if tp % heads == 0 else f"{tp // heads}–{-(-tp // heads)}"
+    return f"KV heads replicated: {tp} GPUs for {heads} KV heads, each GPU holds one, each head is on {copies} GPUs"
+
+
+def _like(x, context):
+    """An int when the caller passed one context, else an array."""
+    return int(x) if np.ndim(context) == 0 else np.asarray(x)
+
+
+def _real(name: str, value, *, above: float | None = None, at_least: float | None = None,
+          below: float | None = None) -> float:
+    """`value` when it is a finite real number in the stated range (a bool is not a number)."""
+    ok = not isinstance(value, bool) and isinstance(value, Real) and math.isfinite(value)
+    ok = ok and (above is None or value > above) and (at_least is None or value >= at_least)
+    ok = ok and (below is None or value < below)
+    if not ok:
+        bounds = [f"> {above}" if above is not None else "", f"≥ {at_least}" if at_least is not None else "",
+                  f"< {below}" if below is not None else ""]
+        raise ValueError(f"{name} must be a number {' and '.join(b for b in bounds if b)}, got {value!r}")
+    return value
