@@ -16,15 +16,21 @@ from functools import lru_cache
 import numpy as np
 
 from .checks import one_of, whole_numbers
-from .formats import PRECISIONS
-from .models import MODELS, ROLES, Component, Model, get
+from .formats import LAYOUT_PRECISIONS
+from .models import ROLES, Component, Model, get, lookup
 
 PRESETS = ("deployed", "bf16")
 
 
 @dataclass(frozen=True)
 class Precision:
-    """A preset plus optional per-role overrides (None = follow the preset)."""
+    """A preset plus optional per-role overrides (None = follow the preset).
+
+    "deployed" is each component's own default: the article's deployed formats for the
+    article's models, BF16 for open models (the dtype they are served in). An override names
+    a layout the component offers: the article's components offer bf16, fp8, fp4; open ones
+    bf16, fp8 (per-tensor scale), fp8_block (FP32 scale per 128) and fp4 where they fit.
+    """
 
     preset: str = "deployed"
     main_kv: str | None = None
@@ -35,7 +41,13 @@ class Precision:
         one_of("precision preset", self.preset, PRESETS)
         for role in ROLES:
             if getattr(self, role) is not None:
-                one_of(f"{role} precision", getattr(self, role), PRECISIONS)
+                one_of(f"{role} precision", getattr(self, role), LAYOUT_PRECISIONS)
+
+    @classmethod
+    def every(cls, name: str) -> Precision:
+        """Every cached role in one precision: a preset ('deployed', 'bf16') or a layout name,
+        as an open model is priced ('fp8': every element 1 byte; 'fp8_block')."""
+        return cls(name) if name in PRESETS else cls("bf16", name, name, name)
 
     def of(self, comp: Component) -> str:
         override = getattr(self, comp.role)
@@ -142,7 +154,7 @@ def _stored_terms(m: Model, ly) -> list[Term]:
 def _read_terms(m: Model, ly) -> list[Term]:
     """What one layer reads to decode one token at context N."""
     r, k = ly.ratio, m.index_topk
-    main = {"MHA": (1, None), "MLA": (1, None), "DSA": (1, k), "SWA": None,
+    main = {"MHA": (1, None), "GQA": (1, None), "MLA": (1, None), "DSA": (1, k), "SWA": None,
             "HCA": (r, None), "CSA": (r, k), "CSA2": (r, k)}[ly.kind]
     keys = {"DSA": (1, None), "CSA": (r, None)}.get(ly.kind)
     if ly.kind == "CSA2":
@@ -172,7 +184,7 @@ def _registered_coefficients(model_id: str, what: str, precision: Precision) -> 
 
 
 def _evaluate(m: Model, what: str, n, precision: Precision) -> Parts:
-    registered = MODELS.get(m.id) is m  # the specs are frozen: their sums can be kept
+    registered = lookup(m.id) is m  # the specs are frozen: their sums can be kept
     coef = (_registered_coefficients(m.id, what, precision) if registered
             else _coefficients(m, what, precision))
     out: dict[str, object] = {}
@@ -217,5 +229,7 @@ def crossover_tokens(model: Model | str, precision: Precision = DEPLOYED) -> int
 
 
 def ratio_to(model: Model | str, base: Model | str = "mha", precision: Precision = DEPLOYED) -> float:
-    """How many times smaller the per-token storage is than `base`'s (the '≈1/N')."""
-    return storage_per_token(base, precision).total / storage_per_token(model, precision).total
+    """How many times smaller the per-token storage is than `base`'s (the '≈1/N'); infinite
+    for a model that stops growing once its windows are full (every layer slides)."""
+    growth = storage_per_token(model, precision).total
+    return storage_per_token(base, precision).total / growth if growth else math.inf

@@ -9,11 +9,15 @@ format: element types, scale groups and padding. Nothing here types a byte count
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from .checks import one_of
 
-PRECISIONS = ("bf16", "fp8", "fp4")
+PRECISIONS = ("bf16", "fp8", "fp4")  # what every article component offers (and the per-role knob picks)
+FP8_BLOCK = "fp8_block"  # an open model's FP8 with DeepSeek's FP32 scale per 128 (its "fp8" is per-tensor)
+LAYOUT_PRECISIONS = ("bf16", "fp8", FP8_BLOCK, "fp4")  # every name a layout may carry
+OPEN_PRECISIONS = ("bf16", "fp8", FP8_BLOCK)  # what an imported model is priced in (CLI --config, import panel)
 
 
 @dataclass(frozen=True)
@@ -29,6 +33,10 @@ E2M1 = Dtype("FP4 E2M1", 4)
 UE8M0 = Dtype("UE8M0", 8)
 
 
+class GroupError(ValueError):
+    """A scale group that does not divide a segment: that format cannot hold the entry."""
+
+
 @dataclass(frozen=True)
 class Segment:
     """`dims` elements of `dtype`; with `group`, one `scale` per `group` elements."""
@@ -42,7 +50,7 @@ class Segment:
         if (self.group is None) != (self.scale is None):
             raise ValueError("group and scale go together")
         if self.group and self.dims % self.group:
-            raise ValueError(f"{self.dims} dims do not split into groups of {self.group}")
+            raise GroupError(f"{self.dims} dims do not split into groups of {self.group}")
 
     @property
     def n_scales(self) -> int:
@@ -63,12 +71,12 @@ class Segment:
 class Layout:
     """One cached entry (one token or compressed block, one layer) in one precision."""
 
-    precision: str  # "bf16" | "fp8" | "fp4": what the user picks
+    precision: str  # one of LAYOUT_PRECISIONS: what the user picks
     segments: tuple[Segment, ...]
     pad: int = 0  # bytes
 
     def __post_init__(self):
-        one_of("precision", self.precision, PRECISIONS)
+        one_of("precision", self.precision, LAYOUT_PRECISIONS)
         if sum(s.bits for s in self.segments) % 8:
             raise ValueError("entry is not a whole number of bytes")
 
@@ -97,10 +105,17 @@ def bf16(dims: int) -> Layout:
     return Layout("bf16", (Segment(dims, BF16),))
 
 
-def fp8_blocks(dims: int) -> Layout:
+def fp8_tensor(dims: int) -> Layout:
+    """FP8 E4M3 with one scale per tensor, as vLLM's fp8 KV cache: the scale lives outside the
+    entry, so an entry is 1 byte per value (an open model's "fp8")."""
+    return Layout("fp8", (Segment(dims, E4M3),))
+
+
+def fp8_blocks(dims: int, precision: str = "fp8") -> Layout:
     """FP8 E4M3 with an FP32 scale per 128 values, DeepSeek's block quantisation
-    (V3.2's index key: 128 + 4 = 132 B)."""
-    return Layout("fp8", (Segment(dims, E4M3, 128, FP32),))
+    (V3.2's index key: 128 + 4 = 132 B). Named "fp8" in the article's components,
+    FP8_BLOCK in an open model's, whose "fp8" is per-tensor."""
+    return Layout(precision, (Segment(dims, E4M3, 128, FP32),))
 
 
 def mxfp4(dims: int) -> Layout:
@@ -113,10 +128,10 @@ def nvfp4(dims: int) -> Layout:
     return Layout("fp4", (Segment(dims, E2M1, 16, E4M3),))
 
 
-def mla_fp8(latent: int, rope: int) -> Layout:
+def mla_fp8(latent: int, rope: int, precision: str = "fp8") -> Layout:
     """FlashMLA's FP8 MLA entry: the latent C^KV in FP8 with an FP32 scale per 128, the
     RoPE key K^R kept BF16 (V3.2: 512 + 16 + 128 = 656 B)."""
-    return _with_bf16_rope(fp8_blocks(latent), rope)
+    return _with_bf16_rope(fp8_blocks(latent, precision), rope)
 
 
 def mla_fp4(latent: int, rope: int) -> Layout:
@@ -139,8 +154,29 @@ def _with_bf16_rope(quantised: Layout, rope: int, pad: int = 0) -> Layout:
     return Layout(quantised.precision, (*quantised.segments, Segment(rope, BF16)), pad)
 
 
+def fitting(*builds: Callable[[], Layout]) -> dict[str, Layout]:
+    """Map precision name -> layout for an open model's entry, keeping the formats whose scale
+    groups divide it: per-128 scales cannot hold 72 values, so such an entry is not offered
+    in them."""
+    out = {}
+    for build in builds:
+        try:
+            layout = build()
+        except GroupError:
+            continue
+        out[layout.precision] = layout
+    return out
+
+
+def open_choices(dims: int, fp4: Callable[[int], Layout] = nvfp4) -> dict[str, Layout]:
+    """An open model's entry of `dims` values: BF16, per-tensor FP8, and where their groups
+    divide it, FP8 with an FP32 scale per 128 and `fp4` (the article's FP4 formats)."""
+    return fitting(lambda: bf16(dims), lambda: fp8_tensor(dims), lambda: fp8_blocks(dims, FP8_BLOCK),
+                   lambda: fp4(dims))
+
+
 def choices(*layouts: Layout) -> dict[str, Layout]:
-    """Map precision name -> layout; every component offers all three precisions."""
+    """Map precision name -> layout; every article component offers all three precisions."""
     out = {lo.precision: lo for lo in layouts}
     missing = set(PRECISIONS) - set(out)
     if missing:

@@ -8,13 +8,19 @@ config (V2: DeepSeek-V2's config.json; V3, V3.2: the DeepSeek-V3 and V3.2-Exp in
 configs `config_671B*.json`; V4-Flash, V4.1-Flash: their config.json, whose
 `compress_ratios`, `kv_source_layer_ids` and `index_source_layer_ids` the layer
 schedules follow) or, where the configs are silent, against the article.
+
+Open models (`core.open_models`) and imported config.json files (`core.config_import`) are
+specs of the same type, built by the importer; `get` resolves an id among the article's
+models, the open presets and the models kept with `register`.
 """
 
 from __future__ import annotations
 
+import hashlib
+import threading
 from collections import Counter
 from collections.abc import Callable
-from dataclasses import dataclass, fields, replace
+from dataclasses import astuple, dataclass, fields, replace
 from functools import cached_property
 
 from . import formats as F
@@ -30,7 +36,8 @@ class Dims:
 
     hidden_size: int  # D
     num_attention_heads: int  # n_h
-    head_dim: int = 0  # MHA: a head's key (and value) width; V4: the width c of one K = V entry
+    num_key_value_heads: int = 0  # GQA: heads that cache a key and a value (MQA 1, MHA n_h)
+    head_dim: int = 0  # MHA, GQA: a head's key (and value) width; V4: the width c of one K = V entry
     q_lora_rank: int = 0  # r_q: the query latent C^Q (V4: c^Q)
     kv_lora_rank: int = 0  # r_kv: the cached KV latent C^KV
     qk_nope_head_dim: int = 0  # d_k: the content part of an MLA head's query and key
@@ -61,7 +68,11 @@ class Component:
     deployed: str  # precision name of the article's deployed format
 
     def layout(self, precision: str) -> F.Layout:
-        return self.layouts[precision]
+        try:
+            return self.layouts[precision]
+        except KeyError:
+            raise ValueError(f"{self.role} ({self.holds}) has no {precision} layout; "
+                             f"it offers {', '.join(self.layouts)}") from None
 
     @property
     def dims(self) -> int:
@@ -105,6 +116,30 @@ def v41_entry(d: Dims) -> tuple[str, dict[str, F.Layout]]:
     return f"entry {c} (RoPE {rope} included)", F.choices(F.bf16(c), F.v41_fp8(c), F.nvfp4(c))
 
 
+# Open models' entries (`core.config_import`): BF16 by default, FP8 per-tensor as vLLM caches
+# it, and where the groups divide the entry, FP8 with DeepSeek's per-128 scales and FP4.
+
+def gqa_entry(d: Dims) -> tuple[str, dict[str, F.Layout]]:
+    """GQA (MQA, MHA): a key and a value of head_dim for every KV head."""
+    kv, hd = d.num_key_value_heads, d.head_dim
+    return f"K {hd} + V {hd} per KV head × {kv} KV heads", F.open_choices(2 * kv * hd)
+
+
+def open_mla_entry(d: Dims) -> tuple[str, dict[str, F.Layout]]:
+    """MLA as an open model caches it; its block-scaled FP8 is FlashMLA's (V3.2's 656 B)."""
+    latent, rope = d.kv_lora_rank, d.qk_rope_head_dim
+    n = latent + rope
+    return (f"C^KV {latent} + K^R {rope}",
+            F.fitting(lambda: F.bf16(n), lambda: F.fp8_tensor(n), lambda: F.mla_fp8(latent, rope, F.FP8_BLOCK),
+                      lambda: F.mla_fp4(latent, rope)))
+
+
+def open_index_entry(d: Dims) -> tuple[str, dict[str, F.Layout]]:
+    """A DSA indexer's key k^I as an open model caches it (block-scaled FP8: V3.2's 132 B)."""
+    n = d.index_head_dim
+    return f"k^I {n}", F.open_choices(n, F.mxfp4)
+
+
 @dataclass(frozen=True)
 class Cache:
     """What a model caches in one role: an entry made from its dims, deployed in `deployed`."""
@@ -118,7 +153,8 @@ class Cache:
 class Layer:
     """One attention layer.
 
-    kind: MHA | MLA (dense) | DSA (MLA + lightning indexer) | SWA | CSA | HCA | CSA2
+    kind: MHA | GQA | MLA (dense) | DSA (MLA + lightning indexer) | SWA (sliding window only)
+          | CSA | HCA | CSA2
     ratio: tokens per stored global entry (compression ratio m; config compress_ratios)
     mode: CSA2 only: full (makes KV + index key, own indexer), reindex (borrows KV + key,
           re-picks with own query), reuse (borrows KV and the selection list)
@@ -139,7 +175,7 @@ class Layer:
 
     @property
     def stores_global(self) -> bool:
-        return self.kind in ("MHA", "MLA", "DSA", "CSA", "HCA") or (
+        return self.kind in ("MHA", "GQA", "MLA", "DSA", "CSA", "HCA") or (
             self.kind == "CSA2" and self.mode == "full"
         )
 
@@ -159,6 +195,8 @@ class Model:
     window: int = 0  # recent positions of local KV (config sliding_window)
     pool_blocks: int = 0  # hierarchical indexer: candidate blocks per query (config candidate_topk_blocks)
     pool_block_size: int = 0  # entries per candidate block (config candidate_block_size)
+    parameters: int = 0  # total parameters, for weights' memory; 0 where none is published
+    source: str = ""  # the config's URL, or a citation
 
     @cached_property
     def components(self) -> tuple[Component, ...]:
@@ -167,6 +205,11 @@ class Model:
 
     def component(self, role: str) -> Component | None:
         return next((c for c in self.components if c.role == role), None)
+
+    @property
+    def precisions(self) -> tuple[str, ...]:
+        """Precision names every cached role offers, e.g. ('bf16', 'fp8', 'fp8_block', 'fp4')."""
+        return tuple(p for p in F.LAYOUT_PRECISIONS if all(p in c.layouts for c in self.components))
 
     @property
     def n_layers(self) -> int:
@@ -240,39 +283,89 @@ _V4_FLASH = Dims(hidden_size=4096, num_attention_heads=64, head_dim=512, q_lora_
                  index_n_heads=64, index_head_dim=128, o_lora_rank=1024, o_groups=8)
 _V41_FLASH = replace(_V4_FLASH, hidden_size=5120, q_lora_rank=1280, index_n_heads=32)
 
+# Total parameters as published (rounded where the source rounds): V2 236B (DeepSeek-V2 report,
+# arXiv:2405.04434, abstract); V3 and V3.2 671B (DeepSeek-V3 report, arXiv:2412.19437, abstract,
+# and the V3.2-Exp README; Hugging Face's 685B adds the 14B MTP module, whose cache the article
+# does not count); V4-Flash 284B (its Hugging Face model card). The hypothetical MHA has no
+# weights, and no count for V4.1-Flash was found: 0.
+_HF, _GH = "https://huggingface.co/deepseek-ai", "https://github.com/deepseek-ai"
 MODELS: dict[str, Model] = {
     m.id: m
     for m in (
         Model(id="mha", name="MHA (hypothetical)", layers=tuple(Layer("MHA") for _ in range(60)),
               dims=Dims(hidden_size=_V2.hidden_size, num_attention_heads=_V2.num_attention_heads,
                         head_dim=_V2.v_head_dim),
-              cache=(Cache("main_kv", mha_entry, "bf16"),)),
+              cache=(Cache("main_kv", mha_entry, "bf16"),),
+              source="DeepSeek-V2 report (arXiv:2405.04434), Table 1: V2's heads with full keys and values"),
         Model(id="v2", name="V2", layers=tuple(Layer("MLA") for _ in range(60)), dims=_V2,
-              cache=(Cache("main_kv", mla_entry, "bf16"),)),
+              cache=(Cache("main_kv", mla_entry, "bf16"),),
+              parameters=236_000_000_000, source=f"{_HF}/DeepSeek-V2/blob/main/config.json"),
         Model(id="v3", name="V3", layers=tuple(Layer("MLA") for _ in range(61)), dims=_V3,
-              cache=(Cache("main_kv", mla_entry, "bf16"),)),
+              cache=(Cache("main_kv", mla_entry, "bf16"),),
+              parameters=671_000_000_000, source=f"{_GH}/DeepSeek-V3/blob/main/inference/configs/config_671B.json"),
         Model(id="v3.2", name="V3.2", layers=tuple(Layer("DSA") for _ in range(61)), dims=_V32,
               cache=(Cache("main_kv", mla_entry, "fp8"), Cache("index_key", index_entry, "fp8")),
-              index_topk=2048),
+              index_topk=2048, parameters=671_000_000_000,
+              source=f"{_GH}/DeepSeek-V3.2-Exp/blob/main/inference/config_671B_v3.2.json"),
         Model(id="v4-flash", name="V4-Flash", layers=_v4_flash_layers(), dims=_V4_FLASH,
               cache=(Cache("main_kv", v4_entry, "fp8"), Cache("index_key", index_entry, "fp4"),
                      Cache("local_kv", v4_entry, "fp8")),
-              index_topk=512, window=128),
+              index_topk=512, window=128, parameters=284_000_000_000,
+              source=f"{_HF}/DeepSeek-V4-Flash/blob/main/config.json"),
         Model(id="v4.1-flash", name="V4.1-Flash", layers=_v41_flash_layers(), dims=_V41_FLASH,
               cache=(Cache("main_kv", v41_entry, "fp4"), Cache("index_key", index_entry, "fp4"),
                      Cache("local_kv", v41_entry, "fp8")),
-              index_topk=512, window=128, pool_blocks=2048, pool_block_size=8),
+              index_topk=512, window=128, pool_blocks=2048, pool_block_size=8,
+              source=f"{_HF}/DeepSeek-V4.1-Flash/blob/main/config.json"),
     )
 }
 A1_MODELS = ("mha", "v2", "v3.2", "v4-flash", "v4.1-flash")  # the article's bars (no V3)
 
 
+# --- Models kept for the functions that take an id ---------------------------------------
+
+MAX_REGISTERED = 1000  # the oldest registered model is dropped beyond this; the app registers on every run
+_registered: dict[str, Model] = {}
+_lock = threading.Lock()
+
+
+def register(model: Model) -> str:
+    """Keep an imported model so that every function taking a model id takes it; the id,
+    'custom-' and a digest of the spec (its own id aside), is the same for the same spec."""
+    key = f"custom-{_digest(model)}"
+    with _lock:
+        if key not in _registered:
+            _registered[key] = replace(model, id=key)
+            while len(_registered) > MAX_REGISTERED:
+                del _registered[next(iter(_registered))]
+    return key
+
+
+def _digest(m: Model) -> str:
+    """Ten hex digits of a hash over everything a spec says but its id."""
+    caches = [(c.role, c.entry.__module__, c.entry.__qualname__, c.deployed) for c in m.cache]
+    spec = (m.name, astuple(m.dims), m.layers, caches, m.index_topk, m.window, m.pool_blocks,
+            m.pool_block_size, m.parameters, m.source)
+    return hashlib.sha256(repr(spec).encode()).hexdigest()[:10]
+
+
+def lookup(model_id: str) -> Model | None:
+    """The spec kept under an id: the article's models, then the open presets, then the
+    registered ones; None for an unknown id."""
+    if model_id in MODELS:
+        return MODELS[model_id]
+    from .open_models import OPEN_MODELS  # built by the importer, which builds on this module
+
+    return OPEN_MODELS.get(model_id) or _registered.get(model_id)
+
+
 def get(model: Model | str) -> Model:
-    """The spec of a model id ('v4-flash'); a Model passes through, so every function
-    that takes a model takes either."""
+    """The spec of a model id ('v4-flash', 'llama-3.1-8b', a registered 'custom-…'); a Model
+    passes through, so every function that takes a model takes either."""
     if isinstance(model, Model):
         return model
-    try:
-        return MODELS[model]
-    except KeyError:
-        raise ValueError(f"unknown model {model!r}; choose from {', '.join(MODELS)}") from None
+    found = lookup(model) if isinstance(model, str) else None
+    if found is None:
+        raise ValueError(f"unknown model {model!r}; choose from {', '.join(MODELS)}, "
+                         "an open preset or a registered id")
+    return found

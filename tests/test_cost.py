@@ -359,7 +359,7 @@ def test_an_unknown_precision_preset_raises_a_clear_value_error():
 
 @pytest.mark.parametrize("role", ["main_kv", "index_key", "local_kv"])
 def test_an_unknown_override_precision_raises_a_clear_value_error(role):
-    with pytest.raises(ValueError, match=rf"unknown {role} precision 'int4'.*bf16, fp8, fp4"):
+    with pytest.raises(ValueError, match=rf"unknown {role} precision 'int4'.*bf16, fp8, fp8_block, fp4"):
         Precision(**{role: "int4"})
 
 

@@ -1,0 +1,50 @@
+"""Presets for widely used open models, each imported from its published config.json.
+
+The config files are kept, as published, in tests/fixtures/configs/<id>.json (their README
+says where each was checked), so the presets and the tests read the very same files and no
+width is typed twice. Parameter counts are totals (weights' memory) as their sources state
+them: exact where the Hugging Face model API's safetensors count is published, else rounded
+as the model card or report rounds it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+
+from .config_import import Imported, import_config
+from .models import Model
+
+CONFIGS = Path(__file__).resolve().parents[1] / "tests" / "fixtures" / "configs"
+_HF = "https://huggingface.co"
+
+# id, name, total parameters, the config's URL
+_PRESETS = (
+    # safetensors total 8,030,261,248 (Hugging Face model API)
+    ("llama-3.1-8b", "Llama 3.1 8B", 8_030_261_248, f"{_HF}/meta-llama/Llama-3.1-8B/blob/main/config.json"),
+    # safetensors totals 8,190,735,360 and 32,762,123,264 (the model cards: 8.2B, 32.8B)
+    ("qwen3-8b", "Qwen3 8B", 8_190_735_360, f"{_HF}/Qwen/Qwen3-8B/blob/main/config.json"),
+    ("qwen3-32b", "Qwen3 32B", 32_762_123_264, f"{_HF}/Qwen/Qwen3-32B/blob/main/config.json"),
+    # safetensors total 4,300,079,472, the SigLIP vision tower included
+    ("gemma-3-4b", "Gemma 3 4B", 4_300_079_472, f"{_HF}/google/gemma-3-4b-it/blob/main/config.json"),
+    # parameter counts 20,914,757,184 and 116,829,156,672 (the model card: 21B, 117B)
+    ("gpt-oss-20b", "gpt-oss-20b", 20_914_757_184, f"{_HF}/openai/gpt-oss-20b/blob/main/config.json"),
+    ("gpt-oss-120b", "gpt-oss-120b", 116_829_156_672, f"{_HF}/openai/gpt-oss-120b/blob/main/config.json"),
+    # the model card and report (arXiv:2507.20534): "1 trillion total parameters"
+    ("kimi-k2", "Kimi K2", 1_000_000_000_000, f"{_HF}/moonshotai/Kimi-K2-Instruct/blob/main/config.json"),
+    # safetensors total 7,241,732,096
+    ("mistral-7b-v0.1", "Mistral 7B v0.1", 7_241_732_096, f"{_HF}/mistralai/Mistral-7B-v0.1/blob/main/config.json"),
+    # DeepSeek-V3 report (arXiv:2412.19437) and the V3.2 README: 671B; Hugging Face's 685B adds
+    # the 14B MTP module, whose cache the article does not count
+    ("deepseek-v3", "DeepSeek-V3", 671_000_000_000, f"{_HF}/deepseek-ai/DeepSeek-V3/blob/main/config.json"),
+    ("deepseek-v3.2", "DeepSeek-V3.2", 671_000_000_000, f"{_HF}/deepseek-ai/DeepSeek-V3.2/blob/main/config.json"),
+)
+
+
+def _preset(model_id: str, name: str, parameters: int, source: str) -> Imported:
+    imported = import_config((CONFIGS / f"{model_id}.json").read_bytes(), name=name)
+    return replace(imported, model=replace(imported.model, id=model_id, parameters=parameters, source=source))
+
+
+OPEN_IMPORTS: dict[str, Imported] = {p[0]: _preset(*p) for p in _PRESETS}  # with design, used, defaulted
+OPEN_MODELS: dict[str, Model] = {model_id: imported.model for model_id, imported in OPEN_IMPORTS.items()}
