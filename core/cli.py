@@ -1,12 +1,21 @@
-"""`python -m core --context N --precision deployed|bf16 [--json]`: the cost model as a tool."""
+"""`python -m core --context N --precision deployed|bf16 [--json]`: the cost model as a tool.
+
+With `--config FILE` it prices one model read from a config.json instead of the article's,
+in one row whose id is "custom", `--precision` naming the cache precision of every element
+(bf16: 2 bytes, index keys included; fp8: 1 byte; fp8_block: FP8 with an FP32 scale per 128).
+A config the importer refuses exits 2 with its one line on stderr and nothing on stdout.
+"""
 
 from __future__ import annotations
 
 import argparse
 import json
 import sys
+from pathlib import Path
 
 from . import cost
+from .config_import import MAX_BYTES, ConfigError, import_config
+from .formats import OPEN_PRECISIONS
 from .models import ARTICLE_CONTEXT, MODELS
 from .summary import summarise
 from .units import fmt_bytes, fmt_exact
@@ -31,11 +40,12 @@ def parse_context(text: str) -> int:
     return n
 
 
-def report(n: int, preset: str) -> dict:
-    models = []
-    for m in MODELS:
-        s = summarise(m, n, cost.Precision(preset))
-        models.append({
+def report(n: int, preset: str, models=tuple(MODELS)) -> dict:
+    """One row per model (ids or specs) at context n, every role in `preset` (Precision.every)."""
+    rows = []
+    for m in models:
+        s = summarise(m, n, cost.Precision.every(preset))
+        rows.append({
             "id": s.model.id,
             "name": s.model.name,
             "storage_bytes_per_token": s.storage.total,
@@ -43,7 +53,7 @@ def report(n: int, preset: str) -> dict:
             "cache_bytes_at_context": s.cache.total,
             "read_bytes": {"kv": s.read.kv, "index_key": s.read.index_key, "total": s.read.total},
         })
-    return {"context": n, "precision": preset, "models": models}
+    return {"context": n, "precision": preset, "models": rows}
 
 
 def table(rep: dict) -> str:
@@ -65,13 +75,30 @@ def main(argv=None) -> int:
     p = _Parser(prog="python -m core", description="KV cache storage and decode reads per model.")
     p.add_argument("--context", type=parse_context, default=ARTICLE_CONTEXT,
                    help=f"context length N in tokens (e.g. 131072 or 128K); default {ARTICLE_CONTEXT}")
-    p.add_argument("--precision", choices=cost.PRESETS, default="deployed",
-                   help="deployed cache formats or all-BF16")
+    p.add_argument("--precision", choices=dict.fromkeys((*cost.PRESETS, *OPEN_PRECISIONS)), default="deployed",
+                   help="deployed cache formats or all-BF16; with --config also fp8 (per-tensor) or fp8_block")
+    p.add_argument("--config", type=Path, help="a model's config.json: price it alone, as model 'custom'")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     a = p.parse_args(argv)
-    rep = report(a.context, a.precision)
+    if a.config is None and a.precision not in cost.PRESETS:
+        p.error(f"argument --precision: {a.precision} prices a --config model; the article's models take "
+                f"{' or '.join(cost.PRESETS)}")
+    models = (_imported(p, a.config),) if a.config else tuple(MODELS)
+    rep = report(a.context, a.precision, models)
     print(json.dumps(rep) if a.json else table(rep))
     return 0
+
+
+def _imported(p: argparse.ArgumentParser, path: Path):
+    """The spec of a config file, or exit 2 with one line saying what is wrong with it."""
+    try:
+        with path.open("rb") as f:
+            data = f.read(MAX_BYTES + 1)  # one byte more tells an oversized file without reading it all
+        return import_config(data).model
+    except OSError as e:
+        p.error(f"argument --config: cannot read {str(path)!r}: {e.strerror or e}")
+    except ConfigError as e:
+        p.error(f"{path.name}: {e}")
 
 
 if __name__ == "__main__":
