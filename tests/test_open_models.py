@@ -1,0 +1,180 @@
+"""The open presets, imported from published config.json files, against values worked out by
+hand from those files (2 bytes per BF16 element, K and V per KV head), and the DeepSeek
+presets against the article's own V3 and V3.2 numbers."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import numpy as np
+import pytest
+
+import core
+from core import ALL_BF16, DEPLOYED, Precision
+from core.open_models import CONFIGS, OPEN_IMPORTS, OPEN_MODELS
+from core.summary import summarise
+
+N = 131072
+CONTEXTS = (1, 100, 127, 128, 129, 1023, 1024, 1025, 2048, 2049, 4096, 65536, N, 1 << 20)
+BF16 = Precision.every("bf16")
+FP8 = Precision.every("fp8")
+FP8_BLOCK = Precision.every("fp8_block")
+
+# Bytes per token a global layer adds (K and V of every KV head, 2 bytes each), and full local KV
+# (sliding layers × window × the same entry), from each config by hand.
+HAND = {
+    "llama-3.1-8b": dict(storage=32 * 2 * 8 * 128 * 2, local=0),  # 131,072 B/token
+    "qwen3-8b": dict(storage=36 * 2 * 8 * 128 * 2, local=0),  # head_dim 128 given
+    "qwen3-32b": dict(storage=64 * 2 * 8 * 128 * 2, local=0),  # head_dim 128, not 5120 / 64 = 80
+    # 34 layers, every 6th global (layers 6, 12, 18, 24, 30): 5 global, 29 sliding over 1,024
+    "gemma-3-4b": dict(storage=5 * 2 * 4 * 256 * 2, local=29 * 1024 * 2 * 4 * 256 * 2),
+    "gpt-oss-20b": dict(storage=12 * 2 * 8 * 64 * 2, local=12 * 128 * 2 * 8 * 64 * 2),
+    "gpt-oss-120b": dict(storage=18 * 2 * 8 * 64 * 2, local=18 * 128 * 2 * 8 * 64 * 2),
+    "kimi-k2": dict(storage=61 * (512 + 64) * 2, local=0),  # MLA: latent + RoPE key
+    "mistral-7b-v0.1": dict(storage=0, local=32 * 4096 * 2 * 8 * 128 * 2),  # every layer slides
+    "deepseek-v3": dict(storage=61 * (512 + 64) * 2, local=0),
+    "deepseek-v3.2": dict(storage=61 * ((512 + 64) * 2 + 128 * 2), local=0),  # + the index key, BF16 too
+}
+DESIGNS = {
+    "llama-3.1-8b": "GQA", "qwen3-8b": "GQA", "qwen3-32b": "GQA", "gemma-3-4b": "hybrid local/global GQA",
+    "gpt-oss-20b": "hybrid local/global GQA", "gpt-oss-120b": "hybrid local/global GQA", "kimi-k2": "MLA",
+    "mistral-7b-v0.1": "sliding-window GQA", "deepseek-v3": "MLA", "deepseek-v3.2": "MLA + DSA indexer",
+}
+
+
+def test_the_presets_are_at_least_the_families_the_issue_names():
+    assert set(OPEN_MODELS) == set(HAND)
+    assert all(m.id == model_id and model_id == model_id.lower() for model_id, m in OPEN_MODELS.items())
+
+
+@pytest.mark.parametrize("model_id", HAND)
+def test_storage_per_token_and_local_kv_at_bf16_match_the_hand_computed_values(model_id):
+    assert core.storage_per_token(model_id, BF16).total == HAND[model_id]["storage"]
+    assert core.local_kv(model_id, BF16) == HAND[model_id]["local"]
+    assert OPEN_IMPORTS[model_id].design == DESIGNS[model_id]
+
+
+@pytest.mark.parametrize("model_id", HAND)
+def test_an_open_model_deploys_bf16_so_deployed_and_bf16_agree(model_id):
+    for n in CONTEXTS:
+        assert core.cache_at(model_id, n, DEPLOYED) == core.cache_at(model_id, n, BF16) == core.cache_at(
+            model_id, n, ALL_BF16)
+
+
+def test_llama_3_1_8b_cache_and_reads_at_128k():
+    per_token = 32 * 2 * 8 * 128 * 2
+    assert core.cache_at("llama-3.1-8b", N, BF16).total == per_token * N
+    assert core.reads("llama-3.1-8b", N, BF16).total == per_token * N  # a dense layer reads all it holds
+
+
+def test_gemma_3_local_layers_stop_growing_at_their_window_and_global_ones_grow_per_token():
+    entry = 2 * 4 * 256 * 2
+    for n in (10, 1024, 5000, N):
+        c = core.cache_at("gemma-3-4b", n, BF16)
+        assert c.main_kv == 5 * entry * n
+        assert c.local_kv == 29 * entry * min(n, 1024)
+    assert core.crossover_tokens("gemma-3-4b", BF16) == 29 * 1024 // 5 + 1  # 5,939.2 → 5,940
+
+
+def test_gemma_3_global_layers_are_every_sixth_from_the_config_class_default():
+    layers = core.get("gemma-3-4b").layers
+    assert [i for i, ly in enumerate(layers) if ly.kind != "SWA"] == [5, 11, 17, 23, 29]
+
+
+def test_gpt_oss_alternates_sliding_and_full_layers_as_its_layer_types_say():
+    config = json.loads((CONFIGS / "gpt-oss-120b.json").read_text())
+    kinds = ["SWA" if t == "sliding_attention" else "GQA" for t in config["layer_types"]]
+    assert [ly.kind for ly in core.get("gpt-oss-120b").layers] == kinds == ["SWA", "GQA"] * 18
+
+
+def test_mistral_v0_1_grows_by_nothing_once_its_window_is_full():
+    full = core.cache_at("mistral-7b-v0.1", 4096, BF16).total
+    assert full == 32 * 4096 * 2 * 8 * 128 * 2
+    assert core.cache_at("mistral-7b-v0.1", 1 << 20, BF16).total == full
+    assert core.crossover("mistral-7b-v0.1", BF16) is None
+    assert core.ratio_to("mistral-7b-v0.1", "llama-3.1-8b", BF16) == float("inf")
+    assert core.reads("mistral-7b-v0.1", N, BF16).kv == full
+
+
+@pytest.mark.parametrize("model_id", ["llama-3.1-8b", "qwen3-32b", "gemma-3-4b", "gpt-oss-120b", "mistral-7b-v0.1"])
+def test_fp8_as_vllm_caches_it_is_one_byte_per_element(model_id):
+    for n in CONTEXTS:
+        bf16, fp8 = core.cache_at(model_id, n, BF16), core.cache_at(model_id, n, FP8)
+        assert 2 * fp8.total == bf16.total
+
+
+def test_fp8_with_per_block_scales_adds_an_fp32_scale_per_128_values():
+    entry = 2 * 8 * 128  # Llama 3.1 8B: 2,048 values per token per layer
+    assert core.entry_bytes(core.get("llama-3.1-8b"), FP8_BLOCK)["main_kv"] == entry + entry // 128 * 4
+
+
+# --- DeepSeek from its configs equals the article's specs ----------------------------------
+
+
+@pytest.mark.parametrize("preset,article,p_open,p_article", [
+    ("deepseek-v3", "v3", BF16, DEPLOYED),  # the article's V3 caches BF16: 70,272 B/token
+    ("deepseek-v3", "v3", BF16, ALL_BF16),
+    ("deepseek-v3.2", "v3.2", FP8_BLOCK, DEPLOYED),  # FlashMLA's 656 B + the 132 B index key: 48,068
+    ("deepseek-v3.2", "v3.2", BF16, ALL_BF16),  # 85,888
+])
+def test_deepseek_presets_from_their_configs_equal_the_articles_numbers(preset, article, p_open, p_article):
+    assert core.storage_per_token(preset, p_open) == core.storage_per_token(article, p_article)
+    ns = np.array(CONTEXTS)
+    for fn in (core.cache_at, core.reads):
+        a, b = fn(preset, ns, p_open), fn(article, ns, p_article)
+        for part in ("main_kv", "index_key", "local_kv"):
+            np.testing.assert_array_equal(np.broadcast_to(getattr(a, part), ns.shape),
+                                          np.broadcast_to(getattr(b, part), ns.shape))
+
+
+def test_the_articles_headline_numbers_come_out_of_the_deepseek_configs():
+    assert core.storage_per_token("deepseek-v3", BF16).total == 70272
+    assert core.storage_per_token("deepseek-v3.2", FP8_BLOCK).total == 48068
+
+
+def test_deepseek_presets_have_the_articles_widths():
+    assert core.get("deepseek-v3").dims == core.get("v3").dims
+    assert core.get("deepseek-v3.2").dims == core.get("v3.2").dims
+    assert core.get("deepseek-v3.2").index_topk == core.get("v3.2").index_topk == 2048
+
+
+# --- what a capacity planner reads -----------------------------------------------------------
+
+
+@pytest.mark.parametrize("model_id", HAND)
+def test_every_preset_has_a_parameter_count_and_the_url_of_its_config(model_id):
+    m = OPEN_MODELS[model_id]
+    assert m.parameters > 1_000_000_000
+    assert re.fullmatch(r"https://huggingface\.co/[\w.-]+/[\w.-]+/blob/main/config\.json", m.source)
+
+
+def test_the_fixture_readme_lists_every_presets_source_and_every_file_is_a_preset():
+    readme = (CONFIGS / "README.md").read_text(encoding="utf-8")
+    for model_id, m in OPEN_MODELS.items():
+        assert f"| `{model_id}.json` | {m.source} |" in readme
+    assert {p.stem for p in CONFIGS.glob("*.json")} == set(OPEN_MODELS)
+
+
+def test_presets_resolve_by_id_everywhere_a_model_id_is_taken():
+    s = summarise("qwen3-8b", N, BF16)
+    assert s.model is core.get("qwen3-8b") and s.storage.total == 147456
+    assert core.get("kimi-k2").name == "Kimi K2"
+
+
+def test_open_models_offer_bf16_fp8_and_where_they_fit_fp8_block_and_fp4():
+    for m in OPEN_MODELS.values():
+        assert m.precisions == ("bf16", "fp8", "fp8_block", "fp4")
+    assert core.get("v3.2").precisions == ("bf16", "fp8", "fp4")
+
+
+def test_the_import_of_a_preset_says_what_it_read_and_what_the_config_class_supplied():
+    gemma = OPEN_IMPORTS["gemma-3-4b"]
+    assert gemma.used["text_config.sliding_window"] == 1024
+    assert gemma.defaulted["text_config.head_dim"] == (256, "Gemma3TextConfig default")
+    assert gemma.defaulted["text_config.num_key_value_heads"] == (4, "Gemma3TextConfig default")
+    assert gemma.defaulted["text_config.sliding_window_pattern"] == (6, "Gemma3TextConfig default")
+    assert "vision_config" in gemma.ignored and "text_config.intermediate_size" in gemma.ignored
+    qwen = OPEN_IMPORTS["qwen3-32b"]
+    assert qwen.used["use_sliding_window"] is False and "sliding_window" in qwen.ignored
+    assert OPEN_IMPORTS["llama-3.1-8b"].defaulted["head_dim"][0] == 4096 // 32
