@@ -1,0 +1,344 @@
+"""config.json import: what it detects and reads, one clear line for every kind of bad input,
+the registry that lets an imported model go wherever a model id goes, and properties of the
+cost model on generated configs."""
+
+from __future__ import annotations
+
+import codecs
+import json
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import core
+from core import models
+from core.config_import import MAX_BYTES, ConfigError, Imported, import_config, read_config
+from core.cost import Precision
+from core.open_models import CONFIGS
+
+SLIDING = "sliding_attention"
+LLAMA = {"architectures": ["LlamaForCausalLM"], "model_type": "llama", "hidden_size": 4096,
+         "num_attention_heads": 32, "num_key_value_heads": 8, "num_hidden_layers": 32}
+
+
+def config(*drop: str, **change) -> str:
+    """LLAMA as JSON text, with keys dropped or changed."""
+    return json.dumps({**{k: v for k, v in LLAMA.items() if k not in drop}, **change})
+
+
+def bf16_storage(imported: Imported) -> int:
+    return core.storage_per_token(imported.model, core.ALL_BF16).total
+
+
+# --- what the import reads ---------------------------------------------------------------------
+
+
+def test_a_gqa_config_becomes_a_spec_with_k_and_v_per_kv_head():
+    imp = import_config(config())
+    assert (imp.design, imp.model.id, imp.model.name) == ("GQA", "custom", "custom")
+    assert bf16_storage(imp) == 32 * 2 * 8 * 128 * 2
+    assert imp.used == {"model_type": "llama", "num_hidden_layers": 32, "num_attention_heads": 32,
+                        "num_key_value_heads": 8, "hidden_size": 4096}
+    assert imp.defaulted == {"head_dim": (128, "hidden_size / num_attention_heads, as the config classes do")}
+    assert imp.ignored == ("architectures",) and imp.notes == ()
+
+
+@pytest.mark.parametrize("kv,design", [(32, "MHA"), (1, "MQA"), (4, "GQA")])
+def test_the_design_follows_the_number_of_kv_heads(kv, design):
+    imp = import_config(config(num_key_value_heads=kv))
+    assert imp.design == design
+    assert bf16_storage(imp) == 32 * 2 * kv * 128 * 2
+
+
+def test_without_num_key_value_heads_every_head_caches_its_own_kv():
+    imp = import_config(config("num_key_value_heads"))
+    assert imp.design == "MHA" and imp.model.dims.num_key_value_heads == 32
+    assert imp.defaulted["num_key_value_heads"][0] == 32
+
+
+def test_an_explicit_head_dim_wins_over_hidden_size_over_heads():
+    imp = import_config(config(head_dim=256))
+    assert imp.model.dims.head_dim == 256 and "head_dim" not in imp.defaulted
+
+
+def test_mla_caches_the_latent_and_the_rope_key_whatever_the_kv_heads():
+    imp = import_config(json.dumps({"num_hidden_layers": 10, "num_attention_heads": 16, "num_key_value_heads": 16,
+                                    "kv_lora_rank": 256, "qk_rope_head_dim": 32}))
+    assert imp.design == "MLA" and bf16_storage(imp) == 10 * (256 + 32) * 2
+    assert any("num_key_value_heads" in note for note in imp.notes)
+
+
+def test_an_indexer_adds_its_key_to_storage_and_reads_top_k_of_the_main_kv():
+    imp = import_config(json.dumps({"num_hidden_layers": 4, "kv_lora_rank": 512, "qk_rope_head_dim": 64,
+                                    "index_head_dim": 128, "index_n_heads": 64, "index_topk": 100}))
+    assert imp.design == "MLA + DSA indexer"
+    assert bf16_storage(imp) == 4 * (576 + 128) * 2
+    r = core.reads(imp.model, 1000, core.ALL_BF16)
+    assert (r.main_kv, r.index_key) == (4 * 100 * 1152, 4 * 1000 * 256)
+
+
+def test_layer_types_pick_the_sliding_layers_and_sliding_window_their_window():
+    types = ["sliding_attention", "full_attention", "full_attention", "sliding_attention"]
+    imp = import_config(config(num_hidden_layers=4, layer_types=types, sliding_window=16))
+    assert imp.design == "hybrid local/global GQA"
+    assert [ly.kind for ly in imp.model.layers] == ["SWA", "GQA", "GQA", "SWA"]
+    assert core.local_kv(imp.model, core.ALL_BF16) == 2 * 16 * 4096
+    assert bf16_storage(imp) == 2 * 4096
+
+
+def test_qwen_style_windows_slide_the_layers_from_max_window_layers_on():
+    imp = import_config(config(num_hidden_layers=6, use_sliding_window=True, sliding_window=64, max_window_layers=4))
+    assert [ly.kind for ly in imp.model.layers] == ["GQA"] * 4 + ["SWA"] * 2
+    off = import_config(config(use_sliding_window=False, sliding_window=64, max_window_layers=4))
+    assert off.design == "GQA" and {"sliding_window", "max_window_layers"} <= set(off.ignored)
+
+
+def test_a_sliding_window_pattern_makes_every_pth_layer_global():
+    imp = import_config(config(num_hidden_layers=8, sliding_window_pattern=4, sliding_window=32))
+    assert [i for i, ly in enumerate(imp.model.layers) if ly.kind == "GQA"] == [3, 7]
+
+
+def test_a_sliding_window_alone_slides_every_layer_and_says_so():
+    imp = import_config(config(sliding_window=512))
+    assert imp.design == "sliding-window GQA" and bf16_storage(imp) == 0
+    assert any("every layer slides" in note for note in imp.notes)
+
+
+def test_a_null_sliding_window_means_no_window_even_where_the_family_has_a_default():
+    assert import_config(config(model_type="mistral", sliding_window=None)).design == "GQA"
+    mistral = import_config(config(model_type="mistral"))
+    assert mistral.design == "sliding-window GQA"
+    assert mistral.defaulted["sliding_window"] == (4096, "MistralConfig default")
+
+
+def test_a_multimodal_config_is_read_from_its_text_config():
+    imp = import_config(json.dumps({"model_type": "gemma3", "vision_config": {"num_hidden_layers": 27},
+                                    "text_config": {"num_hidden_layers": 12, "hidden_size": 2560}}))
+    assert imp.design == "hybrid local/global GQA"
+    assert imp.defaulted["text_config.head_dim"] == (256, "Gemma3TextConfig default")
+    assert imp.defaulted["text_config.sliding_window"] == (4096, "Gemma3TextConfig default")
+    assert imp.used["text_config.num_hidden_layers"] == 12 and "vision_config" in imp.ignored
+
+
+def test_read_config_gives_the_dict_and_importing_text_bytes_or_dict_agree():
+    text = (CONFIGS / "gpt-oss-20b.json").read_text()
+    assert read_config(text) == read_config(text.encode()) == json.loads(text)
+    specs = {import_config(x).model for x in (text, text.encode(), json.loads(text))}
+    assert len(specs) == 1
+
+
+def test_a_key_given_twice_keeps_the_last_value_and_says_so():
+    text = '{"num_hidden_layers": 30, "num_attention_heads": 8, "head_dim": 64, "num_hidden_layers": 32}'
+    imp = import_config(text)
+    assert imp.model.n_layers == 32
+    assert "key 'num_hidden_layers' given twice; used the last value 32" in imp.notes
+
+
+@pytest.mark.parametrize("encoding,bom,note", [
+    ("utf-8", codecs.BOM_UTF8, "decoded UTF-8 text with a byte-order mark"),
+    ("utf-16-le", codecs.BOM_UTF16_LE, "decoded UTF-16 text with a byte-order mark"),
+    ("utf-16-be", codecs.BOM_UTF16_BE, "decoded UTF-16 text with a byte-order mark"),
+    ("utf-16-le", b"", "decoded UTF-16-LE text without a byte-order mark"),
+    ("utf-32-le", codecs.BOM_UTF32_LE, "decoded UTF-32 text with a byte-order mark"),
+])
+def test_a_byte_order_mark_or_utf16_is_decoded_and_noted(encoding, bom, note):
+    imp = import_config(bom + config().encode(encoding))
+    assert bf16_storage(imp) == 131072 and note in imp.notes
+
+
+def test_a_byte_order_mark_in_text_is_dropped_and_noted():
+    imp = import_config("\ufeff" + config())
+    assert bf16_storage(imp) == 131072 and imp.notes == ("removed a byte-order mark before the JSON",)
+
+
+# --- bad input: one line that names the field and the problem ----------------------------------
+
+BAD = {
+    "not JSON": ("hello", "the config is not valid JSON: Expecting value at line 1, column 1"),
+    "not an object": ("[1, 2]", "must be a JSON object {…}, not a list"),
+    "a bare string": ('"config"', 'must be a JSON object {…}, not a string "config"'),
+    "empty": ("", "the config is empty"),
+    "only whitespace": (b" \n\t ", "the config is empty"),
+    "not UTF-8": (b'{"num_hidden_layers": "\xff"}', "is not utf-8 text: byte 0xff"),
+    "truncated": (config()[:40], "the config ends early (truncated?)"),
+    "truncated in a string": ('{"num_hidden_layers": 32, "model_ty', "ends early (truncated?): Unterminated string"),
+    "deeply nested": ('{"a": ' + "[" * 40 + "]" * 40 + "}", "nested 41 levels deep"),
+    "over 1 MB": (b" " * (MAX_BYTES + 1), "over 1,048,576 (1 MB)"),
+    "not text at all": (12, "must be JSON text or bytes, not int"),
+    "missing layers": (config("num_hidden_layers"), "num_hidden_layers is missing"),
+    "null layers": (config(num_hidden_layers=None), "num_hidden_layers is null"),
+    "a string for an integer": (config(num_hidden_layers="32"),
+                                'num_hidden_layers must be an integer, got a string "32"'),
+    "a boolean for an integer": (config(num_hidden_layers=True), "num_hidden_layers must be an integer, got true"),
+    "a float for an integer": (config(num_attention_heads=32.0), "num_attention_heads must be an integer, got 32.0"),
+    "NaN": ('{"num_hidden_layers": 32, "num_attention_heads": NaN}', "num_attention_heads is NaN"),
+    "Infinity": ('{"num_hidden_layers": Infinity}', "num_hidden_layers is Infinity"),
+    "-Infinity in a list": ('{"layer_types": [-Infinity]}', "layer_types is -Infinity"),
+    "a number too big for a float": (config(hidden_size=10**400).replace(str(10**400), "1e400"),
+                                     "hidden_size must be an integer, got Infinity"),
+    "zero layers": (config(num_hidden_layers=0), "num_hidden_layers must be at least 1, got 0"),
+    "negative heads": (config(num_attention_heads=-32), "num_attention_heads must be at least 1, got -32"),
+    "absurd layers": (config(num_hidden_layers=20_000), "num_hidden_layers 20,000 is absurd; at most 10,000"),
+    "absurd width": (config(hidden_size=10**9), "hidden_size 1,000,000,000 is absurd"),
+    "absurd entry": (config(num_attention_heads=2048, num_key_value_heads=2048, head_dim=128),
+                     "2 × 2048 num_key_value_heads × 128 head_dim = 524,288 values per token and layer is absurd"),
+    "kv heads that do not divide": (config(num_key_value_heads=5),
+                                    "num_key_value_heads 5 does not divide num_attention_heads 32"),
+    "a fractional head_dim": (config(hidden_size=1000, num_attention_heads=24, num_key_value_heads=8),
+                              "hidden_size 1000 / num_attention_heads 24 = 41.6667 is fractional"),
+    "a float head_dim": (config(head_dim=64.5), "head_dim must be an integer, got 64.5"),
+    "no hidden_size to derive head_dim": (config("hidden_size"), "hidden_size is missing: head_dim is not given"),
+    "layer_types of the wrong length": (config(num_hidden_layers=4, layer_types=["full_attention"] * 3),
+                                        "layer_types lists 3 layers but num_hidden_layers is 4"),
+    "an unknown layer type": (config(num_hidden_layers=2, layer_types=["full_attention", "linear_attention"]),
+                              "layer_types has 'linear_attention'"),
+    "layer_types not a list": (config(layer_types="sliding"), 'layer_types must be a list of strings, got a string'),
+    "a negative window": (config(sliding_window=-1), "sliding_window must be at least 1, got -1"),
+    "sliding layers without a window": (config(num_hidden_layers=2, layer_types=[SLIDING, "full_attention"]),
+                                        "sliding_window is missing: some layers slide"),
+    "use_sliding_window not a boolean": (config(use_sliding_window="yes"), 'use_sliding_window must be true or false'),
+    "use_sliding_window without max_window_layers": (config(use_sliding_window=True, sliding_window=64),
+                                                     "max_window_layers is missing: use_sliding_window is true"),
+    "kv_lora_rank without qk_rope_head_dim": ('{"num_hidden_layers": 4, "kv_lora_rank": 512}',
+                                              "qk_rope_head_dim is missing: kv_lora_rank is given"),
+    "index_topk without index_head_dim": ('{"num_hidden_layers": 4, "kv_lora_rank": 512, "qk_rope_head_dim": 64, '
+                                          '"index_topk": 2048}', "index_head_dim is missing: index_topk is given"),
+    "an unknown architecture": ('{"architectures": ["MambaForCausalLM"], "num_hidden_layers": 64, "state_size": 16}',
+                                "no attention fields (num_attention_heads, or kv_lora_rank for MLA) in the "
+                                "MambaForCausalLM config"),
+    "text_config not an object": ('{"model_type": "gemma3", "text_config": "gemma"}',
+                                  'text_config must be an object, got a string "gemma"'),
+    "compressed attention": (config(compress_ratios=[0, 4]), "compress_ratios: DeepSeek-V4-style compressed attention"),
+}
+
+
+@pytest.mark.parametrize("kind", BAD)
+def test_bad_input_raises_one_clear_line_naming_the_field_and_the_problem(kind):
+    data, message = BAD[kind]
+    with pytest.raises(ConfigError) as caught:
+        import_config(data)
+    text = str(caught.value)
+    assert message in text
+    assert "\n" not in text and text == text.strip()
+    assert isinstance(caught.value, ValueError)
+
+
+def test_read_config_refuses_what_is_not_one_json_object():
+    for kind in ("not JSON", "not an object", "empty", "truncated", "deeply nested", "NaN"):
+        with pytest.raises(ConfigError, match="config|NaN"):
+            read_config(BAD[kind][0])
+
+
+def test_a_value_shown_in_a_message_is_short_and_on_one_line():
+    with pytest.raises(ConfigError) as caught:
+        import_config(config(num_hidden_layers="line one\nline two " + "x" * 500))
+    text = str(caught.value)
+    assert "\n" not in text and len(text) < 120 and '"line one\\nline two' in text
+
+
+# --- registered models go wherever a model id goes ----------------------------------------------
+
+
+def test_register_keeps_an_imported_model_under_an_id_derived_from_its_content():
+    m = import_config(config(num_hidden_layers=7)).model
+    key = core.models.register(m)
+    assert key.startswith("custom-") and len(key) == len("custom-") + 10
+    assert core.models.register(m) == key == core.models.register(core.get(key))  # idempotent
+    assert core.get(key).id == key and core.get(key).layers == m.layers
+    assert core.storage_per_token(key, core.ALL_BF16).total == 7 * 4096
+    other = core.models.register(import_config(config(num_hidden_layers=8)).model)
+    assert other != key
+
+
+def test_the_same_config_under_another_name_is_another_model():
+    a = core.models.register(import_config(config(), name="mine").model)
+    b = core.models.register(import_config(config(), name="yours").model)
+    assert a != b and core.get(a).name == "mine"
+
+
+def test_get_resolves_the_article_then_the_presets_then_registered_ids_and_passes_a_model_through():
+    assert core.get("v3") is core.MODELS["v3"]
+    assert core.get("llama-3.1-8b").name == "Llama 3.1 8B"
+    m = import_config(config()).model
+    assert core.get(m) is m
+    assert models.lookup("nope") is None
+    with pytest.raises(ValueError, match="unknown model 'nope'"):
+        core.get("nope")
+
+
+def test_the_registry_drops_its_oldest_model_beyond_its_limit(monkeypatch):
+    monkeypatch.setattr(models, "MAX_REGISTERED", 2)
+    monkeypatch.setattr(models, "_registered", {})
+    ids = [models.register(import_config(config(num_hidden_layers=n)).model) for n in (1, 2, 3)]
+    assert models.lookup(ids[0]) is None and models.lookup(ids[2]) is not None
+
+
+def test_the_articles_models_stay_the_cost_modules_models():
+    assert list(core.MODELS) == ["mha", "v2", "v3", "v3.2", "v4-flash", "v4.1-flash"]
+
+
+# --- properties on generated configs ------------------------------------------------------------
+
+WINDOWS = ("none", "every layer", "pattern", "layer_types", "qwen")
+
+
+@st.composite
+def configs(draw) -> dict:
+    """Valid configs: MHA/GQA/MQA or MLA (with or without an indexer), any window scheme."""
+    n = draw(st.integers(1, 40))
+    if draw(st.booleans()):
+        kv = draw(st.integers(1, 16))
+        cfg = {"num_attention_heads": kv * draw(st.integers(1, 8)), "num_key_value_heads": kv,
+               "head_dim": draw(st.sampled_from([16, 40, 64, 72, 128, 256]))}
+    else:
+        cfg = {"kv_lora_rank": draw(st.sampled_from([64, 96, 256, 512])),
+               "qk_rope_head_dim": draw(st.sampled_from([16, 32, 64]))}
+        if draw(st.booleans()):
+            cfg |= {"index_head_dim": draw(st.sampled_from([32, 64, 128])), "index_topk": draw(st.integers(1, 3000))}
+    scheme = draw(st.sampled_from(WINDOWS))
+    window = draw(st.integers(1, 3000))
+    if scheme == "every layer":
+        cfg["sliding_window"] = window
+    elif scheme == "pattern":
+        cfg |= {"sliding_window": window, "sliding_window_pattern": draw(st.integers(1, 6))}
+    elif scheme == "layer_types":
+        slides = draw(st.lists(st.booleans(), min_size=n, max_size=n))
+        cfg |= {"sliding_window": window, "layer_types": [SLIDING if s else "full_attention" for s in slides]}
+    elif scheme == "qwen":
+        cfg |= {"use_sliding_window": draw(st.booleans()), "sliding_window": window,
+                "max_window_layers": draw(st.integers(0, n))}
+    return {"num_hidden_layers": n, **cfg}
+
+
+@settings(max_examples=150, deadline=None, database=None)
+@given(cfg=configs(), extra=st.integers(0, 1 << 22), data=st.data())
+def test_cache_at_n_is_storage_times_n_plus_local_kv_once_windows_are_full(cfg, extra, data):
+    m = import_config(cfg).model
+    p = Precision.every(data.draw(st.sampled_from(m.precisions)))
+    n = max(m.window, 1) + extra
+    growth, local = core.storage_per_token(m, p).total, core.local_kv(m, p)
+    assert core.cache_at(m, n, p).total == growth * n + local
+    assert core.cache_at(m, n + 1, p).total - core.cache_at(m, n, p).total == growth
+
+
+@settings(max_examples=150, deadline=None, database=None)
+@given(cfg=configs(), n=st.integers(1, 1 << 22), data=st.data())
+def test_reads_never_exceed_what_is_held(cfg, n, data):
+    m = import_config(cfg).model
+    p = Precision.every(data.draw(st.sampled_from(m.precisions)))
+    held, read = core.cache_at(m, n, p), core.reads(m, n, p)
+    for part in ("main_kv", "index_key", "local_kv"):
+        assert 0 <= getattr(read, part) <= getattr(held, part), part
+    if not m.index_topk:
+        assert read.total == held.total  # dense and sliding layers read everything they hold
+
+
+@settings(max_examples=100, deadline=None, database=None)
+@given(cfg=configs())
+def test_the_design_names_what_the_schedule_holds(cfg):
+    imp = import_config(cfg)
+    kinds = {ly.kind for ly in imp.model.layers}
+    assert imp.design.startswith("sliding-window") == (kinds == {"SWA"})
+    assert imp.design.startswith("hybrid") == ("SWA" in kinds and len(kinds) > 1)
+    assert ("MLA" in imp.design) == ("kv_lora_rank" in cfg)
