@@ -84,10 +84,12 @@ Entry = Callable[[Dims], tuple[str, dict[str, F.Layout]]]  # dims -> (what it ho
 
 
 def mha_entry(d: Dims) -> tuple[str, dict[str, F.Layout]]:
-    """The hypothetical MHA: a key and a value of head_dim for every head."""
+    """The hypothetical MHA: a key and a value of head_dim for every head. Its FP8 has an FP32
+    scale per 128, which is an open model's fp8_block: it answers to that name too, so a
+    model priced in fp8_block has the baseline its '≈1/N' divides."""
     n = d.num_attention_heads * 2 * d.head_dim
     return (f"K {d.head_dim} + V {d.head_dim} per head × {d.num_attention_heads} heads",
-            F.choices(F.bf16(n), F.fp8_blocks(n), F.nvfp4(n)))
+            F.choices(F.bf16(n), F.fp8_blocks(n), F.nvfp4(n)) | {F.FP8_BLOCK: F.fp8_blocks(n, F.FP8_BLOCK)})
 
 
 def mla_entry(d: Dims) -> tuple[str, dict[str, F.Layout]]:

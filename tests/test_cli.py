@@ -137,3 +137,71 @@ def test_bad_input_exits_2_with_one_clear_line_and_no_traceback(args):
     lines = proc.stderr.splitlines()
     assert len(lines) == 1 and lines[0].strip(), proc.stderr
     assert args[0] in lines[0] or args[1] in lines[0]
+
+
+# --- one model from a config.json --------------------------------------------------------------
+
+CONFIGS = ROOT / "tests" / "fixtures" / "configs"
+
+
+@pytest.mark.parametrize("precision,storage", [
+    ("bf16", 61 * ((512 + 64) * 2 + 128 * 2)),  # 2 bytes for every cached element, index keys included
+    ("fp8", 61 * ((512 + 64) + 128)),  # 1 byte each, the scale per tensor
+    ("fp8_block", 61 * (512 + 512 // 128 * 4 + 64 * 2 + 128 + 4)),  # FlashMLA's 656 B + the 132 B key
+])
+def test_config_prints_one_row_with_id_custom_in_the_same_json_shape(precision, storage):
+    rep = assert_json_run("--config", str(CONFIGS / "deepseek-v3.2.json"), "--context", "128K",
+                          "--precision", precision)
+    assert set(rep) == TOP_KEYS and rep["precision"] == precision and rep["context"] == N
+    [row] = rep["models"]
+    assert set(row) == MODEL_KEYS and set(row["read_bytes"]) == READ_KEYS
+    assert row["id"] == "custom"
+    assert row["storage_bytes_per_token"] == storage
+    assert row["cache_bytes_at_context"] == storage * N
+    entry, key = storage // 61 - {"bf16": 256, "fp8": 128, "fp8_block": 132}[precision], storage // 61
+    assert row["read_bytes"] == {"kv": 61 * 2048 * entry, "index_key": 61 * N * (key - entry),
+                                 "total": 61 * 2048 * entry + 61 * N * (key - entry)}
+
+
+def test_config_with_sliding_layers_reports_its_local_kv():
+    [row] = assert_json_run("--config", str(CONFIGS / "gpt-oss-120b.json"), "--precision", "bf16")["models"]
+    entry = 2 * 8 * 64 * 2
+    assert row["storage_bytes_per_token"] == 18 * entry and row["local_kv_bytes"] == 18 * 128 * entry
+    assert row["cache_bytes_at_context"] == 18 * entry * N + 18 * 128 * entry
+
+
+def test_config_without_json_prints_a_table_row_for_custom():
+    proc = run("--config", str(CONFIGS / "llama-3.1-8b.json"), "--precision", "bf16")
+    assert proc.returncode == 0 and proc.stderr == ""
+    assert "custom" in proc.stdout and "131,072 B" in proc.stdout
+
+
+@pytest.mark.parametrize("content,message", [
+    ('{"num_hidden_layers": true, "num_attention_heads": 8}', "num_hidden_layers must be an integer, got true"),
+    ('{"num_hidden_layers": 32, "num_att', "ends early"),
+    ("", "the config is empty"),
+    ('{"architectures": ["MambaForCausalLM"], "num_hidden_layers": 64}', "no attention fields"),
+])
+def test_a_bad_config_exits_2_with_one_line_and_nothing_on_stdout(tmp_path, content, message):
+    path = tmp_path / "config.json"
+    path.write_text(content, encoding="utf-8")
+    proc = run("--config", str(path), "--json")
+    assert proc.returncode == 2 and proc.stdout == ""
+    assert "Traceback" not in proc.stderr
+    [line] = proc.stderr.splitlines()
+    assert line.startswith("error: config.json: ") and message in line
+
+
+def test_a_config_file_that_cannot_be_read_exits_2_naming_the_argument(tmp_path):
+    for path in (tmp_path / "missing.json", tmp_path):
+        proc = run("--config", str(path))
+        assert proc.returncode == 2 and proc.stdout == ""
+        [line] = proc.stderr.splitlines()
+        assert "--config" in line
+
+
+def test_an_open_precision_without_config_exits_2():
+    proc = run("--precision", "fp8")
+    assert proc.returncode == 2 and proc.stdout == ""
+    [line] = proc.stderr.splitlines()
+    assert "--precision" in line and "--config" in line

@@ -153,10 +153,64 @@ def test_the_models_have_exactly_the_components_the_article_describes():
 @pytest.mark.parametrize("model,role", sorted(DIMS), ids=lambda x: str(x))
 def test_every_component_offers_bf16_fp8_fp4_with_bf16_two_bytes_per_value(model, role):
     comp = core.get(model).component(role)
-    assert set(comp.layouts) == {"bf16", "fp8", "fp4"}
+    # the MHA baseline's FP8 (an FP32 scale per 128) also answers to an open model's fp8_block
+    assert set(comp.layouts) == {"bf16", "fp8", "fp4"} | ({"fp8_block"} if model == "mha" else set())
     dims = DIMS[model, role]
     for name, lo in comp.layouts.items():
         assert lo.precision == name
         assert lo.dims == dims, f"{name} layout holds {lo.dims} values, not {dims}"
     assert comp.layout("bf16").nbytes == dims * 2
     assert comp.layout("fp4").nbytes < comp.layout("fp8").nbytes < comp.layout("bf16").nbytes
+
+
+def test_the_mha_baselines_fp8_block_is_its_fp8_under_the_open_name():
+    comp = core.get("mha").component("main_kv")
+    assert comp.layout("fp8_block").segments == comp.layout("fp8").segments
+    assert comp.layout("fp8_block").nbytes == 128 * 256 + 128 * 256 // 128 * 4
+
+
+# --- open models' formats -------------------------------------------------------------------
+
+
+def test_fp8_per_tensor_is_one_byte_per_value_with_no_scale_in_the_entry():
+    lo = F.fp8_tensor(2048)
+    assert (lo.precision, lo.nbytes, lo.short) == ("fp8", 2048, "FP8")
+    assert lo.describe() == "2048 × FP8 E4M3 = 2,048 B"
+
+
+def test_block_scaled_fp8_is_named_fp8_in_the_article_and_fp8_block_in_an_open_model():
+    assert F.fp8_blocks(128).precision == "fp8" and F.fp8_blocks(128, F.FP8_BLOCK).precision == "fp8_block"
+    assert F.fp8_blocks(128, F.FP8_BLOCK).nbytes == 128 + 4 == F.fp8_blocks(128).nbytes
+    assert F.mla_fp8(512, 64, F.FP8_BLOCK).nbytes == 656 and F.mla_fp8(512, 64, F.FP8_BLOCK).precision == "fp8_block"
+
+
+def test_an_open_entry_offers_the_grouped_formats_only_where_their_groups_divide_it():
+    assert set(F.open_choices(2048)) == {"bf16", "fp8", "fp8_block", "fp4"}
+    assert set(F.open_choices(144)) == {"bf16", "fp8", "fp4"}  # 144 = 9 × 16, not a multiple of 128
+    assert set(F.open_choices(72)) == {"bf16", "fp8"}  # nor of NVFP4's 16
+    assert set(F.open_choices(96, F.mxfp4)) == {"bf16", "fp8", "fp4"}
+    assert F.open_choices(72)["fp8"].nbytes == 72 and F.open_choices(72)["bf16"].nbytes == 144
+
+
+def test_fitting_skips_only_formats_whose_groups_do_not_divide_and_lets_other_errors_through():
+    assert F.fitting(lambda: F.bf16(8), lambda: F.nvfp4(8)) == {"bf16": F.bf16(8)}
+    with pytest.raises(ValueError, match="whole number of bytes"):
+        F.fitting(lambda: F.Layout("fp4", (F.Segment(3, F.E2M1),)))
+
+
+def test_a_group_error_is_a_value_error_naming_the_group():
+    with pytest.raises(F.GroupError, match="72 dims do not split into groups of 128"):
+        F.fp8_blocks(72)
+
+
+def test_layout_names_are_the_articles_three_plus_fp8_block():
+    assert F.LAYOUT_PRECISIONS == ("bf16", "fp8", "fp8_block", "fp4")
+    assert F.OPEN_PRECISIONS == ("bf16", "fp8", "fp8_block") and F.PRECISIONS == ("bf16", "fp8", "fp4")
+    with pytest.raises(ValueError, match="fp16"):
+        F.Layout("fp16", (F.Segment(8, F.BF16),))
+
+
+def test_a_component_asked_for_a_layout_it_does_not_offer_says_which_it_offers():
+    message = r"main_kv \(C\^KV 512 \+ K\^R 64\) has no fp8_block layout; it offers bf16, fp8, fp4"
+    with pytest.raises(ValueError, match=message):
+        core.get("v3.2").component("main_kv").layout("fp8_block")
