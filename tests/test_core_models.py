@@ -10,7 +10,7 @@ from fractions import Fraction
 import pytest
 
 import core
-from core import compression, csa2, csa_indexer, hierarchical, indexer, mla, visibility
+from core import compression, csa2, csa_indexer, hierarchical, indexer, mla, models, visibility
 from core.models import Dims
 
 # Each model's config.json, as published (only the fields the specs use):
@@ -164,3 +164,40 @@ def test_the_mechanism_runs_article_sizes_come_from_the_specs():
     assert (csa2.ARTICLE_HEAD_DIM, csa2.ARTICLE_INDEX_DIM) == (v41.dims.head_dim, v41.dims.index_head_dim)
     assert (visibility.ARTICLE_WINDOW, visibility.ARTICLE_TOPK) == (v4.window, v4.index_topk)
     assert hierarchical.pool_positions_max() == v41.pool == 16384
+
+
+# --- what a capacity planner reads ------------------------------------------------------------
+
+# Total parameters as published: V2 236B (arXiv:2405.04434), V3 and V3.2 671B (arXiv:2412.19437,
+# the V3.2-Exp README), V4-Flash 284B (its model card); none for the hypothetical MHA nor V4.1-Flash.
+PARAMETERS = {"mha": 0, "v2": 236 * 10**9, "v3": 671 * 10**9, "v3.2": 671 * 10**9, "v4-flash": 284 * 10**9,
+              "v4.1-flash": 0}
+
+
+@pytest.mark.parametrize("model_id", PARAMETERS)
+def test_each_article_model_has_its_published_parameter_count_and_a_source(model_id):
+    m = core.get(model_id)
+    assert m.parameters == PARAMETERS[model_id]
+    assert m.source.startswith("https://") or model_id == "mha"
+    assert "arXiv:2405.04434" in core.get("mha").source
+
+
+def test_a_gqa_entry_holds_k_and_v_for_every_kv_head():
+    d = Dims(hidden_size=4096, num_attention_heads=32, num_key_value_heads=8, head_dim=128)
+    holds, layouts = models.gqa_entry(d)
+    assert holds == "K 128 + V 128 per KV head × 8 KV heads"
+    assert layouts["bf16"].nbytes == 2 * 8 * 128 * 2 and layouts["fp8"].nbytes == 2 * 8 * 128
+
+
+def test_the_articles_models_have_no_kv_head_count_and_offer_the_articles_precisions():
+    for m in core.MODELS.values():
+        assert m.dims.num_key_value_heads == 0
+        assert m.precisions == (("bf16", "fp8", "fp8_block", "fp4") if m.id == "mha" else ("bf16", "fp8", "fp4"))
+
+
+def test_an_unknown_id_names_the_articles_models_and_the_other_places_an_id_may_be():
+    with pytest.raises(ValueError, match=r"unknown model 'v5'; choose from mha, .*v4\.1-flash, an open preset or a "
+                                         r"registered id"):
+        core.get("v5")
+    with pytest.raises(ValueError, match="unknown model 5"):
+        core.get(5)

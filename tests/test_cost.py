@@ -4,6 +4,8 @@ the article's rules (docs/counting.md), never taken from core itself."""
 
 from __future__ import annotations
 
+import dataclasses
+import math
 from collections import Counter
 
 import numpy as np
@@ -11,6 +13,7 @@ import pytest
 
 import core
 from core import ALL_BF16, DEPLOYED, Precision
+from core.summary import summarise
 
 MODEL_IDS = ("mha", "v2", "v3", "v3.2", "v4-flash", "v4.1-flash")
 PRECISIONS = {
@@ -370,3 +373,49 @@ def test_an_unknown_model_id_raises_a_clear_value_error():
         core.reads("v5", 1024)
     with pytest.raises(ValueError, match="unknown model 'v5'"):
         core.storage_per_token("v5")
+
+
+# --- open models -------------------------------------------------------------------------------
+
+OPEN = core.models.Model(
+    id="open", name="open", dims=core.Dims(hidden_size=64, num_attention_heads=4, num_key_value_heads=2, head_dim=64),
+    layers=(core.Layer("GQA"), core.Layer("SWA"), core.Layer("GQA")), window=10,
+    cache=(core.models.Cache("main_kv", core.models.gqa_entry, "bf16"),
+           core.models.Cache("local_kv", core.models.gqa_entry, "bf16")))
+ENTRY = 2 * 2 * 64  # K and V of 2 KV heads of 64
+
+
+def test_every_names_one_precision_for_every_role():
+    assert Precision.every("deployed") == DEPLOYED and Precision.every("bf16") == ALL_BF16
+    assert Precision.every("fp8_block") == Precision("bf16", "fp8_block", "fp8_block", "fp8_block")
+    with pytest.raises(ValueError, match="unknown main_kv precision 'fp16'"):
+        Precision.every("fp16")
+
+
+def test_gqa_layers_grow_per_token_and_sliding_layers_hold_their_window():
+    for n in (1, 9, 10, 11, 1000):
+        c = core.cache_at(OPEN, n, Precision.every("bf16"))
+        assert (c.main_kv, c.index_key, c.local_kv) == (2 * ENTRY * 2 * n, 0, ENTRY * 2 * min(n, 10))
+        assert core.reads(OPEN, n, Precision.every("bf16")) == c
+    assert core.storage_per_token(OPEN, Precision.every("fp8")).total == 2 * ENTRY
+    assert core.local_kv(OPEN, Precision.every("fp8")) == 10 * ENTRY
+    assert core.crossover(OPEN, ALL_BF16) == 10 * ENTRY * 2 / (2 * ENTRY * 2)
+
+
+def test_a_model_whose_every_layer_slides_is_infinitely_smaller_per_token():
+    m = dataclasses.replace(OPEN, layers=(core.Layer("SWA"),) * 3)
+    assert core.storage_per_token(m, ALL_BF16).total == 0
+    assert core.ratio_to(m, "mha", ALL_BF16) == math.inf
+    assert core.crossover(m, ALL_BF16) is None
+
+
+def test_an_article_model_asked_for_an_open_precision_says_what_it_offers():
+    with pytest.raises(ValueError, match="has no fp8_block layout; it offers bf16, fp8, fp4"):
+        core.storage_per_token("v3.2", Precision.every("fp8_block"))
+
+
+def test_an_open_model_priced_in_fp8_block_keeps_its_ratio_to_the_mha_baseline():
+    s = summarise("llama-3.1-8b", 131072, Precision.every("fp8_block"))
+    per_layer = 2 * 8 * 128 + 2 * 8 * 128 // 128 * 4
+    assert s.storage.total == 32 * per_layer
+    assert s.ratio == 60 * (128 * 256 + 128 * 256 // 128 * 4) / (32 * per_layer)
