@@ -121,7 +121,7 @@ def _text(data, notes: list[str]) -> str:
         raise ConfigError(f"the config must be JSON text or bytes, not {type(data).__name__}")
     if len(data) > MAX_BYTES:
         unit = "characters" if isinstance(data, str) else "bytes"
-        raise ConfigError(f"the config is {len(data):,} {unit}, over {MAX_BYTES:,} (1 MB); a config.json is a few kB")
+        raise ConfigError(f"the config is over {MAX_BYTES:,} {unit} (1 MB); a config.json is a few kB")
     if isinstance(data, str):
         if data.startswith("\ufeff"):
             notes.append("removed a byte-order mark before the JSON")
@@ -199,7 +199,7 @@ class _Reader:
 
     def __init__(self, fields: dict, prefix: str, family: str):
         self.fields, self.prefix = fields, prefix
-        self.family, self.defaults = FAMILIES.get(family, ("", {}))
+        self.config_class, self.defaults = FAMILIES.get(family, ("", {}))
         self.used: dict[str, object] = {}
         self.defaulted: dict[str, tuple[object, str]] = {}
         self.read: set[str] = set()
@@ -222,7 +222,7 @@ class _Reader:
             return None
         value = self.defaults[key]
         value = value(self.n_layers) if callable(value) else value
-        self.defaulted[self.name(key)] = (value, f"{self.family} default")
+        self.defaulted[self.name(key)] = (value, f"{self.config_class} default")
         return value
 
     def derived(self, key: str, value: int, how: str) -> int:
@@ -279,7 +279,7 @@ def import_config(config: dict | bytes | str, *, name: str = "custom") -> Import
     config, notes = (config, []) if isinstance(config, dict) else _parse(config)
     fields, prefix = _language_model(config)
     r = _Reader(fields, prefix, _family(config, fields))
-    if r.family:
+    if r.config_class:
         r.raw("model_type")
     if prefix:
         notes.append("read the language model's fields from text_config")

@@ -26,8 +26,9 @@ class Summary:
         return self.read.index_key / self.read.total if self.read.total else 0.0
 
 
-def summarise(model_id: str, context: int, precision: cost.Precision = cost.DEPLOYED) -> Summary:
-    m = get(model_id)
+def summarise(model: Model | str, context: int, precision: cost.Precision = cost.DEPLOYED) -> Summary:
+    """One model's row: an id (the article's, an open preset, a registered one) or a spec."""
+    m = get(model)
     formats = {c.role: c.layout(precision.of(c)) for c in m.components}
     return Summary(
         model=m,

@@ -164,7 +164,7 @@ BAD = {
     "truncated": (config()[:40], "the config ends early (truncated?)"),
     "truncated in a string": ('{"num_hidden_layers": 32, "model_ty', "ends early (truncated?): Unterminated string"),
     "deeply nested": ('{"a": ' + "[" * 40 + "]" * 40 + "}", "nested 41 levels deep"),
-    "over 1 MB": (b" " * (MAX_BYTES + 1), "over 1,048,576 (1 MB)"),
+    "over 1 MB": (b" " * (MAX_BYTES + 1), "the config is over 1,048,576 bytes (1 MB)"),
     "not text at all": (12, "must be JSON text or bytes, not int"),
     "missing layers": (config("num_hidden_layers"), "num_hidden_layers is missing"),
     "null layers": (config(num_hidden_layers=None), "num_hidden_layers is null"),
