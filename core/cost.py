@@ -9,7 +9,7 @@ Every function returns a `Parts` whose `total` is the sum of its parts.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from functools import lru_cache
 
@@ -58,6 +58,15 @@ class Precision:
 
 DEPLOYED = Precision()
 ALL_BF16 = Precision("bf16")
+
+
+def fitted(model: Model | str, precision: Precision) -> Precision:
+    """The precision with each role the model does not offer in it set back to the model's
+    deployed format: one sidebar choice (e.g. FP4 main KV) can then price every model shown,
+    and what each one really stores is in its formats (`core.summary.Summary.formats`)."""
+    m = get(model)
+    back = {c.role: c.deployed for c in m.components if precision.of(c) not in c.layouts}
+    return replace(precision, **back) if back else precision
 
 
 def entry_bytes(model: Model, precision: Precision = DEPLOYED) -> dict[str, int]:

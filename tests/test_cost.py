@@ -419,3 +419,14 @@ def test_an_open_model_priced_in_fp8_block_keeps_its_ratio_to_the_mha_baseline()
     per_layer = 2 * 8 * 128 + 2 * 8 * 128 // 128 * 4
     assert s.storage.total == 32 * per_layer
     assert s.ratio == 60 * (128 * 256 + 128 * 256 // 128 * 4) / (32 * per_layer)
+
+
+def test_a_precision_a_model_does_not_offer_falls_back_to_its_deployed_format_for_that_role():
+    p = core.Precision(main_kv="fp4")
+    assert core.cost.fitted("v4.1-flash", p) is p  # V4.1 offers FP4: nothing to fit
+    block = core.Precision.every("fp8_block")  # an open model's format the article's models lack
+    assert core.cost.fitted("llama-3.1-8b", block) is block
+    assert core.cost.fitted("v3.2", block) == core.Precision("bf16", "fp8", "fp8", "fp8_block")  # deployed FP8
+    from core.summary import summarise
+    s = summarise("v3.2", 1024, block)
+    assert s.storage.total == core.storage_per_token("v3.2").total  # the article's deployed formats

@@ -1,0 +1,91 @@
+"""Beyond the article: how many requests fit on a GPU node at a context length, and the least
+time a decode step can spend reading the cache. Both from core.capacity on core.cost."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+import plotly.graph_objects as go
+
+from core import DEPLOYED, Precision, get
+from core import gpus as G
+from core.capacity import plan, read_floor_seconds, weights_bytes
+from core.units import fmt_bytes, fmt_tokens
+from i18n import model_name, t
+
+from .style import MUTED, ROLE_COLOURS
+
+PLANNER_MODELS = ("llama-3.1-8b", "qwen3-32b", "gemma-3-27b", "gpt-oss-120b", "v3.2", "v4-flash", "v4.1-flash")
+BYTES_PER_PARAMETER = (2.0, 1.0, 0.5)  # BF16, FP8, FP4 weights
+DASHES = ("solid", "dash", "dot", "dashdot", "longdash", "longdashdot")
+
+
+def gpu_of(gpu: str, memory_gb: float, bandwidth_tb: float) -> G.GPU:
+    """A preset, or the reader's own memory and bandwidth when `gpu` is "custom"."""
+    return G.custom(memory_gb, bandwidth_tb) if gpu == "custom" else G.get(gpu)
+
+
+def _name(model_id: str, lang: str) -> str:
+    return model_name(model_id, get(model_id).name, lang)
+
+
+def build_capacity(*, models: Sequence[str] = PLANNER_MODELS, context: int = 131072,
+                   precision: Precision = DEPLOYED, gpu: str = "h200", memory_gb: float = 141.0,
+                   bandwidth_tb: float = 4.8, bytes_per_parameter: float = 2.0, reserved: float = 0.1,
+                   block: int = 16, tp: int = 8, lang: str = "ko", units: str = "decimal") -> go.Figure:
+    """Concurrent requests at `context` on tp GPUs, per model: the KV budget left after the
+    weights and a reserve, over one request's cache in whole blocks (local KV included)."""
+    if not models:
+        raise ValueError("need at least one model")
+    g = gpu_of(gpu, memory_gb, bandwidth_tb)
+    rows = []
+    for m in models:
+        p = plan(m, context, g, weights_bytes(get(m).parameters, bytes_per_parameter), precision,
+                 reserved=reserved, block_tokens=block, tp=tp)
+        label = (t("cap.row", lang, n=f"{p.max_requests:,}", b=fmt_bytes(p.per_request_bytes, units))
+                 if p.fits else t("cap.nofit", lang, w=fmt_bytes(p.weights_bytes, units)))
+        rows.append((_name(m, lang), p.max_requests, label, p))
+    names, counts, labels, plans = zip(*rows)
+    bars = go.Bar(y=list(names), x=list(counts), orientation="h", text=list(labels), textposition="outside",
+                  cliponaxis=False, marker_color=ROLE_COLOURS["main_kv"], hoverinfo="skip")
+    title = t("cap.title", lang, tp=tp, g=g.name, n=fmt_tokens(context))
+    sub = t("cap.sub", lang, b=bytes_per_parameter, r=f"{reserved:.0%}", blk=block,
+            kv=fmt_bytes(plans[0].kv_budget_per_gpu_bytes, units))
+    return go.Figure(bars, layout=dict(
+        template="kv_atlas", title=dict(text=f"{title}<br><sup>{sub}</sup>"), height=140 + 52 * len(rows),
+        margin=dict(l=10, r=40, t=90, b=10), showlegend=False,
+        xaxis=dict(title=dict(text=t("cap.x", lang)), range=[0, max(max(counts), 1) * 1.45], rangemode="tozero"),
+        yaxis=dict(autorange="reversed"),
+        meta={"numbers": [_record(p) for p in plans]}))
+
+
+def _record(p) -> dict:
+    return {"model": p.model.id, "context": int(p.context), "gpu": p.gpu.name, "tp": p.tp, "block": p.block_tokens,
+            "weights_bytes": p.weights_bytes, "kv_budget_per_gpu_bytes": p.kv_budget_per_gpu_bytes,
+            "per_request_bytes": int(p.per_request_bytes), "max_requests": int(p.max_requests)}
+
+
+def build_read_floor(*, models: Sequence[str] = PLANNER_MODELS, precision: Precision = DEPLOYED,
+                     gpu: str = "h200", memory_gb: float = 141.0, bandwidth_tb: float = 4.8, batch: int = 1,
+                     tp: int = 8, lang: str = "ko") -> go.Figure:
+    """The least time a decode step can spend reading the cache (KV + index key) over HBM
+    bandwidth, against context: a lower bound, not a speed prediction."""
+    if not models:
+        raise ValueError("need at least one model")
+    g = gpu_of(gpu, memory_gb, bandwidth_tb)
+    n = np.unique(np.geomspace(1 << 10, 1 << 20, 41).astype(np.int64))
+    traces = [dict(type="scatter", x=n, y=read_floor_seconds(m, n, precision, g.bandwidth_bytes_per_s, batch, tp)
+                   * 1e6, mode="lines", name=_name(m, lang), line=dict(width=2.5, dash=DASHES[i % len(DASHES)]),
+                   hovertemplate="N=%{x:,}<br>%{y:,.1f} µs<extra>%{fullData.name}</extra>")
+              for i, m in enumerate(models)]
+    title = t("floor.title", lang)
+    sub = t("floor.sub", lang, g=g.name, tp=tp, bw=f"{g.bandwidth_bytes_per_s * tp / 1e12:g}", b=batch)
+    return go.Figure(data=traces, layout=dict(
+        template="kv_atlas", title=dict(text=f"{title}<br><sup>{sub}</sup>"), height=480,
+        margin=dict(l=10, r=20, t=90, b=10),
+        xaxis=dict(type="log", title=dict(text=t("x.axis.x", lang)), exponentformat="SI"),
+        yaxis=dict(type="log", title=dict(text=t("floor.y", lang)), exponentformat="SI"),
+        legend=dict(x=0.01, y=0.99, bgcolor="rgba(255,255,255,0.8)"),
+        annotations=[dict(text=t("floor.bound", lang), x=1, y=0, xref="paper", yref="paper", xanchor="right",
+                          yanchor="bottom", showarrow=False, font=dict(size=11, color=MUTED))]))

@@ -1,0 +1,80 @@
+"""Why published numbers differ from the article's: each variant of core.variants beside the
+article's number, per model it changes — storage per token and the read of one decode step."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+import plotly.graph_objects as go
+
+from core import A1_MODELS, get
+from core.units import fmt_bytes, fmt_exact, fmt_ratio, fmt_tokens
+from core.variants import V4_PAGE_ALIGN, VARIANTS, Varied
+from i18n import model_name, t
+
+from .style import MUTED, ROLE_COLOURS
+
+PANELS = ("x", "x2")
+
+
+def build_reconciliation(*, variants: Sequence[str] = tuple(VARIANTS), context: int = 131072, lang: str = "ko",
+                         units: str = "decimal") -> go.Figure:
+    """One row per (variant, model it changes): the variant's storage per token and read per
+    decoded token as bars, the article's as a black tick on each."""
+    if not variants:
+        raise ValueError("need at least one variant")
+    rows = []
+    for vid in variants:
+        v = VARIANTS[vid]
+        for m in v.models:
+            article, varied = Varied.of(m), v.apply(m)
+            rows.append((f"{variant_name(vid, lang)} · {model_name(m, get(m).name, lang)}", article, vid, varied, m))
+    names = [r[0] for r in rows]
+    traces, axes = [], {}
+    for xref, what, show in (("x", lambda s: s.storage_per_token().total, fmt_exact),
+                             ("x2", lambda s: s.reads(context).total, lambda b: fmt_bytes(b, units))):
+        before, after = [what(r[1]) for r in rows], [what(r[3]) for r in rows]
+        text = [_change(a, b, show) for a, b in zip(before, after)]
+        if xref == "x":  # what a variant does to the ratio the article headlines
+            text = [f"{x}<br>{_ratio(VARIANTS[r[2]], r[4], lang)}" for x, r in zip(text, rows)]
+        traces.append(dict(type="bar", x=after, y=names, orientation="h", xaxis=xref, yaxis="y", showlegend=False,
+                           marker_color=ROLE_COLOURS["main_kv"], text=text, textposition="outside", cliponaxis=False,
+                           hoverinfo="skip"))
+        traces.append(dict(type="scatter", x=before, y=names, mode="markers", xaxis=xref, yaxis="y",
+                           showlegend=xref == "x", name=t("rec.article", lang), hoverinfo="skip",
+                           marker=dict(symbol="line-ns", size=26, line=dict(width=3, color="#111827"))))
+        low, high = min(before + after), max(before + after)
+        axes[xref] = [math.log10(low) - 0.3, math.log10(high) + 2.4]  # room for the labels after the bars
+    titles = (t("a1.storage", lang), t("a1.read", lang, n=fmt_tokens(context)))
+    notes = [dict(text=text, x=x, y=1.0, xref="paper", yref="paper", xanchor="center", yanchor="bottom",
+                  showarrow=False, font=dict(size=14)) for text, x in zip(titles, (0.24, 0.76))]
+    return go.Figure(data=traces, layout=dict(
+        template="kv_atlas", title=dict(text=f"{t('rec.title', lang)}<br><sup>{t('rec.sub', lang)}</sup>"),
+        height=160 + 58 * len(rows), margin=dict(l=10, r=90, t=110, b=10), annotations=notes,
+        xaxis=dict(type="log", domain=[0, 0.46], range=axes["x"], exponentformat="SI"),
+        xaxis2=dict(type="log", domain=[0.54, 1], range=axes["x2"], exponentformat="SI"),
+        yaxis=dict(autorange="reversed", tickfont=dict(size=12)),
+        legend=dict(orientation="h", x=1, xanchor="right", y=1.02, yanchor="bottom", font=dict(color=MUTED)),
+        meta={"numbers": [{"row": n, "article_storage": a.storage_per_token().total,
+                           "variant_storage": v.storage_per_token().total, "article_read": a.reads(context).total,
+                           "variant_read": v.reads(context).total} for n, a, _, v, _ in rows]}))
+
+
+def variant_name(vid: str, lang: str) -> str:
+    """A variant's short name; spec numbers in it come from core (the page alignment)."""
+    return t(f"var.{vid}", lang, align=V4_PAGE_ALIGN)
+
+
+def _ratio(variant, model: str, lang: str) -> str:
+    """The headline ratio to MHA under the variant; for MHA itself, the next generation's."""
+    model = A1_MODELS[1] if model == A1_MODELS[0] else model
+    ratio = t("a1.ratio", lang, r=fmt_ratio(variant.ratio(model)))
+    return ratio if model in variant.models else f"{get(model).name} {ratio}"
+
+
+def _change(before: float, after: float, show) -> str:
+    """'≈3,514 B → 3,850 B (+9.6%)', or the value alone when the variant leaves it."""
+    if before == after:
+        return f"{show(after)}"
+    return f"{show(before)} → <b>{show(after)}</b> ({after / before - 1:+.1%})"
