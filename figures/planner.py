@@ -11,12 +11,14 @@ import plotly.graph_objects as go
 from core import DEPLOYED, Precision, get
 from core import gpus as G
 from core.capacity import plan, read_floor_seconds, weights_bytes
+from core.cost import fitted
 from core.units import fmt_bytes, fmt_tokens
 from i18n import model_name, t
 
 from .style import MUTED, ROLE_COLOURS
 
-PLANNER_MODELS = ("llama-3.1-8b", "qwen3-32b", "gemma-3-27b", "gpt-oss-120b", "v3.2", "v4-flash", "v4.1-flash")
+PLANNER_MODELS = ("v3.2", "v4-flash", "v4.1-flash", "llama-3.1-8b", "qwen3-32b", "gemma-3-4b", "gpt-oss-120b",
+                  "kimi-k2")
 BYTES_PER_PARAMETER = (2.0, 1.0, 0.5)  # BF16, FP8, FP4 weights
 DASHES = ("solid", "dash", "dot", "dashdot", "longdash", "longdashdot")
 
@@ -32,7 +34,7 @@ def _name(model_id: str, lang: str) -> str:
 
 def build_capacity(*, models: Sequence[str] = PLANNER_MODELS, context: int = 131072,
                    precision: Precision = DEPLOYED, gpu: str = "h200", memory_gb: float = 141.0,
-                   bandwidth_tb: float = 4.8, bytes_per_parameter: float = 2.0, reserved: float = 0.1,
+                   bandwidth_tb: float = 4.8, bytes_per_parameter: float = 1.0, reserved: float = 0.1,
                    block: int = 16, tp: int = 8, lang: str = "ko", units: str = "decimal") -> go.Figure:
     """Concurrent requests at `context` on tp GPUs, per model: the KV budget left after the
     weights and a reserve, over one request's cache in whole blocks (local KV included)."""
@@ -41,23 +43,36 @@ def build_capacity(*, models: Sequence[str] = PLANNER_MODELS, context: int = 131
     g = gpu_of(gpu, memory_gb, bandwidth_tb)
     rows = []
     for m in models:
-        p = plan(m, context, g, weights_bytes(get(m).parameters, bytes_per_parameter), precision,
-                 reserved=reserved, block_tokens=block, tp=tp)
+        parameters = get(m).parameters  # 0 where no count is published: the weights are left out, and said so
+        weights = weights_bytes(parameters, bytes_per_parameter) if parameters else 0
+        p = plan(m, context, g, weights, fitted(m, precision), reserved=reserved, block_tokens=block, tp=tp)
         label = (t("cap.row", lang, n=f"{p.max_requests:,}", b=fmt_bytes(p.per_request_bytes, units))
                  if p.fits else t("cap.nofit", lang, w=fmt_bytes(p.weights_bytes, units)))
-        rows.append((_name(m, lang), p.max_requests, label, p))
-    names, counts, labels, plans = zip(*rows)
+        rows.append((_name(m, lang), p.max_requests, label if parameters else f"{label}<br>{t('cap.noparams', lang)}",
+                     _hover(p, lang, units), p))
+    names, counts, labels, hovers, plans = zip(*rows)
     bars = go.Bar(y=list(names), x=list(counts), orientation="h", text=list(labels), textposition="outside",
-                  cliponaxis=False, marker_color=ROLE_COLOURS["main_kv"], hoverinfo="skip")
+                  cliponaxis=False, marker_color=ROLE_COLOURS["main_kv"], customdata=list(hovers),
+                  hovertemplate="%{customdata}<extra></extra>")
     title = t("cap.title", lang, tp=tp, g=g.name, n=fmt_tokens(context))
-    sub = t("cap.sub", lang, b=bytes_per_parameter, r=f"{reserved:.0%}", blk=block,
-            kv=fmt_bytes(plans[0].kv_budget_per_gpu_bytes, units))
+    sub = t("cap.sub", lang, b=bytes_per_parameter, r=f"{reserved:.0%}", blk=block)
     return go.Figure(bars, layout=dict(
         template="kv_atlas", title=dict(text=f"{title}<br><sup>{sub}</sup>"), height=140 + 52 * len(rows),
         margin=dict(l=10, r=40, t=90, b=10), showlegend=False,
         xaxis=dict(title=dict(text=t("cap.x", lang)), range=[0, max(max(counts), 1) * 1.45], rangemode="tozero"),
         yaxis=dict(autorange="reversed"),
         meta={"numbers": [_record(p) for p in plans]}))
+
+
+def _hover(p, lang: str, units: str) -> str:
+    """Where a row's number comes from: weights, the KV budget per GPU, a request's share of it."""
+    return t("cap.hover", lang, w=fmt_bytes(p.weights_bytes, units), kv=fmt_bytes(p.kv_budget_per_gpu_bytes, units),
+             r=fmt_bytes(p.per_request_per_gpu_bytes, units),
+             split=t("cap.split", lang, h=p.kv_heads) if p.kv_heads else t("cap.replicated", lang))
+
+
+def _floor_us(model: str, n, precision: Precision, g: G.GPU, batch: int, tp: int):
+    return read_floor_seconds(model, n, fitted(model, precision), g.bandwidth_bytes_per_s, batch, tp) * 1e6
 
 
 def _record(p) -> dict:
@@ -75,8 +90,8 @@ def build_read_floor(*, models: Sequence[str] = PLANNER_MODELS, precision: Preci
         raise ValueError("need at least one model")
     g = gpu_of(gpu, memory_gb, bandwidth_tb)
     n = np.unique(np.geomspace(1 << 10, 1 << 20, 41).astype(np.int64))
-    traces = [dict(type="scatter", x=n, y=read_floor_seconds(m, n, precision, g.bandwidth_bytes_per_s, batch, tp)
-                   * 1e6, mode="lines", name=_name(m, lang), line=dict(width=2.5, dash=DASHES[i % len(DASHES)]),
+    traces = [dict(type="scatter", x=n, y=_floor_us(m, n, precision, g, batch, tp), mode="lines", name=_name(m, lang),
+                   line=dict(width=2.5, dash=DASHES[i % len(DASHES)]),
                    hovertemplate="N=%{x:,}<br>%{y:,.1f} µs<extra>%{fullData.name}</extra>")
               for i, m in enumerate(models)]
     title = t("floor.title", lang)

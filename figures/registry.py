@@ -19,8 +19,11 @@ from dataclasses import dataclass, field
 import plotly.graph_objects as go
 
 from core import MODELS, local_kv
+from core import gpus as G
 from core.mla import MLADims
 from core.numerics import PRECISIONS as CALC_PRECISIONS
+from core.open_models import OPEN_MODELS
+from core.variants import VARIANTS
 from i18n import t
 
 from .crossover import build_crossover
@@ -28,6 +31,8 @@ from .dsa import build_a8, build_a9, build_a10
 from .knobs import CONTEXT, LANG, PRECISION, SEED, UNITS, Knob, Note, Params, models
 from .kv_bars import build_a1, generation_chart
 from .mla import build_a3, build_a4, build_a5, build_a6, build_mla_cost
+from .planner import BYTES_PER_PARAMETER, build_capacity, build_read_floor
+from .reconcile import build_reconciliation, variant_name
 from .token_axis import build_b1, build_b2, build_b3, build_b4
 from .v4 import build_a12, build_a13, build_a14, build_a15, build_a16, build_a17, build_a18, build_a19
 from .v41 import (
@@ -127,6 +132,19 @@ B_WINDOW = _int("window", 1, 6, "w", "tb.window")
 B_GROUP = _int("group", 1, 4, "g3", "tb.group")
 GROUP_PART = {key: _int(key, 1, 8, key, f"tb.{key}") for key in ("g1", "g2")}
 BAR_KNOBS = (CONTEXT, PRECISION, LANG, UNITS)
+ALL_MODELS = (*MODELS, *OPEN_MODELS)  # the article's and the open presets (imported ones join per session)
+
+
+def _gpu_name(gpu: str, lang: str) -> str:
+    return G.GPUS[gpu].name if gpu in G.GPUS else t("gpu.custom", lang)
+
+
+GPU_KNOBS = (
+    Knob("gpu", "choice", choices=(*G.GPUS, "custom"), label="gpu.gpu", widget="select", show=_gpu_name),
+    Knob("memory_gb", "float", 1.0, 4000.0, 1.0, label="gpu.memory", widget="number"),
+    Knob("bandwidth_tb", "float", 0.1, 100.0, 0.1, label="gpu.bandwidth", widget="number"),
+    Knob("tp", "choice", choices=(1, 2, 4, 8, 16), label="gpu.tp", help="gpu.tp.help", widget="select_slider"),
+)
 
 
 def _spec(fid, builder, title_key, *knobs, title_fields=dict) -> FigureSpec:
@@ -200,6 +218,17 @@ _SPECS = (
           _int("max_tokens", 16, 1 << 24, "max", "cost.x")),
     _spec("ced-ratio", build_ced_ratio, "ced.title", LANG, _int("max_prompt", 2, 1 << 30, "max", "ced.x")),
     _spec("factors", build_factors, "fx.title", LANG, models(tuple(MODELS))),
+    _spec("capacity", build_capacity, "cap.name", models(ALL_MODELS), CONTEXT, PRECISION, *GPU_KNOBS,
+          Knob("bytes_per_parameter", "choice", choices=BYTES_PER_PARAMETER, label="cap.weights", widget="radio",
+               show=lambda b, lang: t(f"cap.weights.{b:g}", lang)),
+          Knob("reserved", "float", 0.0, 0.9, 0.05, label="cap.reserved", help="cap.reserved.help"),
+          Knob("block", "choice", choices=(1, 16, 64, 256), label="cap.block", help="cap.block.help",
+               widget="select_slider"), LANG, UNITS),
+    _spec("read-floor", build_read_floor, "floor.title", models(ALL_MODELS), PRECISION, *GPU_KNOBS,
+          _int("batch", 1, 512, "batch", "floor.batch"), LANG),
+    _spec("reconciliation", build_reconciliation, "rec.title",
+          Knob("variants", "choice", choices=tuple(VARIANTS), multi=True, label="rec.variants", url="var",
+               widget="multiselect", show=variant_name), CONTEXT, LANG, UNITS),
 )
 
 FIGURES: dict[str, FigureSpec] = {s.id: s for s in _SPECS if s.id[0] in "AB" and s.id[1:].isdigit()}
