@@ -38,6 +38,9 @@ from .gpus import GPU
 from .gpus import get as get_gpu
 from .models import Model, get
 
+# Paged-KV block sizes in tokens that serving engines use (vLLM's default 16, SGLang's 64 for
+# DeepSeek, 256-token pages for V4), and 1: no paging.
+BLOCK_TOKENS = (1, 16, 64, 256)
 ENTRY_KINDS = frozenset({"CSA", "HCA", "CSA2"})  # V4's one K = V entry per position: no heads to split
 
 

@@ -105,18 +105,20 @@ def _subtitle(precision: Precision, lang: str) -> str:
 
 
 def _log_range(values: list[float], room: float) -> tuple[float, float]:
-    """Axis range in log10 units: a bit below the smallest bar, `room` decades past the largest."""
-    return math.floor(math.log10(min(values))) - 0.3, math.log10(max(values)) + room
+    """Axis range in log10 units: a bit below the smallest bar, `room` decades past the largest.
+    A model whose every layer slides grows by 0 B/token: it has no bar on a log axis."""
+    shown = [v for v in values if v > 0]
+    return math.floor(math.log10(min(shown))) - 0.3, math.log10(max(shown)) + room
 
 
 def _split_bars(xref, parts, totals, lo, opacity, lang, hover) -> list[dict]:
     """Two overlaid bar traces: blue from the axis start to the share point, red after it."""
     start = 10**lo
-    edges = [10 ** (lo + (kv / total if total else 0.0) * (math.log10(total) - lo))
+    edges = [10 ** (lo + kv / total * (math.log10(total) - lo)) if total > 0 else start
              for (kv, _), total in zip(parts, totals)]
     segments = {
         "main_kv": ([start] * len(edges), [e - start for e in edges]),
-        "index_key": (edges, [tot - e for tot, e in zip(totals, edges)]),
+        "index_key": (edges, [max(tot - e, 0) for tot, e in zip(totals, edges)]),
     }
     return [
         dict(type="bar", y=list(range(len(totals))), x=length, base=base, orientation="h", width=BAR,
@@ -132,7 +134,8 @@ def _storage_panel(rows: list[Summary], lang: str, scale: list[float]):
     lo, hi = _log_range(scale, room=1.2)
     notes = []
     for i, s in enumerate(rows):
-        ratio = t("a1.base", lang) if s.model.id == "mha" else t("a1.ratio", lang, r=fmt_ratio(s.ratio))
+        ratio = (t("a1.base", lang) if s.model.id == "mha" else t("a1.nogrowth", lang) if not s.storage.total
+                 else t("a1.ratio", lang, r=fmt_ratio(s.ratio)))
         notes.append(_label(i, s.storage.total, f"<b>{fmt_exact(s.storage.total)}</b>  {ratio}", lo, hi))
         lines = [_format_line(s, lang)]
         if s.local_kv:
@@ -161,18 +164,19 @@ def _read_panel(rows: list[Summary], lang: str, units: str, scale: list[float]):
 
 
 def _format_line(s: Summary, lang: str) -> str:
-    """Precision and bytes of one per-layer entry of each cached role ('KV FP8+BF16 … B · key …')."""
-    main = s.formats["main_kv"]
-    parts = [t("a1.fmt.main", lang, f=main.short, b=f"{main.nbytes:,} B")]
-    if "index_key" in s.formats:
-        key = s.formats["index_key"]
-        parts.append(t("a1.fmt.key", lang, f=key.short, b=f"{key.nbytes:,} B"))
-    return " · ".join(parts)
+    """Precision and bytes of one per-layer entry of each cached role ('KV FP8+BF16 … B · key …');
+    a model whose every layer slides has only its local KV."""
+    keys = {"main_kv": "a1.fmt.main", "index_key": "a1.fmt.key"} if "main_kv" in s.formats else \
+        {"local_kv": "a1.fmt.local"}
+    return " · ".join(t(key, lang, f=s.formats[role].short, b=f"{s.formats[role].nbytes:,} B")
+                      for role, key in keys.items() if role in s.formats)
 
 
 def _label(row, x, text, lo, hi) -> dict:
     """The value at a bar's end; inside the bar (white) when the bar fills most of the axis,
     so a long label cannot run into the next panel."""
+    if x <= 0:  # no bar (0 B/token): the label starts at the axis
+        return dict(x=10 ** (lo + 1e-3), y=row, text=text, position="middle right", size=13, colour=None)
     inside = (math.log10(x) - lo) / (hi - lo) > 0.7
     return dict(x=x, y=row, text=text, position="middle left" if inside else "middle right", size=13,
                 colour="white" if inside else None)

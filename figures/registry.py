@@ -20,6 +20,7 @@ import plotly.graph_objects as go
 
 from core import MODELS, local_kv
 from core import gpus as G
+from core.capacity import BLOCK_TOKENS
 from core.mla import MLADims
 from core.numerics import PRECISIONS as CALC_PRECISIONS
 from core.open_models import OPEN_MODELS
@@ -166,8 +167,8 @@ def _a24_title() -> dict:
 
 
 _SPECS = (
-    _spec("A1", build_a1, "a1.title", *BAR_KNOBS, models(tuple(MODELS)),
-          models(tuple(MODELS), multi=False, nullable=True, url="hl", label="ov.highlight", name="highlight")),
+    _spec("A1", build_a1, "a1.title", *BAR_KNOBS, models(ALL_MODELS),
+          models(ALL_MODELS, multi=False, nullable=True, url="hl", label="ov.highlight", name="highlight")),
     _generation("A2", "v2"),
     _spec("A3", build_a3, "a3.title", LANG),
     _spec("A4", build_a4, "a4.title", LANG),
@@ -222,10 +223,10 @@ _SPECS = (
           Knob("bytes_per_parameter", "choice", choices=BYTES_PER_PARAMETER, label="cap.weights", widget="radio",
                show=lambda b, lang: t(f"cap.weights.{b:g}", lang)),
           Knob("reserved", "float", 0.0, 0.9, 0.05, label="cap.reserved", help="cap.reserved.help"),
-          Knob("block", "choice", choices=(1, 16, 64, 256), label="cap.block", help="cap.block.help",
+          Knob("block", "choice", choices=BLOCK_TOKENS, label="cap.block", help="cap.block.help",
                widget="select_slider"), LANG, UNITS),
     _spec("read-floor", build_read_floor, "floor.title", models(ALL_MODELS), PRECISION, *GPU_KNOBS,
-          _int("batch", 1, 512, "batch", "floor.batch"), LANG),
+          _int("batch", 1, 1000, "batch", "floor.batch"), LANG),
     _spec("reconciliation", build_reconciliation, "rec.title",
           Knob("variants", "choice", choices=tuple(VARIANTS), multi=True, label="rec.variants", url="var",
                widget="multiselect", show=variant_name), CONTEXT, LANG, UNITS),

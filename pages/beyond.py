@@ -1,8 +1,6 @@
 """Beyond the article: any model's KV cache (open presets and a config.json of your own), how
 many requests fit on a GPU node, the decode read floor, and why other sources' numbers differ."""
 
-from dataclasses import replace
-
 import pandas as pd
 import streamlit as st
 
@@ -12,7 +10,7 @@ from core.models import get, register
 from core.open_models import OPEN_IMPORTS
 from core.summary import summarise
 from core.units import fmt_tokens
-from core.variants import VARIANTS
+from core.variants import SGLANG_PAGE_TOKENS, VARIANTS
 from figures import EXTRAS
 from figures.reconcile import variant_name
 from i18n import model_name, t
@@ -25,7 +23,7 @@ st.title(t("by.title", L))
 st.caption(t("by.intro", L))
 
 # --- a config.json of your own ------------------------------------------------------------
-imported = st.session_state.setdefault("_imported", {})  # id -> Imported, this session only
+imported = ui.imported_models()
 with st.expander(t("by.import", L), expanded=bool(imported)):
     c = st.columns([2, 2, 1])
     upload = c[0].file_uploader(t("by.upload", L), type=["json"], key="cfg_file")
@@ -50,10 +48,7 @@ with st.expander(t("by.import", L), expanded=bool(imported)):
                 st.caption(note)
 
 # --- models -------------------------------------------------------------------------------
-for found in imported.values():  # the registry keeps a bounded number: put ours back
-    register(found.model)
-knob = capacity.knob("models")
-models = ui.control(replace(knob, choices=(*knob.choices, *imported)), lang=L)
+models = ui.model_picker(capacity.knob("models"))
 if not models:
     st.info(t("ov.empty", L))
     st.stop()
@@ -104,7 +99,7 @@ for vid, variant in VARIANTS.items():
     c = st.columns([1, 3])
     if c[0].toggle(variant_name(vid, L), key=f"var-{vid}", bind="query-params"):
         on.append(vid)
-    c[1].caption(f"{t(f'var.{vid}.desc', L)} {t('rec.source', L)}: {variant.source}")
+    c[1].caption(f"{t(f'var.{vid}.desc', L, page=SGLANG_PAGE_TOKENS)} {t('rec.source', L)}: {variant.source}")
 if on:
     ui.chart("reconciliation", variants=tuple(on), context=v.context, lang=L, units=v.units)
 else:

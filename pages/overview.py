@@ -4,7 +4,7 @@ import pandas as pd
 import streamlit as st
 
 import ui
-from core import A1_MODELS, MODELS, storage_per_token
+from core import A1_MODELS, get, storage_per_token
 from core.summary import summarise
 from core.units import fmt_bytes, fmt_exact, fmt_ratio, fmt_tokens
 from figures import FIGURES
@@ -19,12 +19,12 @@ st.title(t("ov.title", L, first=fmt_bytes(first, sig=2), last=fmt_exact(last)))
 st.caption(t("ov.intro", L))
 
 c1, c2 = st.columns([3, 1])
-models = ui.control(a1.knob("models"), c1)
+models = ui.model_picker(a1.knob("models"), c1)
 highlight = ui.control(a1.knob("highlight"), c2)
 if not models:
     st.info(t("ov.empty", L))
     st.stop()
-models = tuple(m for m in MODELS if m in models)  # article order, whatever the click order
+models = tuple(m for m in (*a1.knob("models").choices, *ui.imported_models()) if m in models)  # catalogue order
 highlight = highlight if highlight in models else None
 rows = [summarise(m, v.context, v.precision) for m in models]
 s = next(r for r in rows if r.model.id == (highlight or models[-1]))
@@ -60,4 +60,4 @@ if local:
     # context=None: no "current N" line, so a slider step does not redraw this chart (measured
     # ≈ 80-130 ms per step in benchmarks/bench_slider.py)
     ui.chart("crossover", models=local, precision=v.precision, context=None, lang=L, units=v.units)
-    st.caption(t("ov.crossover.note", L, w=MODELS[local[0]].window))
+    st.caption(t("ov.crossover.note", L, w=get(local[0]).window))

@@ -9,7 +9,19 @@ header  the top of a generation page
 from .charts import chart, figure_link
 from .embed import embed
 from .header import generation_chart, generation_header, metrics
-from .state import View, clear_url_notes, control, controls, language, sidebar, url_notes, view
+from .state import (
+    View,
+    clear_url_notes,
+    control,
+    controls,
+    imported_models,
+    language,
+    model_picker,
+    sidebar,
+    url_notes,
+    view,
+)
 
 __all__ = ["View", "chart", "clear_url_notes", "control", "controls", "embed", "figure_link", "generation_chart",
-           "generation_header", "language", "metrics", "sidebar", "url_notes", "view"]
+           "generation_header", "imported_models", "language", "metrics", "model_picker", "sidebar", "url_notes",
+           "view"]

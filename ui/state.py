@@ -153,6 +153,22 @@ def _tidy_url(knob: Knob, lang: str) -> None:
     st.rerun()
 
 
+def imported_models() -> dict:
+    """The configs this session imported (model id → core.config_import.Imported). Each is
+    registered again on every run: core's registry is bounded and shared by every session."""
+    from core.models import register
+
+    found = st.session_state.setdefault("_imported", {})
+    for imported in found.values():
+        register(imported.model)
+    return found
+
+
+def model_picker(knob: Knob, where=None):
+    """A models knob's control, with this session's imported models among its choices."""
+    return control(replace(knob, choices=(*knob.choices, *imported_models())), where)
+
+
 def url_notes() -> None:
     """Show what was changed in the URL this visit (at the top of the page)."""
     for note in st.session_state.get(_NOTES, []):
