@@ -288,10 +288,11 @@ def import_config(config: dict | bytes | str, *, name: str = "custom") -> Import
                           "the article's V4-Flash and V4.1-Flash specs model it")
     mla = r.available("kv_lora_rank")
     if not mla and not r.available("num_attention_heads"):
-        arch = fields.get("architectures") or config.get("architectures") or fields.get("model_type") or "this"
+        arch = fields.get("architectures") or config.get("architectures") or fields.get("model_type")
         arch = arch[0] if isinstance(arch, list) and arch else arch
-        raise ConfigError(f"no attention fields (num_attention_heads, or kv_lora_rank for MLA) in the {arch} "
-                          "config: nothing in it is a KV cache the importer can count")
+        which = f"the {arch} config" if isinstance(arch, str) and arch else "this config"
+        raise ConfigError(f"no attention fields (num_attention_heads, or kv_lora_rank for MLA) in {which}: "
+                          "nothing in it is a KV cache the importer can count")
     r.n_layers = r.int("num_hidden_layers", maximum=MAX_LAYERS, required="")
     design, kind, dims, entry, index_topk = (_mla if mla else _gqa)(r, notes)
     slides, window = _schedule(r, notes)

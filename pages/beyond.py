@@ -5,7 +5,7 @@ import pandas as pd
 import streamlit as st
 
 import ui
-from core.config_import import ConfigError, import_config
+from core.config_import import ConfigError, import_config, read_config
 from core.models import get, register
 from core.open_models import OPEN_IMPORTS
 from core.summary import summarise
@@ -23,21 +23,32 @@ st.title(t("by.title", L))
 st.caption(t("by.intro", L))
 
 # --- a config.json of your own ------------------------------------------------------------
+
+
+def config_name(raw: bytes, file_name: str) -> str:
+    """What to call an imported model: its file's name, else the config's own path, else "custom"."""
+    if file_name:
+        return file_name.removesuffix(".json")[:60]
+    try:
+        path = read_config(raw).get("_name_or_path")
+    except ConfigError:
+        return "custom"  # the import that follows says what is wrong
+    return str(path).rstrip("/").rsplit("/", 1)[-1][:60] if path else "custom"
+
+
 imported = ui.imported_models()
 with st.expander(t("by.import", L), expanded=bool(imported)):
-    c = st.columns([2, 2, 1])
+    c = st.columns(2)
     upload = c[0].file_uploader(t("by.upload", L), type=["json"], key="cfg_file")
     pasted = c[1].text_area(t("by.paste", L), key="cfg_text", height=120)
-    name = c[2].text_input(t("by.name", L), upload.name.removesuffix(".json") if upload else "custom", key="cfg_name")
     raw = upload.getvalue() if upload else pasted.encode() if pasted.strip() else None
     if raw:
         try:
-            found = import_config(raw, name=name.strip()[:60] or "custom")
+            found = import_config(raw, name=config_name(raw, upload.name if upload else ""))
         except ConfigError as e:
             st.error(t("by.bad", L, e=e))
         else:
-            model_id = register(found.model)
-            imported[model_id] = found
+            imported[register(found.model)] = found
             st.success(t("by.detected", L, name=found.model.name, design=found.design))
             st.dataframe(pd.DataFrame(
                 [(t("by.used", L), k, str(val)) for k, val in found.used.items()]

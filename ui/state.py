@@ -83,7 +83,8 @@ def control(knob: Knob, where=None, *, lang: str | None = None):
         return knob.display(value, lang)
 
     if widget == "number":
-        return where.number_input(label, int(knob.lo), int(knob.hi), knob.default, 1, **kw)
+        kind = int if knob.kind == "int" else float
+        return where.number_input(label, kind(knob.lo), kind(knob.hi), kind(knob.default), kind(knob.step or 1), **kw)
     if widget == "slider":
         return where.slider(label, knob.lo, knob.hi, knob.default, knob.step, **kw)
     if widget == "select_slider":

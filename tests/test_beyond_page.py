@@ -1,0 +1,100 @@
+"""The 'Any model · GPU' page through AppTest: open presets beside the article's models, a
+config.json uploaded or pasted (and refused with one clear line), the planner's numbers are
+core's, and the reconciliation toggles show what a variant changes."""
+
+import json
+import pathlib
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+import core
+import ui
+from core.capacity import plan, weights_bytes
+from core.gpus import GPUS
+from figures import EXTRAS
+from ui.plot import COMPONENT
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+LLAMA = (ROOT / "tests" / "fixtures" / "configs" / "llama-3.1-8b.json").read_bytes()
+
+
+def assert_page_runs(view=None, **params) -> AppTest:
+    at = AppTest.from_file(str(ROOT / "pages" / "beyond.py"), default_timeout=90)
+    at.session_state["_view"] = view or ui.View(lang="en")
+    for k, v in params.items():
+        at.query_params[k] = v
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+def charts(at: AppTest) -> list[dict]:
+    return [json.loads(json.loads(e.proto.json)["spec"]) for e in at.get("bidi_component")
+            if e.proto.component_name == COMPONENT]
+
+
+def test_the_page_shows_open_presets_beside_the_article_s_models():
+    at = assert_page_runs()
+    table = at.dataframe[0].value
+    assert {"Llama 3.1 8B", "gpt-oss-120b", "V4.1-Flash"} <= set(table.iloc[:, 0])
+    llama = table[table.iloc[:, 0] == "Llama 3.1 8B"].iloc[0]
+    assert llama.iloc[3] == 131_072  # 32 layers × 2 × 8 KV heads × 128 × 2 B
+    titles = [c["layout"]["title"]["text"] for c in charts(at)]
+    assert len(titles) == 3 and titles[1].startswith("Concurrent requests")  # A1, capacity, read floor
+
+
+def test_an_uploaded_config_is_read_listed_and_added_to_the_models():
+    at = assert_page_runs()
+    at.file_uploader(key="cfg_file").upload("my-llama.json", LLAMA, "application/json").run()
+    assert not at.exception and not at.error
+    assert "my-llama: read as GQA" in at.success[0].value
+    fields = at.dataframe[0].value
+    assert ("num_key_value_heads" in set(fields["field"])) and len(fields) > 5
+    picker = at.multiselect(key="models")
+    assert "my-llama" in picker.options
+
+
+def test_a_pasted_config_works_as_an_upload_does():
+    at = assert_page_runs()
+    at.text_area(key="cfg_text").input(LLAMA.decode()).run()
+    assert not at.exception and "read as GQA" in at.success[0].value
+
+
+BOOL_LAYERS = LLAMA.decode().replace('"num_hidden_layers": 32', '"num_hidden_layers": true')
+
+
+@pytest.mark.parametrize("text, field", [
+    (BOOL_LAYERS, "num_hidden_layers"), ("not json", "JSON"), ("[1, 2]", "object"),
+    ('{"model_type": "llama", "num_hidden_layers": 32, "hidden_size": 4096, "num_attention_heads": 32, '
+     '"num_key_value_heads": 5}', "num_key_value_heads"),
+])
+def test_a_bad_config_gets_one_clear_line_and_no_traceback(text, field):
+    at = assert_page_runs()
+    at.text_area(key="cfg_text").input(text).run()
+    assert not at.exception
+    assert field in at.error[0].value and "\n" not in at.error[0].value.strip()
+
+
+def test_the_planner_shows_core_s_numbers():
+    at = assert_page_runs(gpu="h100-sxm", tp="2", models=["llama-3.1-8b", "v3.2"])
+    capacity = charts(at)[1]
+    expected = plan("llama-3.1-8b", core.ARTICLE_CONTEXT, GPUS["h100-sxm"],
+                    weights_bytes(core.models.get("llama-3.1-8b").parameters, 1.0), tp=2)
+    row = next(r for r in capacity["layout"]["meta"]["numbers"] if r["model"] == "llama-3.1-8b")
+    assert row["max_requests"] == expected.max_requests and row["tp"] == 2
+
+
+def test_reconciliation_shows_the_article_until_a_variant_is_switched_on():
+    at = assert_page_runs()
+    assert len(charts(at)) == 3 and at.info  # no variant on: the article's numbers, a hint
+    at = assert_page_runs(**{"var-sglang-fp8-index-key": "true"})
+    rows = charts(at)[-1]["layout"]["meta"]["numbers"]
+    assert [r["variant_storage"] for r in rows] == [3850.25]
+    assert EXTRAS["reconciliation"].knob("variants").choices  # every variant is a knob value
+
+
+@pytest.mark.parametrize("lang", ["ko", "en"])
+def test_the_page_runs_in_both_languages_with_every_gpu(lang):
+    for gpu in (*GPUS, "custom"):
+        assert_page_runs(ui.View(lang=lang), gpu=gpu)
