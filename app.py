@@ -21,7 +21,7 @@ pages = [
     st.Page("pages/v4_flash.py", title=t("app.page.v4", lang), url_path="v4-flash"),
     st.Page("pages/v41_flash.py", title=t("app.page.v41", lang), url_path="v4-1-flash"),
     st.Page("pages/token_axis.py", title=t("app.page.b", lang), url_path="token-axis"),
-    st.Page("pages/beyond.py", title=t("app.page.beyond", lang), url_path="beyond"),
+    st.Page("pages/beyond.py", title=t("app.page.beyond", lang), url_path="any-model"),
     st.Page("pages/export.py", title=t("app.page.export", lang), url_path="export"),
 ]
 page = st.navigation(pages)

@@ -136,6 +136,17 @@ def assert_ready_without_exception(page, timeout: float = 60_000) -> None:
     assert n == 0, f"{page.url} shows {n} exception(s):\n{exceptions.first.inner_text()[:3000]}"
 
 
+def assert_opens_without_exception(page, url: str) -> None:
+    """Open `url` and wait until it is drawn without an exception. Streamlit 1.67 shows a spurious
+    "Page not found" modal on the first session after start when it opens a non-default page
+    (streamlit#9992): enter through the root first."""
+    root = url.split("?")[0].rsplit("/", 1)[0] + "/"
+    page.goto(root)
+    assert_ready_without_exception(page)
+    page.goto(url)
+    assert_ready_without_exception(page)
+
+
 def context_slider(page):
     """The sidebar's context `stSlider`: by its key class (`st-key-ctx`), else by its label.
 

@@ -59,7 +59,7 @@ def build_capacity(*, models: Sequence[str] = PLANNER_MODELS, context: int = 131
     return go.Figure(bars, layout=dict(
         template="kv_atlas", title=dict(text=f"{title}<br><sup>{sub}</sup>"), height=140 + 52 * len(rows),
         margin=dict(l=10, r=40, t=90, b=10), showlegend=False,
-        xaxis=dict(title=dict(text=t("cap.x", lang)), range=[0, max(max(counts), 1) * 1.45], rangemode="tozero"),
+        xaxis=dict(title=dict(text=t("cap.x", lang)), range=[0, max(max(counts), 1) * 1.8], rangemode="tozero"),
         yaxis=dict(autorange="reversed"),
         meta={"numbers": [_record(p) for p in plans]}))
 

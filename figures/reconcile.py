@@ -55,7 +55,7 @@ def build_reconciliation(*, variants: Sequence[str] = tuple(VARIANTS), context: 
         xaxis=dict(type="log", domain=[0, 0.46], range=axes["x"], exponentformat="SI"),
         xaxis2=dict(type="log", domain=[0.54, 1], range=axes["x2"], exponentformat="SI"),
         yaxis=dict(autorange="reversed", tickfont=dict(size=12)),
-        legend=dict(orientation="h", x=1, xanchor="right", y=1.02, yanchor="bottom", font=dict(color=MUTED)),
+        legend=dict(orientation="h", x=1, xanchor="right", y=1.09, yanchor="bottom", font=dict(color=MUTED)),
         meta={"numbers": [{"row": n, "article_storage": a.storage_per_token().total,
                            "variant_storage": v.storage_per_token().total, "article_read": a.reads(context).total,
                            "variant_read": v.reads(context).total} for n, a, _, v, _ in rows]}))

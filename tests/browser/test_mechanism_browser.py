@@ -9,18 +9,9 @@ import pytest
 pytest.importorskip("playwright.sync_api", reason="playwright is not installed (scripts/test.sh installs it)")
 from playwright.sync_api import expect  # noqa: E402
 
-from browser_harness import assert_ready_without_exception  # noqa: E402
+from browser_harness import assert_opens_without_exception, assert_ready_without_exception  # noqa: E402
 
 pytestmark = pytest.mark.browser
-
-
-def assert_opens_without_exception(page, url: str):
-    """Streamlit 1.67 shows a spurious "Page not found" modal on the first session after
-    start when it opens a non-default page (streamlit#9992): enter through the root."""
-    page.goto(url.split("/v")[0] + "/")
-    assert_ready_without_exception(page)
-    page.goto(url)
-    assert_ready_without_exception(page)
 
 
 def test_choosing_fp8_makes_the_three_orders_differ(page, app_url, screenshot):
