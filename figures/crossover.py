@@ -13,6 +13,7 @@ import numpy as np
 import plotly.graph_objects as go
 
 from core import DEPLOYED, Precision, crossover, crossover_tokens, get, local_kv, storage_per_token
+from core.cost import fitted
 from core.units import fmt_bytes
 from i18n import t
 
@@ -30,7 +31,7 @@ def build_crossover(
     units: str = "decimal",
 ) -> go.Figure:
     """Log-log lines per model; a marker and label where global KV equals local KV."""
-    models = [m for m in models if local_kv(m, precision)]
+    models = [m for m in models if local_kv(m, fitted(m, precision))]
     if not models:
         raise ValueError("none of these models keeps a local KV")
     top = max(1 << 21, context or 0)
@@ -40,17 +41,17 @@ def build_crossover(
     hover = "N=%{x:,}<br>%{y:,.0f} B<extra>%{fullData.name}</extra>"
     traces, notes, shapes = [], [], []
     for i, mid in enumerate(models):
-        name, dash = get(mid).name, DASHES[i % len(DASHES)]
-        growth = storage_per_token(mid, precision).total
-        full, meet = local_kv(mid, precision), crossover(mid, precision)
-        lines = (("main_kv", growth * n, "x.global"), ("local_kv", local_kv(mid, precision, n), "x.local"))
+        name, dash, p = get(mid).name, DASHES[i % len(DASHES)], fitted(mid, precision)
+        growth = storage_per_token(mid, p).total
+        full, meet = local_kv(mid, p), crossover(mid, p)
+        lines = (("main_kv", growth * n, "x.global"), ("local_kv", local_kv(mid, p, n), "x.local"))
         for role, y, label in lines:
             traces.append(dict(type="scatter", x=n, y=y, mode="lines", name=t(label, lang, m=name),
                                line=dict(color=ROLE_COLOURS[role], dash=dash, width=2.5), hovertemplate=hover))
         traces.append(dict(
             type="scatter", x=[meet], y=[full], mode="markers+text", showlegend=False,
             marker=dict(size=11, color="black", symbol="circle-open", line=dict(width=2)),
-            text=[f"{name} {t('x.meet', lang, n=f'{crossover_tokens(mid, precision):,}')}"],
+            text=[f"{name} {t('x.meet', lang, n=f'{crossover_tokens(mid, p):,}')}"],
             textposition="top left" if i % 2 == 0 else "bottom right",
             hovertemplate=f"{name}: N≈{meet:,.1f}<br>{fmt_bytes(full, units)}<extra></extra>"))
     if context:

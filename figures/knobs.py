@@ -19,7 +19,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
 from core import PRESETS, Precision
-from core.formats import PRECISIONS
+from core.formats import LAYOUT_PRECISIONS
 from core.matrix_text import format_matrix, parse_matrix
 from core.units import UNITS as UNITS_CHOICES
 from i18n import DEFAULT_LANG, LANGS, t
@@ -299,7 +299,8 @@ UNITS = Knob("units", "choice", choices=UNITS_CHOICES, label="app.units", widget
 CONTEXT_STOPS = tuple(sorted({int(f * 2 ** (10 + k)) for k in range(12) for f in (1, 1.5)}))
 CONTEXT = Knob("context", "int", 1, 1 << 30, label="app.context", help="app.context.help", url="ctx",
                widget="select_slider", show=_tokens, stops=CONTEXT_STOPS, default=1 << 17)
-_OVERRIDES = ("auto", *PRECISIONS)
+# every layout name; a model that lacks one for a role keeps its deployed format there (core.cost.fitted)
+_OVERRIDES = ("auto", *LAYOUT_PRECISIONS)
 PRECISION = Knob("precision", "precision", label="app.precision", default=Precision(), parts=(
     Knob("preset", "choice", choices=PRESETS, label="app.precision", help="app.precision.help", url="prec",
          aliases=("precision",), widget="radio", default=PRESETS[0]),

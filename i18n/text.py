@@ -231,7 +231,7 @@ TEXT: dict[str, dict[str, str]] = {
     "app.precision.help": {"ko": "deployed: 글의 배포 캐시 형식 · bf16: 모든 캐시 값 BF16",
                            "en": "deployed: the article's deployed cache formats · bf16: every cached value BF16"},
     "app.override": {"ko": "구성 요소별 정밀도", "en": "Per-component precision"},
-    "app.override.help": {"ko": "auto는 위 정밀도를 따릅니다.", "en": "auto follows the preset above."},
+    "app.override.help": {"ko": "auto는 위 정밀도를 따릅니다. 공개 모델의 FP8은 값마다 1 B(텐서 하나에 scale 하나), FP8_BLOCK은 값 블록마다 FP32 scale을 더합니다. 모델에 없는 형식은 그 모델의 배포 형식으로 계산합니다.", "en": "auto follows the preset above. For open models FP8 is one byte per value (one scale per tensor) and FP8_BLOCK adds an FP32 scale per block of values. A format a model does not offer is priced in its deployed format."},
     "app.units": {"ko": "단위", "en": "Units"},
     "app.download": {"ko": "⤓ 내려받기", "en": "⤓ Download"},
     "app.link": {"ko": "이 그림만 보여 주는 링크 (iframe에는 &embed=true 추가)", "en": "Link to this figure alone (add &embed=true for an iframe)"},

@@ -4,7 +4,7 @@ sharing (A23, A24), the hierarchical indexer (A25), CED (A26, A27), and what was
 import streamlit as st
 
 import ui
-from core import crossover_tokens, get
+from core import get
 from core.sharing import layer_roles
 from core.units import fmt_bytes
 from i18n import t
@@ -17,7 +17,7 @@ s = ui.generation_header(model.id, "v41", ("storage", "ratio", "local", "read"))
 st.markdown(t("v41.reads", L, kv=fmt_bytes(s.read.kv, v.units), main=fmt_bytes(s.read.main_kv, v.units),
               local=fmt_bytes(s.read.local_kv, v.units), key=fmt_bytes(s.read.index_key, v.units),
               n=sum(r.stores_global for r in layer_roles(model))))
-st.info(t("v4.crossover", L, n=f"{crossover_tokens(model, v.precision):,}", local=fmt_bytes(s.local_kv, v.units)))
+st.info(t("v4.crossover", L, n=f"{s.crossover_tokens:,}", local=fmt_bytes(s.local_kv, v.units)))
 ui.generation_chart("A20")
 
 

@@ -6,7 +6,7 @@ from collections import Counter
 import streamlit as st
 
 import ui
-from core import crossover_tokens, get
+from core import get
 from core.units import fmt_bytes
 from figures import FIGURES
 from i18n import t
@@ -20,7 +20,7 @@ s = ui.generation_header(model.id, "v4", ("storage", "ratio", "local", "read"), 
 kinds = Counter(ly.kind for ly in model.layers)
 st.markdown(t("v4.mix", L, n=model.n_layers, mix=" + ".join(f"{n} {kind}" for kind, n in kinds.items()),
               kv=fmt_bytes(s.read.kv, v.units), key=fmt_bytes(s.read.index_key, v.units)))
-st.info(t("v4.crossover", L, n=f"{crossover_tokens(model, v.precision):,}", local=fmt_bytes(s.local_kv, v.units)))
+st.info(t("v4.crossover", L, n=f"{s.crossover_tokens:,}", local=fmt_bytes(s.local_kv, v.units)))
 ui.generation_chart("A11")
 
 st.header(t("v4.hca", L, m=model.ratio("HCA")))

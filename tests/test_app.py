@@ -63,7 +63,7 @@ def test_overview_runs_at_the_ends_of_every_slider(lang, prec, ctx):
 @pytest.mark.parametrize("choice", OVERRIDES[1:])
 def test_each_component_override_reaches_the_numbers(role, key, choice):
     at = assert_runs(**{key: choice.upper()})
-    p = core.Precision(**{role: choice})
+    p = core.cost.fitted("v4.1-flash", core.Precision(**{role: choice}))  # V4.1 has no FP8_BLOCK: deployed
     assert metric(at, "토큰당 저장") == fmt_exact(core.storage_per_token("v4.1-flash", p).total)
     assert metric(at, "읽는 양") == fmt_bytes(core.reads("v4.1-flash", 131072, p).total)
 
@@ -286,3 +286,10 @@ def test_the_export_page_builds_one_zip_with_a_file_per_figure_and_format():
 def test_the_export_page_lists_figures_with_their_titles():
     at = AppTest.from_file(str(ROOT / "pages/export.py"), default_timeout=60).run()
     assert "A1 · KV 캐시: 저장하는 양과 읽는 양" in at.multiselect(key="ex_ids").options
+
+
+@pytest.mark.parametrize("page", [p for p in PAGES if not p.endswith("export.py")])
+def test_every_page_prices_a_format_its_models_lack_in_their_deployed_one(page):
+    every = core.Precision.every("fp8_block")  # open models' format: the article's models fall back
+    at = assert_page_runs(page, ui.View(lang="en", precision=every))
+    assert not at.error
