@@ -27,7 +27,7 @@ class _Parser(argparse.ArgumentParser):
         self.exit(2, f"error: {message}\n")
 
 
-def _ids(text: str | None) -> list[str]:
+def parse_ids(text: str | None) -> list[str]:
     if not text:
         return ordered_ids()
     ids = [x.strip().upper() for x in text.split(",") if x.strip()]
@@ -143,7 +143,7 @@ def main(argv=None) -> int:
     sub = p.add_subparsers(dest="command", required=True, parser_class=_Parser)
     e = sub.add_parser("export", help="one file per figure and format")
     e.add_argument("--out", type=_out_dir, required=True)
-    e.add_argument("--ids", type=_ids, default=ordered_ids(), help="e.g. A1,A14,B2 (default: all)")
+    e.add_argument("--ids", type=parse_ids, default=ordered_ids(), help="e.g. A1,A14,B2 (default: all)")
     e.add_argument("--format", type=_formats, default=["svg"], help=f"comma list of {', '.join(FORMATS)}")
     e.add_argument("--lang", choices=LANGS, default="ko")
     e.add_argument("--theme", type=_look(THEME), default=THEME.default, help=", ".join(THEME.choices))

@@ -10,8 +10,13 @@ from __future__ import annotations
 
 import atexit
 import json
+import tempfile
 import threading
+import time
+import uuid
+import zipfile
 from collections.abc import Iterator
+from pathlib import Path
 
 import pandas as pd
 import plotly.graph_objects as go
@@ -122,13 +127,31 @@ def files(ids, formats, *, lang="ko", theme="light", font_scale=1.0, params=None
             yield fid, f"{slug(fid)}-{lang}.{fmt}", data
 
 
-def zip_bytes(entries) -> bytes:
-    """A zip of (name, bytes) pairs, for the Export page's single download."""
-    import io
-    import zipfile
+# The Export page builds one zip at a time per process (images go through one kaleido server
+# anyway), caps a request's files, and writes the zip to disk as files come: a session holds a
+# path, not the bytes.
+BUILD_LOCK = threading.Lock()
+MAX_FILES = 64  # every figure in two formats
+EXPORT_DIR = Path(tempfile.gettempdir()) / "kv-atlas-exports"
+KEEP_S = 3600  # a built zip waits this long for its download
 
-    buf = io.BytesIO()
-    with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as z:
-        for name, data in entries:
-            z.writestr(name, data)
-    return buf.getvalue()
+
+def write_zip(items: Iterator[tuple[str, str, bytes | Exception]], progress=None) -> tuple[Path, list[str]]:
+    """Stream `files(...)` items into a new zip under EXPORT_DIR (zips older than KEEP_S go);
+    returns its path and the failures ('A14: …'), each also listed in the zip's FAILED.txt."""
+    EXPORT_DIR.mkdir(exist_ok=True)
+    for old in EXPORT_DIR.glob("*.zip"):
+        if time.time() - old.stat().st_mtime > KEEP_S:
+            old.unlink(missing_ok=True)
+    path, failed = EXPORT_DIR / f"{uuid.uuid4().hex}.zip", []
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as z:
+        for n, (fid, name, data) in enumerate(items, 1):
+            if isinstance(data, Exception):
+                failed.append(f"{fid}: {data}")
+            else:
+                z.writestr(name, data)
+            if progress:
+                progress(n, name)
+        if failed:
+            z.writestr("FAILED.txt", "\n".join(failed))
+    return path, failed

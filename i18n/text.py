@@ -476,6 +476,8 @@ TEXT: dict[str, dict[str, str]] = {
     "ex.scale": {"ko": "배율", "en": "scale"},
     "ex.empty": {"ko": "그림과 형식을 하나 이상 고르세요.", "en": "Pick at least one figure and one format."},
     "ex.build": {"ko": "zip 만들기", "en": "Build the zip"},
+    "ex.cap": {"ko": "한 번에 파일 {cap}개까지 만들 수 있습니다 (지금 {n}개). 그림이나 형식을 줄이거나 명령줄을 쓰세요: python -m figures export", "en": "One export makes at most {cap} files (this one {n}). Pick fewer figures or formats, or use the command line: python -m figures export"},
+    "ex.waiting": {"ko": "다른 독자의 내보내기가 끝나기를 기다리는 중입니다 (서버는 한 번에 하나씩 만듭니다).", "en": "Waiting for another reader's export to finish (the server builds one at a time)."},
     "ex.failed": {"ko": "{n}개 실패: {which}", "en": "{n} failed: {which}"},
     "ex.download": {"ko": "zip 내려받기 (파일 {n}개)", "en": "Download the zip ({n} files)"},
     "embed.unknown": {"ko": "알 수 없는 그림: {f}", "en": "Unknown figure: {f}"},

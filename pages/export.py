@@ -1,10 +1,14 @@
-"""Export: chosen figures × formats, in the current look and language, as one zip."""
+"""Export: chosen figures × formats, in the current look and language, as one zip.
+
+One zip is built at a time per server process (a reader who clicks while another builds sees
+that they wait), a request is capped at MAX_FILES, and the zip is written to disk as it is
+built: the session keeps its path, and the bytes are read when the download is clicked."""
 
 import streamlit as st
 
 import ui
 from figures import FIGURES, ordered_ids
-from figures.export import FORMATS, files, zip_bytes
+from figures.export import BUILD_LOCK, FORMATS, MAX_FILES, files, write_zip
 from figures.knobs import CONTEXT, PRECISION, UNITS
 from i18n import t
 
@@ -20,19 +24,22 @@ c = st.columns(3)
 width = c[0].number_input(t("ex.width", L), 320, 3840, 1920, 10, key="ex_w")
 height = c[1].number_input(t("ex.height", L), 240, 2160, 1080, 10, key="ex_h")
 scale = c[2].number_input(t("ex.scale", L), 0.5, 4.0, 1.0, 0.5, key="ex_s")
+total = len(ids) * len(formats)
 
-if not ids or not formats:
+if not total:
     st.info(t("ex.empty", L))
+elif total > MAX_FILES:
+    st.warning(t("ex.cap", L, n=total, cap=MAX_FILES))
 elif st.button(t("ex.build", L), type="primary"):
+    if BUILD_LOCK.locked():
+        st.info(t("ex.waiting", L))
     bar = st.progress(0.0)
-    entries, failed, total = [], [], len(ids) * len(formats)
-    for n, (fid, name, data) in enumerate(
-            files(ids, formats, lang=L, theme=v.theme, font_scale=v.font_scale,
-                  params={**CONTEXT.dump(v.context), **PRECISION.dump(v.precision), **UNITS.dump(v.units)},
-                  size={"width": width, "height": height, "scale": scale}), 1):
-        (failed.append(f"{fid}: {data}") if isinstance(data, Exception) else entries.append((name, data)))
-        bar.progress(n / total, text=f"{n}/{total} · {name}")
+    params = {**CONTEXT.dump(v.context), **PRECISION.dump(v.precision), **UNITS.dump(v.units)}
+    with BUILD_LOCK:
+        path, failed = write_zip(files(ids, formats, lang=L, theme=v.theme, font_scale=v.font_scale, params=params,
+                                       size={"width": width, "height": height, "scale": scale}),
+                                 lambda n, name: bar.progress(n / total, text=f"{n}/{total} · {name}"))
     if failed:
         st.warning(t("ex.failed", L, n=len(failed), which="; ".join(failed)))
-    st.download_button(t("ex.download", L, n=len(entries)), zip_bytes(entries), file_name="kv-atlas-figures.zip",
-                       mime="application/zip", on_click="ignore")
+    st.download_button(t("ex.download", L, n=total - len(failed)), data=path.read_bytes,
+                       file_name="kv-atlas-figures.zip", mime="application/zip", on_click="ignore")

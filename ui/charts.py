@@ -52,25 +52,31 @@ def figure_link(figure_id: str, knobs: dict) -> str:
     return "?" + urlencode(params, doseq=True)
 
 
+def download_files(figure_id: str) -> tuple[tuple[str, str, str, dict, str], ...]:
+    """(button label, format, MIME type, image size, file name) of a chart's downloads."""
+    from figures.export import SLIDE_SIZES
+
+    pngs = tuple((f"PNG {w}×{h}", "png", "image/png", {"width": w, "height": h}, f"kv-atlas-{figure_id}-{name}.png")
+                 for name, (w, h) in SLIDE_SIZES.items())
+    return (("SVG", "svg", "image/svg+xml", {}, f"kv-atlas-{figure_id}.svg"), *pngs,
+            ("HTML", "html", "text/html", {}, f"kv-atlas-{figure_id}.html"),
+            ("CSV", "csv", "text/csv", {}, f"kv-atlas-{figure_id}.csv"))
+
+
 def downloads(fig, figure_id: str, knobs: dict) -> None:
     """SVG / slide PNG / interactive HTML / numbers. The popover's buttons exist only while it
     is open (opening it reruns the page), so a slider step or a page load does not pay for
     seven elements per chart; files are rendered only when clicked."""
-    from figures.export import SLIDE_SIZES, to_bytes
+    from figures.export import to_bytes
 
     lang = knobs.get("lang", view().lang)
     popover = st.popover(t("app.download", lang), width="content", key=f"dl-{figure_id}", on_change="rerun")
     if not popover.open:
         return
-    pngs = tuple((f"PNG {w}×{h}", "png", "image/png", {"width": w, "height": h}, f"-{name}")
-                 for name, (w, h) in SLIDE_SIZES.items())
-    files = (("SVG", "svg", "image/svg+xml", {}, ""), *pngs, ("HTML", "html", "text/html", {}, ""),
-             ("CSV", "csv", "text/csv", {}, ""))
     with popover:
-        for label, fmt, mime, size, suffix in files:
-            st.download_button(label, data=lambda fmt=fmt, size=size: to_bytes(fig, fmt, **size),
-                               file_name=f"kv-atlas-{figure_id}{suffix}.{fmt}", mime=mime,
-                               key=f"dl-{figure_id}-{fmt}{suffix}", on_click="ignore")
+        for label, fmt, mime, size, name in download_files(figure_id):
+            st.download_button(label, data=lambda fmt=fmt, size=size: to_bytes(fig, fmt, **size), file_name=name,
+                               mime=mime, key=f"dl-{name}", on_click="ignore")
         if figure_id in FIGURES:
             st.caption(t("app.link", lang))
             st.code(figure_link(figure_id, knobs), language=None)
