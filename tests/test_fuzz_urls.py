@@ -21,7 +21,8 @@ KNOWN_KEYS = sorted({key for spec in SPECS.values() for knob in spec.knobs for l
                      for key in (*leaf.keys, leaf.key)} | {"lang", "ctx", "prec", "main", "ikey", "local", "units",
                                                           "theme", "fs", "models", "hl", "embed", "var-mtp-layer"})
 HOSTILE = ["", "-1", "0", "1e12", str(2**63), str(-2**63), "inf", "-inf", "nan", "NaN", "1e400", "1.5K", "128K",
-           "한국어", "🙂🚀", "\u202eevil\u202c", "x" * 10_000, "<script>alert(1)</script>", "<img src=x onerror=alert(1)>",
+           "한국어", "🙂🚀", "\u202eevil\u202c", "x" * 10_000, "<script>alert(1)</script>",
+           "<img src=x onerror=alert(1)>",
            "../../etc/passwd", "/dev/null", "C:\\windows", "%00", "\x00", "ko", "en", "bf16", "FP8", "v3.2", "A14",
            "none", "true", "1,2", "1, 0; 0, 1"]
 MARK = "kvatlas-probe"  # a value that would show if the URL reached an HTML sink
