@@ -9,6 +9,7 @@ a CDN that this machine (and many conference venues) cannot reach.
 from __future__ import annotations
 
 import atexit
+import functools
 import json
 import tempfile
 import threading
@@ -41,11 +42,30 @@ def _start() -> None:
         _server = True
 
 
+class ImagesUnavailable(RuntimeError):
+    """SVG and PNG need a Chrome or Chromium on the machine that renders them."""
+
+
+NO_BROWSER = ("SVG and PNG need Chrome or Chromium on the server (Debian/Ubuntu: apt install chromium; "
+              "Streamlit Community Cloud: list chromium in packages.txt)")
+
+
+@functools.cache
+def image_browser() -> str | None:
+    """The Chrome/Chromium kaleido renders with (its own search: a downloaded one, then the
+    system's), or None: then only HTML and the numbers can be exported here."""
+    from choreographer.browsers.chromium import Chromium
+
+    return Chromium.find_browser(skip_local=False)
+
+
 def image(fig: go.Figure, fmt: str = "svg", *, width: int | None = None, height: int | None = None,
           scale: float = 1.0) -> bytes:
     """Render a static image with the shared warm server (serialised by a lock)."""
     if fmt not in IMAGE_FORMATS:
         raise ValueError(f"unknown image format {fmt!r}; choose from {', '.join(IMAGE_FORMATS)}")
+    if not image_browser():
+        raise ImagesUnavailable(NO_BROWSER)
     import kaleido
 
     opts = {"format": fmt, "scale": scale}

@@ -235,6 +235,7 @@ TEXT: dict[str, dict[str, str]] = {
     "app.units": {"ko": "단위", "en": "Units"},
     "app.download": {"ko": "⤓ 내려받기", "en": "⤓ Download"},
     "app.link": {"ko": "이 그림만 보여 주는 링크 (iframe에는 &embed=true 추가)", "en": "Link to this figure alone (add &embed=true for an iframe)"},
+    "app.noimages": {"ko": "이 서버에는 Chrome/Chromium이 없어 SVG·PNG를 만들 수 없습니다 (Debian/Ubuntu: apt install chromium). HTML과 숫자는 내려받을 수 있습니다.", "en": "This server has no Chrome or Chromium, so it cannot make SVG or PNG (Debian/Ubuntu: apt install chromium). HTML and the numbers still download."},
     "app.look": {"ko": "발표용 모양", "en": "Talk look"},
     "app.theme": {"ko": "배경", "en": "Background"},
     "app.font": {"ko": "글자 크기 배율", "en": "Font scale"},

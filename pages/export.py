@@ -8,7 +8,7 @@ import streamlit as st
 
 import ui
 from figures import FIGURES, ordered_ids
-from figures.export import BUILD_LOCK, FORMATS, MAX_FILES, files, write_zip
+from figures.export import BUILD_LOCK, FORMATS, IMAGE_FORMATS, MAX_FILES, files, image_browser, write_zip
 from figures.knobs import CONTEXT, PRECISION, UNITS
 from i18n import t
 
@@ -30,6 +30,8 @@ if not total:
     st.info(t("ex.empty", L))
 elif total > MAX_FILES:
     st.warning(t("ex.cap", L, n=total, cap=MAX_FILES))
+elif set(formats) & set(IMAGE_FORMATS) and not image_browser():
+    st.warning(t("app.noimages", L))
 elif st.button(t("ex.build", L), type="primary"):
     if BUILD_LOCK.locked():
         st.info(t("ex.waiting", L))

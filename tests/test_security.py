@@ -93,3 +93,15 @@ def test_a_zip_is_streamed_to_disk_with_its_failures_listed(tmp_path):
         assert "A2: no browser" in z.read("FAILED.txt").decode()
     assert failed == ["A2: no browser"] and seen == [1, 2, 3]
     path.unlink()
+
+
+def test_without_a_browser_images_fail_with_one_clear_message_and_the_pages_say_so(monkeypatch):
+    from figures import FIGURES
+    from figures import export
+    monkeypatch.setattr(export, "image_browser", lambda: None)
+    with pytest.raises(export.ImagesUnavailable, match="Chrome or Chromium"):
+        export.image(FIGURES["A1"]())
+    at = AppTest.from_file(str(ROOT / "pages" / "export.py"), default_timeout=60).run()
+    assert "Chromium" in at.warning[0].value and not at.button  # the page says why, offers no build
+    at.multiselect(key="ex_fmt").set_value(["html", "csv"]).run()
+    assert at.button  # HTML and the numbers still export

@@ -67,14 +67,19 @@ def downloads(fig, figure_id: str, knobs: dict) -> None:
     """SVG / slide PNG / interactive HTML / numbers. The popover's buttons exist only while it
     is open (opening it reruns the page), so a slider step or a page load does not pay for
     seven elements per chart; files are rendered only when clicked."""
-    from figures.export import to_bytes
+    from figures.export import IMAGE_FORMATS, image_browser, to_bytes
 
     lang = knobs.get("lang", view().lang)
     popover = st.popover(t("app.download", lang), width="content", key=f"dl-{figure_id}", on_change="rerun")
     if not popover.open:
         return
     with popover:
+        images = bool(image_browser())
+        if not images:
+            st.caption(t("app.noimages", lang))
         for label, fmt, mime, size, name in download_files(figure_id):
+            if fmt in IMAGE_FORMATS and not images:
+                continue
             st.download_button(label, data=lambda fmt=fmt, size=size: to_bytes(fig, fmt, **size), file_name=name,
                                mime=mime, key=f"dl-{name}", on_click="ignore")
         if figure_id in FIGURES:
