@@ -1,0 +1,191 @@
+"""Scale-out through nginx: deploy/nginx.conf as shipped, in front of as many `streamlit run`
+processes as it lists, on loopback ports. Through the proxy the health check answers, and in two
+browsers at once the Overview draws and a context step changes the read total; each browser's
+requests, its websocket included, reach one process, and browsers spread over all of them.
+
+nginx comes from apt when it is missing and the test runs as root (scripts/test.sh installs it
+too, with sudo when it has to).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import time
+import urllib.request
+from contextlib import ExitStack, contextmanager
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("playwright.sync_api", reason="playwright is not installed (scripts/test.sh installs it)")
+from playwright.sync_api import expect  # noqa: E402
+
+import browser_harness  # noqa: E402
+from browser_harness import assert_ready_without_exception, context_slider  # noqa: E402
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+SHIPPED = browser_harness.REPO_ROOT / "deploy" / "nginx.conf"
+ROUTE_COOKIE = "kvatlas_route"
+READ_LABEL = re.compile(r"read|읽는", re.IGNORECASE)
+
+# The lines the test swaps: the app servers between their markers, the marked listen line.
+APP_SERVERS = re.compile(r"^[ \t]*# APP_SERVERS\n(?P<servers>.*?)^[ \t]*# END APP_SERVERS$", re.M | re.S)
+SERVER = re.compile(r"^(?P<indent>[ \t]*)server \S+(?P<params>[^;]*);$", re.M)
+LISTEN = re.compile(r"^(?P<indent>[ \t]*)listen \S+;(?P<rest>.*# LISTEN_PORT.*)$", re.M)
+# nginx creates these under /var/lib/nginx unless told otherwise, which needs root
+TEMP_PATHS = ("client_body", "proxy", "fastcgi", "uwsgi", "scgi")
+# deploy/nginx.conf's log_format kv_atlas
+ACCESS = re.compile(r'"(?P<method>\S+) (?P<path>\S+) [^"]*" (?P<status>\d{3}) .* upstream=(?P<upstream>.*) '
+                    r"route=(?P<route>\S+)$")
+
+
+def shipped_servers(text: str) -> list[re.Match]:
+    block = APP_SERVERS.search(text)
+    assert block, f"{SHIPPED} lost its APP_SERVERS markers"
+    servers = list(SERVER.finditer(block["servers"]))
+    assert servers, f"no server lines between the APP_SERVERS markers of {SHIPPED}"
+    return servers
+
+
+def derive_config(text: str, app_ports: list[int], listen_port: int, tmp: Path) -> str:
+    """The shipped config with loopback app servers (each keeping its parameters), a loopback
+    listen port and nginx's temp files under `tmp`; every other line as shipped."""
+    block = APP_SERVERS.search(text)
+    # `resolve` (nginx >= 1.27.3) re-resolves Docker's service names; Debian 12's nginx 1.22 lacks
+    # it, and a loopback address needs none.
+    loopback = "".join(f"{m['indent']}server 127.0.0.1:{port}{m['params'].replace(' resolve', '')};\n"
+                       for m, port in zip(shipped_servers(text), app_ports, strict=True))
+    text = text[:block.start("servers")] + loopback + text[block.end("servers"):]
+    text, n = LISTEN.subn(rf"\g<indent>listen 127.0.0.1:{listen_port};\g<rest>", text)
+    assert n == 1, f"{SHIPPED} needs exactly one `listen …;  # LISTEN_PORT` line"
+    temp = "".join(f"    {name}_temp_path {tmp / name};\n" for name in TEMP_PATHS)
+    text, n = re.subn(r"^http \{\n", lambda m: m[0] + temp, text, count=1, flags=re.M)
+    assert n == 1, f"no `http {{` block in {SHIPPED}"
+    return text
+
+
+@pytest.fixture(scope="module")
+def nginx_bin():
+    def find():
+        return shutil.which("nginx", path=f"{os.environ.get('PATH', '')}:/usr/sbin")
+
+    found = find()
+    if found:
+        return found
+    if os.geteuid() != 0 or not shutil.which("apt-get"):
+        pytest.skip("nginx is not installed, and installing it needs root and apt-get (scripts/test.sh does it)")
+    env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
+    for cmd in (["apt-get", "update", "-qq"], ["apt-get", "install", "-y", "-qq", "--no-install-recommends", "nginx"]):
+        done = subprocess.run(cmd, env=env, stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=600)
+        if done.returncode:
+            pytest.skip(f"nginx is not installed and `{' '.join(cmd)}` failed: {done.stderr.strip()[-500:]}")
+    return find() or pytest.skip("apt-get installed nginx, but no nginx binary is on PATH or in /usr/sbin")
+
+
+def fetch(url: str, cookie: str | None = None) -> str:
+    request = urllib.request.Request(url, headers={"Cookie": cookie} if cookie else {})
+    with urllib.request.urlopen(request, timeout=10) as response:
+        return response.read().decode()
+
+
+def healthy(url: str) -> bool:
+    try:
+        return fetch(f"{url}/_stcore/health") == "ok"
+    except OSError:
+        return False
+
+
+@contextmanager
+def nginx(binary: str, conf: Path, tmp: Path, log: Path, port: int, timeout: float = 30.0):
+    """Run nginx in the foreground (access and error log to `log`); yield its URL once it proxies."""
+    # As root, workers would run as `nobody`, who cannot enter pytest's private temp dirs.
+    directives = f"daemon off; pid {tmp / 'nginx.pid'};" + (" user root;" if os.geteuid() == 0 else "")
+    cmd = [binary, "-p", str(tmp), "-c", str(conf), "-e", "stderr", "-g", directives]
+    url = f"http://127.0.0.1:{port}"
+    with open(log, "wb") as out:
+        proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + timeout
+        while not healthy(url):
+            if proc.poll() is not None:
+                raise RuntimeError(f"nginx exited with {proc.returncode}:\n{log.read_text(errors='replace')[-3000:]}")
+            if time.monotonic() > deadline:
+                raise TimeoutError(f"nginx not proxying {url}/_stcore/health after {timeout:.0f} s")
+            time.sleep(0.2)
+        yield url
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+
+
+def access_entries(log: Path) -> list[re.Match]:
+    return [m for line in log.read_text(errors="replace").splitlines() if (m := ACCESS.search(line))]
+
+
+def read_metric(page):
+    """The value of the st.metric whose label mentions reading (as in test_overview_browser.py)."""
+    label = page.locator('[data-testid="stMetricLabel"]', has_text=READ_LABEL)
+    return page.locator('[data-testid="stMetric"]', has=label).first.locator('[data-testid="stMetricValue"]')
+
+
+def assert_overview_steps(page, url: str) -> None:
+    page.goto(f"{url}/")
+    assert_ready_without_exception(page)
+    value = read_metric(page)
+    before = value.inner_text()
+    thumb = context_slider(page).get_by_role("slider")
+    thumb.focus()
+    thumb.press("ArrowLeft")
+    expect(value).not_to_have_text(before)
+    assert_ready_without_exception(page)
+
+
+def test_two_browsers_through_the_shipped_nginx_config_each_stay_on_one_process(nginx_bin, browser, tmp_path):
+    shipped = SHIPPED.read_text()
+    log = tmp_path / "nginx.log"
+    with ExitStack() as servers:
+        apps = [servers.enter_context(browser_harness.streamlit_server(browser_harness.REPO_ROOT / "app.py",
+                                                                       tmp_path / f"app{i}.log"))
+                for i in range(len(shipped_servers(shipped)))]
+        upstreams = {url.removeprefix("http://") for url in apps}
+        port = browser_harness.free_port()
+        conf = tmp_path / "nginx.conf"
+        conf.write_text(derive_config(shipped, [int(u.rsplit(":", 1)[1]) for u in upstreams], port, tmp_path))
+        proxy = servers.enter_context(nginx(nginx_bin, conf, tmp_path, log, port))
+
+        assert fetch(f"{proxy}/_stcore/health") == "ok"
+        for i in range(20):  # as many browsers, by their route cookies
+            fetch(f"{proxy}/", cookie=f"{ROUTE_COOKIE}=probe{i}")
+
+        routes = []
+        with ExitStack() as contexts:
+            for _ in range(2):  # both open at once
+                context = browser.new_context(viewport={"width": 1400, "height": 1000}, locale="ko-KR")
+                contexts.callback(context.close)
+                context.set_default_timeout(30_000)
+                assert_overview_steps(context.new_page(), proxy)
+                routes += [c["value"] for c in context.cookies() if c["name"] == ROUTE_COOKIE]
+        assert len(set(routes)) == 2, f"each browser gets its own route cookie: {routes}"
+
+        # A websocket is logged when it closes: wait for both.
+        deadline = time.monotonic() + 15
+        while {m["route"] for m in access_entries(log) if m["path"].startswith("/_stcore/stream")} < set(routes):
+            assert time.monotonic() < deadline, f"no websocket in the access log for {routes}:\n{log.read_text()}"
+            time.sleep(0.2)
+
+    entries = access_entries(log)
+    refused = [m[0] for m in entries if m["status"] == "429" or m["status"] >= "500"]
+    assert not refused, "requests refused or failed through the proxy:\n" + "\n".join(refused)
+    probed = {m["upstream"] for m in entries if m["route"].startswith("probe")}
+    assert probed == upstreams, f"20 browsers reached {probed}, not every process {upstreams}"
+    for route in routes:
+        served_by = {m["upstream"] for m in entries if m["route"] == route}
+        assert len(served_by) == 1 and served_by <= upstreams, f"browser {route} was served by {served_by}"
