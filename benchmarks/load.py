@@ -1,0 +1,418 @@
+"""Load: a talk's audience at once, spoken over Streamlit's own websocket protocol.
+
+A browser cannot be the load generator on this 2-core machine (30 Chromium tabs time out while
+the server idles), so each reader is a protocol session (benchmarks/protocol.py), validated
+against a real Chromium with `--validate`. A reader opens a page, then moves the context
+slider 20 times with a think time of 2–5 s; readers start over a short ramp; pages follow a
+fixed mix in which one reader in ten also exports a figure on the Export page.
+
+Per level of concurrent readers: errors (exception elements, dropped sockets, timeouts,
+anything else), p50/p95 of a step (rerun sent → script_finished) against one reader alone on
+the same pages, server CPU and RSS before, at peak and after the readers have left and
+`server.disconnectedSessionTTL` has passed. Capacity = the most readers with 0 errors and
+p95 ≤ 3× a lone reader's.
+
+    python -m benchmarks.load [--levels 10 25 50 100] [--check] [--json out.json]
+    python -m benchmarks.load --url http://127.0.0.1:8501 --pid 1234   # a running server
+    python -m benchmarks.load --validate                             # the client vs Chromium
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import statistics
+import sys
+import tempfile
+import time
+import urllib.request
+from collections import Counter
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+import browser_harness as bh
+from benchmarks.protocol import Dropped, Run, Session
+from benchmarks.timing import verdict
+
+PAGES = ["/", "/v2-mla", "/v3-2-dsa", "/v4-flash", "/v4-1-flash", "/token-axis", "/any-model", "/export"]
+# Ten readers: the Overview is what a talk's link opens; the tenth exports.
+MIX = ["/", "/v2-mla", "/", "/v3-2-dsa", "/v4-flash", "/", "/v4-1-flash", "/token-axis", "/any-model", "/export"]
+EXPORT = {"ex_ids": 1, "ex_fmt": ["csv"]}  # the first figure, as csv: a small export
+RATIO, PER_PROCESS, MEMORY = 3.0, 50, 1.2
+TTL_S = 60  # server.disconnectedSessionTTL in .streamlit/config.toml
+
+
+@dataclass
+class Reader:
+    path: str
+    steps: int
+    think: tuple[float, float]
+    export: bool = False
+
+
+@dataclass
+class Tally:
+    """What a level's readers saw."""
+
+    steps: list[tuple[str, float]] = field(default_factory=list)  # (page, ms)
+    loads: list[float] = field(default_factory=list)
+    exports: list[float] = field(default_factory=list)
+    errors: Counter = field(default_factory=Counter)  # kind → count
+    details: list[str] = field(default_factory=list)
+
+    def error(self, kind: str, detail: str) -> None:
+        self.errors[kind] += 1
+        if len(self.details) < 20:
+            self.details.append(f"{kind}: {detail}")
+
+    def check(self, run: Run, where: str) -> Run:
+        for text in run.exceptions:
+            self.error("exception", f"{where}: {text}")
+        if run.page_not_found:
+            self.error("page not found", where)
+        if run.status != "FINISHED_SUCCESSFULLY":
+            self.error("script", f"{where}: {run.status}")
+        return run
+
+
+def plans(n: int, steps: int, think: tuple[float, float]) -> list[Reader]:
+    return [Reader(MIX[i % len(MIX)], steps, think, export=MIX[i % len(MIX)] == "/export") for i in range(n)]
+
+
+async def read(url: str, reader: Reader, rng: random.Random, tally: Tally, timeout: float) -> None:
+    """One reader: open the page, export if asked, move the context slider with pauses, leave."""
+    session = Session(url, timeout=timeout)
+    where = reader.path
+    try:
+        tally.loads.append(tally.check(await session.open(reader.path), f"open {where}").ms)
+        if reader.export:
+            tally.exports.append(await export(session, tally))
+        options = session.options("ctx", "slider")
+        for _ in range(reader.steps):
+            await asyncio.sleep(rng.uniform(*reader.think))
+            current = session.value("ctx", "slider")[0]
+            run = await session.set("ctx", [rng.choice([o for o in options if o != current])], "slider")
+            tally.steps.append((reader.path, tally.check(run, f"step {where}").ms))
+    except Dropped as e:
+        tally.error("dropped", f"{where}: {e}")
+    except TimeoutError:
+        tally.error("timeout", where)
+    except Exception as e:  # a refused connection, a widget not drawn, a protocol surprise
+        tally.error("other", f"{where}: {type(e).__name__}: {e}")
+    finally:
+        await session.close()
+
+
+async def export(session: Session, tally: Tally) -> float:
+    """Choose one figure and csv, press the build button (as a click would: a trigger in the
+    rerun) and fetch the zip its download button offers; ms of the build rerun."""
+    first = session.options("ex_ids", "multiselect")[: EXPORT["ex_ids"]]
+    tally.check(await session.set("ex_ids", first, "multiselect"), "export figures")
+    tally.check(await session.set("ex_fmt", EXPORT["ex_fmt"], "multiselect"), "export formats")
+    run = tally.check(await session.click(), "export build")
+    urls = [w.proto.url for w in session.widgets.values() if w.kind == "download_button" and w.proto.url]
+    if not urls:
+        tally.error("export", "no download offered")
+    for url in urls:
+        await asyncio.to_thread(_get, session.base + "/" + url.lstrip("/"), session.timeout)
+    return run.ms
+
+
+def _get(url: str, timeout: float) -> bytes:
+    opener = urllib.request.build_opener(urllib.request.ProxyHandler({}))
+    with opener.open(url, timeout=timeout) as response:
+        return response.read()
+
+
+# ---- the server's CPU and memory, and its own metrics
+
+
+@dataclass
+class Sample:
+    t: float
+    cpu_s: float  # user + system seconds, summed over the processes
+    rss_mb: float
+
+
+def sample(pids: list[int]) -> Sample | None:
+    """CPU seconds and RSS of the server processes, read from /proc (None without pids)."""
+    if not pids:
+        return None
+    cpu, rss = 0.0, 0.0
+    for pid in pids:
+        stat = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        cpu += (int(stat[11]) + int(stat[12])) / os.sysconf("SC_CLK_TCK")
+        status = Path(f"/proc/{pid}/status").read_text()
+        rss += int(next(line.split()[1] for line in status.splitlines() if line.startswith("VmRSS:"))) / 1024
+    return Sample(time.monotonic(), cpu, rss)
+
+
+def cpu_percent(a: Sample, b: Sample) -> float:
+    """Percent of one core between two samples."""
+    return 100 * (b.cpu_s - a.cpu_s) / max(b.t - a.t, 1e-9)
+
+
+class Monitor:
+    """Samples the server every `every` seconds while a level runs."""
+
+    def __init__(self, pids: list[int], every: float = 1.0):
+        self.pids, self.every, self.samples = pids, every, []
+        self._task: asyncio.Task | None = None
+
+    async def _loop(self) -> None:
+        while True:
+            self.samples.append(sample(self.pids))
+            await asyncio.sleep(self.every)
+
+    def start(self) -> None:
+        self.samples = []
+        if self.pids:
+            self._task = asyncio.create_task(self._loop())
+
+    def stop(self) -> tuple[float | None, float | None]:
+        """(peak CPU %, peak RSS MB) over the samples since start."""
+        if self._task:
+            self._task.cancel()
+        s = [x for x in self.samples if x]
+        if len(s) < 2:
+            return None, None
+        return max(cpu_percent(a, b) for a, b in zip(s, s[1:])), max(x.rss_mb for x in s)
+
+
+def metrics(url: str) -> dict:
+    """Streamlit's /_stcore/metrics: active sessions and the bytes its caches and session
+    states hold (one process's, behind a proxy whichever answers)."""
+    try:
+        text = _get(url.rstrip("/") + "/_stcore/metrics", 10).decode()
+    except OSError:
+        return {}
+    out = {"sessions": 0, "cache_mb": 0.0}
+    for line in text.splitlines():
+        if line.startswith("active_sessions "):
+            out["sessions"] = int(float(line.split()[-1]))
+        elif line.startswith("cache_memory_bytes"):
+            out["cache_mb"] += float(line.split()[-1]) / 2**20
+    return out
+
+
+# ---- one level, the lone baseline, the sweep
+
+
+@dataclass
+class Level:
+    sessions: int
+    steps: int
+    errors: dict
+    p50: float
+    p95: float
+    ratio: float  # p95 / lone p95
+    load_p95: float
+    export_ms: list[float]
+    cpu: dict  # before / peak / after, percent of one core
+    rss: dict  # before / peak / after, MB
+    server: dict  # /_stcore/metrics before / peak / after
+    client_cpu: float  # this process, percent of one core while the readers ran
+    seconds: float
+    details: list[str]
+
+
+def pct(values: list[float], q: float) -> float:
+    if not values:
+        return float("nan")
+    return statistics.quantiles(values, n=100, method="inclusive")[q - 1] if len(values) > 1 else values[0]
+
+
+async def run_readers(url: str, readers: list[Reader], *, ramp: float, timeout: float, seed: int) -> Tally:
+    tally = Tally()
+
+    async def start(i: int, reader: Reader) -> None:
+        await asyncio.sleep(ramp * i / max(len(readers), 1))
+        await read(url, reader, random.Random(seed + i), tally, timeout)
+
+    await asyncio.gather(*(start(i, r) for i, r in enumerate(readers)))
+    return tally
+
+
+async def warm(url: str, timeout: float) -> None:
+    """Open every page and visit every context stop once: the caches a running app has."""
+    for path in PAGES:
+        session = Session(url, timeout=timeout)
+        await session.open(path)
+        for option in session.options("ctx", "slider"):
+            await session.set("ctx", [option], "slider")
+        await session.close()
+
+
+async def lone(url: str, args) -> dict[str, list[float]]:
+    """One reader at a time on each page of the mix: its step times by page."""
+    by_page = {}
+    for path in dict.fromkeys(MIX):
+        tally = await run_readers(url, [Reader(path, args.steps, (args.lone_think, args.lone_think))],
+                                  ramp=0, timeout=args.timeout, seed=args.seed)
+        if tally.errors:
+            raise SystemExit(f"a lone reader on {path} failed: {tally.details}")
+        by_page[path] = [ms for _, ms in tally.steps]
+    return by_page
+
+
+def mixed(by_page: dict[str, list[float]]) -> list[float]:
+    """The lone samples weighted as the mix weighs the pages."""
+    return [ms for path in MIX for ms in by_page[path]]
+
+
+async def level(url: str, n: int, args, pids: list[int], lone_p95: float) -> Level:
+    before, server_before = sample(pids), await asyncio.to_thread(metrics, url)
+    await asyncio.sleep(2)
+    idle = sample(pids)
+    monitor = Monitor(pids)
+    monitor.start()
+    t0, c0 = time.monotonic(), time.process_time()
+    peak_server = {}
+
+    async def watch_sessions() -> None:
+        while True:
+            m = await asyncio.to_thread(metrics, url)
+            if m.get("sessions", 0) >= peak_server.get("sessions", 0):
+                peak_server.update(m)
+            await asyncio.sleep(5)
+
+    watcher = asyncio.create_task(watch_sessions())
+    tally = await run_readers(url, plans(n, args.steps, tuple(args.think)), ramp=args.ramp,
+                              timeout=args.timeout, seed=args.seed)
+    watcher.cancel()
+    seconds, client = time.monotonic() - t0, 100 * (time.process_time() - c0) / (time.monotonic() - t0)
+    peak_cpu, peak_rss = monitor.stop()
+    print(f"  {n} readers done in {seconds:.0f} s; waiting {args.ttl:.0f} s for the sessions to expire", flush=True)
+    await asyncio.sleep(args.ttl - 5)
+    settle = sample(pids)
+    await asyncio.sleep(5)
+    after = sample(pids)
+    steps = [ms for _, ms in tally.steps]
+    return Level(
+        sessions=n, steps=len(steps), errors=dict(tally.errors),
+        p50=pct(steps, 50), p95=pct(steps, 95), ratio=pct(steps, 95) / lone_p95, load_p95=pct(tally.loads, 95),
+        export_ms=[round(x) for x in tally.exports],
+        cpu={"before": cpu_percent(before, idle) if pids else None, "peak": peak_cpu,
+             "after": cpu_percent(settle, after) if pids else None},
+        rss={"before": before.rss_mb if pids else None, "peak": peak_rss, "after": after.rss_mb if pids else None},
+        server={"before": server_before, "peak": peak_server, "after": await asyncio.to_thread(metrics, url)},
+        client_cpu=client, seconds=seconds, details=tally.details)
+
+
+def capacity(levels: list[Level]) -> int:
+    """The most readers with 0 errors and p95 within RATIO× a lone reader's (every level below too)."""
+    best = 0
+    for lv in sorted(levels, key=lambda x: x.sessions):
+        if lv.errors or lv.ratio > RATIO:
+            break
+        best = lv.sessions
+    return best
+
+
+def _f(x, spec: str = ".0f") -> str:
+    return "–" if x is None else format(x, spec)
+
+
+def report(levels: list[Level], lone_steps: list[float], start_rss: float | None) -> None:
+    print(f"\nlone reader (pages weighted as the mix): p50 {pct(lone_steps, 50):.0f} ms, "
+          f"p95 {pct(lone_steps, 95):.0f} ms, n={len(lone_steps)}; warm RSS {_f(start_rss)} MB")
+    print("| readers | steps | errors | p50 ms | p95 ms | p95 / lone | open p95 ms | export ms "
+          "| server CPU % before/peak/after | RSS MB before/peak/after | sessions peak/after | client CPU % |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|")
+    for lv in levels:
+        errors = ", ".join(f"{k} {v}" for k, v in lv.errors.items()) or "0"
+        sessions = f"{lv.server['peak'].get('sessions', '–')}/{lv.server['after'].get('sessions', '–')}"
+        print(f"| {lv.sessions} | {lv.steps} | {errors} | {lv.p50:.0f} | {lv.p95:.0f} | {lv.ratio:.1f}× "
+              f"| {lv.load_p95:.0f} | {', '.join(map(str, lv.export_ms)) or '–'} "
+              f"| {_f(lv.cpu['before'])} / {_f(lv.cpu['peak'])} / {_f(lv.cpu['after'])} "
+              f"| {_f(lv.rss['before'])} / {_f(lv.rss['peak'])} / {_f(lv.rss['after'])} "
+              f"| {sessions} | {lv.client_cpu:.0f} |")
+        for d in lv.details[:5]:
+            print(f"    {d}")
+
+
+def goals(levels: list[Level], processes: int, start_rss: float | None) -> list[str]:
+    misses = []
+    cap = capacity(levels)
+    print(f"capacity: {cap} readers ({cap / processes:.0f} per process; goal ≥ {PER_PROCESS})")
+    if cap < PER_PROCESS * processes:
+        misses.append(f"capacity {cap} < {PER_PROCESS * processes}")
+    misses += [f"{lv.sessions} readers: errors {lv.errors}" for lv in levels if lv.errors]
+    if start_rss is not None:
+        misses += [f"{lv.sessions} readers: RSS after {lv.rss['after']:.0f} MB > {MEMORY:g}× {start_rss:.0f} MB"
+                   for lv in levels if lv.rss["after"] > MEMORY * start_rss]
+    return misses
+
+
+async def sweep(url: str, args, pids: list[int]) -> None:
+    print(f"warming {url}: every page, every context stop", flush=True)
+    await warm(url, args.timeout)
+    by_page = await lone(url, args)
+    lone_steps = mixed(by_page)
+    for path, v in by_page.items():
+        print(f"  lone {path}: p50 {pct(v, 50):.0f} ms, p95 {pct(v, 95):.0f} ms")
+    start = sample(pids)
+    levels = []
+    for n in args.levels:
+        print(f"level: {n} readers", flush=True)
+        levels.append(await level(url, n, args, pids, pct(lone_steps, 95)))
+    start_rss = start.rss_mb if start else None
+    report(levels, lone_steps, start_rss)
+    if args.json:
+        Path(args.json).write_text(json.dumps({"url": url, "processes": args.processes, "start_rss": start_rss,
+                                               "lone": by_page, "levels": [asdict(x) for x in levels]}, indent=1))
+    verdict(f"capacity ≥ {PER_PROCESS} readers per process, 0 errors at every level, RSS back within "
+            f"{MEMORY - 1:.0%} of its warm start", goals(levels, args.processes, start_rss), args.check)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--levels", type=int, nargs="+", default=[10, 25, 50, 100], help="readers at once")
+    parser.add_argument("--steps", type=int, default=20, help="context-slider moves per reader (default 20)")
+    parser.add_argument("--think", type=float, nargs=2, default=[2.0, 5.0], help="seconds between moves (2 5)")
+    parser.add_argument("--ramp", type=float, default=10.0, help="seconds over which readers arrive (10)")
+    parser.add_argument("--lone-think", type=float, default=0.5, help="a lone reader's pause (0.5 s)")
+    parser.add_argument("--timeout", type=float, default=30.0, help="seconds before a rerun is a timeout (30)")
+    parser.add_argument("--ttl", type=float, default=TTL_S + 5, help="wait after a level (disconnectedSessionTTL+5)")
+    parser.add_argument("--seed", type=int, default=13)
+    parser.add_argument("--url", help="a running server (default: start `streamlit run app.py`)")
+    parser.add_argument("--pid", type=int, action="append", default=[], help="its process ids, for CPU and RSS")
+    parser.add_argument("--processes", type=int, default=1, help="app processes behind --url (for the goal)")
+    parser.add_argument("--app-dir", type=Path, default=bh.REPO_ROOT, help="where to run app.py (default: the repo)")
+    parser.add_argument("--json", help="write the numbers here")
+    parser.add_argument("--check", action="store_true", help="exit 1 when a goal is missed")
+    parser.add_argument("--validate", action="store_true", help="compare the client with Chromium and exit")
+    args = parser.parse_args()
+
+    if args.validate:
+        from benchmarks.validate import validate
+
+        sys.exit(validate(args.app_dir))
+    if args.url:
+        asyncio.run(sweep(args.url, args, args.pid))
+        return
+    log = Path(tempfile.mkdtemp(prefix="load-")) / "streamlit.log"
+    with bh.streamlit_server(args.app_dir / "app.py", log, cwd=args.app_dir) as url:
+        pids = _child_pids()
+        print(f"server {url} pid {pids} (log {log})")
+        asyncio.run(sweep(url, args, pids))
+
+
+def _child_pids() -> list[int]:
+    """This process's children: the `streamlit run` that browser_harness started."""
+    me = str(os.getpid())
+    found = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            if stat.read_text().rsplit(")", 1)[1].split()[1] == me:
+                found.append(int(stat.parent.name))
+        except OSError:
+            continue
+    return found
+
+
+if __name__ == "__main__":
+    main()
