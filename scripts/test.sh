@@ -61,6 +61,11 @@ if ! { fc-list :lang=ko 2>/dev/null | grep -q . || dpkg -s fonts-noto-cjk >/dev/
   if $CAN_APT; then say "installing fonts-noto-cjk"; apt_install fonts-noto-cjk || say "apt-get could not install fonts-noto-cjk"
   else say "note: no Korean font (fonts-noto-cjk); screenshots show boxes for Hangul"; fi
 fi
+# nginx for the proxy test (tests/browser/test_proxy_browser.py); it skips without one.
+if ! command -v nginx >/dev/null && [ ! -x /usr/sbin/nginx ]; then
+  if $CAN_APT; then say "installing nginx"; apt_install nginx || say "apt-get could not install nginx"
+  else say "note: no nginx; the proxy test is skipped"; fi
+fi
 export CHROMIUM
 say "chromium: ${CHROMIUM:-Playwright download}"
 
