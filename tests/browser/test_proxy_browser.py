@@ -155,10 +155,11 @@ def test_two_browsers_through_the_shipped_nginx_config_each_stay_on_one_process(
         apps = [servers.enter_context(browser_harness.streamlit_server(browser_harness.REPO_ROOT / "app.py",
                                                                        tmp_path / f"app{i}.log"))
                 for i in range(len(shipped_servers(shipped)))]
-        upstreams = {url.removeprefix("http://") for url in apps}
+        app_ports = [int(url.rsplit(":", 1)[1]) for url in apps]
+        upstreams = {f"127.0.0.1:{p}" for p in app_ports}  # as nginx logs them
         port = browser_harness.free_port()
         conf = tmp_path / "nginx.conf"
-        conf.write_text(derive_config(shipped, [int(u.rsplit(":", 1)[1]) for u in upstreams], port, tmp_path))
+        conf.write_text(derive_config(shipped, app_ports, port, tmp_path))
         proxy = servers.enter_context(nginx(nginx_bin, conf, tmp_path, log, port))
 
         assert fetch(f"{proxy}/_stcore/health") == "ok"
