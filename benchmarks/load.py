@@ -24,12 +24,14 @@ import asyncio
 import json
 import os
 import random
+import re
 import statistics
 import sys
 import tempfile
 import time
 import urllib.request
 from collections import Counter
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
@@ -388,8 +390,6 @@ def main() -> None:
     args = parser.parse_args()
 
     if args.validate:
-        from benchmarks.validate import validate
-
         sys.exit(validate(args.app_dir))
     if args.url:
         asyncio.run(sweep(args.url, args, args.pid))
@@ -399,6 +399,172 @@ def main() -> None:
         pids = _child_pids()
         print(f"server {url} pid {pids} (log {log})")
         asyncio.run(sweep(url, args, pids))
+
+
+# ---- --validate: the client against a real Chromium
+
+Frames = list[tuple[str, bytes]]  # ("sent" | "received", frame), in order
+
+
+def validate(app_dir: Path) -> int:
+    """Record Chromium on every page (open it, ArrowRight then ArrowLeft on the context slider;
+    on the Export page also choose A1 as csv and press build), do the same with the client on
+    the same server, and compare: the handshake, each rerun's BackMsg (fields, widget ids, value
+    shapes and values, query string, cached hashes) and the element types the server sent back."""
+    from playwright.sync_api import sync_playwright
+
+    log = Path(tempfile.mkdtemp(prefix="load-validate-")) / "streamlit.log"
+    problems: list[str] = []
+    with bh.streamlit_server(app_dir / "app.py", log, cwd=app_dir) as url, sync_playwright() as pw:
+        _aside(_client_pass(url, "/"))  # the first session after a start gets navigation twice
+        browser = bh.launch_chromium(pw)
+        for path in PAGES:
+            seen, handshake = _browser_pass(browser, url, path)
+            mine = _aside(_client_pass(url, path))
+            problems += [f"{path}: {p}" for p in _handshake_problems(handshake)]
+            problems += [f"{path} {n}: {p}" for n in mine for p in _compare(seen, mine, n)]
+            print(f"{path}: compared {', '.join(mine)}", flush=True)
+        browser.close()
+    for p in problems:
+        print(f"  differs: {p}")
+    print(f"validation: {'the client matches Chromium' if not problems else f'{len(problems)} differences'}")
+    return 1 if problems else 0
+
+
+def _aside(coroutine):
+    """Run a coroutine to its end in a thread of its own: Playwright's sync API holds this one's loop."""
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, coroutine).result()
+
+
+def _browser_pass(browser, url: str, path: str) -> tuple[dict[str, Frames], list[dict]]:
+    """Chromium's frames per action, and its websocket upgrade requests' headers."""
+    context = browser.new_context(viewport={"width": 1400, "height": 1000})
+    page = context.new_page()
+    cdp = context.new_cdp_session(page)
+    cdp.send("Network.enable")
+    handshake: list[dict] = []
+    cdp.on("Network.webSocketWillSendHandshakeRequest", lambda e: handshake.append(e["request"]["headers"]))
+    frames: Frames = []
+    page.on("websocket", lambda ws: (ws.on("framesent", lambda p: frames.append(("sent", p))),
+                                     ws.on("framereceived", lambda p: frames.append(("received", p)))))
+    phases: dict[str, Frames] = {}
+
+    def act(name: str, action) -> None:
+        mark = len(frames)
+        action()
+        _wait_finished(page, frames, mark)
+        phases[name] = frames[mark:]
+
+    act("open", lambda: (page.goto(url + path), bh.assert_ready_without_exception(page)))
+    thumb = bh.context_slider(page).get_by_role("slider")
+    thumb.focus()
+    act("right", lambda: thumb.press("ArrowRight"))
+    act("left", lambda: thumb.press("ArrowLeft"))
+    if path == "/export":  # a reader clears each list and picks one entry
+        for key, pick in (("ex_ids", "A1 · "), ("ex_fmt", "csv")):  # by name: the list's first entry is "select all"
+            box = page.locator(f".st-key-{key}")
+            act(f"{key} cleared", lambda b=box: b.get_by_role("button", name="Clear all").click())
+            act(key, lambda b=box, p=pick: (b.get_by_role("combobox").fill(p.strip()), page.get_by_role(
+                "option", name=re.compile(f"^{re.escape(p)}")).first.click()))
+            page.keyboard.press("Escape")
+        act("build", lambda: page.locator('[data-testid="stBaseButton-primary"]').click())
+    bh.assert_ready_without_exception(page)
+    context.close()
+    return phases, handshake
+
+
+def _wait_finished(page, frames: Frames, mark: int, timeout: float = 60.0) -> None:
+    """Until a final script_finished has arrived since `mark`."""
+    from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
+
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        page.wait_for_timeout(100)
+        replies = (ForwardMsg.FromString(p) for d, p in frames[mark:] if d == "received")
+        if any(m.WhichOneof("type") == "script_finished" and m.script_finished != m.FINISHED_EARLY_FOR_RERUN
+               for m in replies):
+            page.wait_for_timeout(300)  # the run's last status message
+            return
+    raise TimeoutError(f"no script_finished within {timeout:.0f} s")
+
+
+async def _client_pass(url: str, path: str) -> dict[str, Frames]:
+    """The same actions through the client: its frames per action."""
+    session = Session(url)
+    session.transcript = []
+    phases: dict[str, Frames] = {}
+
+    async def act(name: str, action) -> None:
+        mark = len(session.transcript)
+        await action()
+        phases[name] = session.transcript[mark:]
+
+    await act("open", lambda: session.open(path))
+    options = session.options("ctx", "slider")
+    i = options.index(session.value("ctx", "slider")[0])
+    await act("right", lambda: session.set("ctx", [options[i + 1]], "slider"))
+    await act("left", lambda: session.set("ctx", [options[i]], "slider"))
+    if path == "/export":
+        await act("ex_ids", lambda: session.set("ex_ids", session.options("ex_ids")[:1], "multiselect"))
+        await act("ex_fmt", lambda: session.set("ex_fmt", EXPORT["ex_fmt"], "multiselect"))
+        await act("build", session.click)
+    await session.close()
+    return phases
+
+
+def _handshake_problems(requests: list[dict]) -> list[str]:
+    """Chromium's upgrade request carries `streamlit, <its XSRF cookie>` and an Origin: what
+    Session.open sends."""
+    if not requests:
+        return ["no websocket handshake recorded"]
+    h = {k.lower(): v for k, v in requests[-1].items()}
+    cookie = dict(c.strip().split("=", 1) for c in h.get("cookie", "").split(";") if "=" in c)
+    expected = f"streamlit, {cookie.get('_streamlit_xsrf')}"
+    out = [] if h.get("sec-websocket-protocol") == expected else [
+        f"Sec-WebSocket-Protocol {h.get('sec-websocket-protocol')!r}, expected {expected!r}"]
+    return out + ([] if "origin" in h else ["no Origin header"])
+
+
+def _compare(browser: dict[str, Frames], client: dict[str, Frames], name: str) -> list[str]:
+    """What differs in one action: the rerun message (the last sent) and the element types."""
+    from streamlit.proto.BackMsg_pb2 import BackMsg
+
+    sent = [[p for d, p in side[name] if d == "sent"] for side in (browser, client)]
+    if not all(sent):
+        return [f"sent {len(sent[0])} vs {len(sent[1])} messages"]
+    b, c = (BackMsg.FromString(x[-1]).rerun_script for x in sent)
+    out = []
+    fields = [[f.name for f, _ in m.ListFields()] for m in (b, c)]
+    if fields[0] != fields[1]:
+        out.append(f"fields {fields[0]} vs {fields[1]}")
+    for field_name in ("query_string", "page_name", "page_script_hash", "context_info"):
+        if getattr(b, field_name) != getattr(c, field_name):
+            out.append(f"{field_name} {getattr(b, field_name)!r} vs {getattr(c, field_name)!r}")
+    if set(b.cached_message_hashes) != set(c.cached_message_hashes):
+        out.append(f"cached hashes {sorted(b.cached_message_hashes)} vs {sorted(c.cached_message_hashes)}")
+    states = [{s.id: (s.WhichOneof("value"), str(getattr(s, s.WhichOneof("value")))) for s in m.widget_states.widgets}
+              for m in (b, c)]
+    out += [f"widget {w}: {states[0].get(w)} vs {states[1].get(w)}"
+            for w in sorted(set(states[0]) | set(states[1])) if states[0].get(w) != states[1].get(w)]
+    runs = [_replies(side)[name] for side in (browser, client)]
+    if runs[0].types != runs[1].types and runs[0].drawn != runs[1].drawn:
+        out.append(f"replies {' '.join(runs[0].types)} vs {' '.join(runs[1].types)}")
+    elif runs[0].types != runs[1].types:  # the server merges updates of one element not yet sent
+        print(f"  note: {name} replies differ only in how often an element was updated before it was sent")
+    return out
+
+
+def _replies(phases: dict[str, Frames]) -> dict[str, Run]:
+    """Each action's replies as one Run, `ref_hash`es resolved from the earlier actions'."""
+    session, out = Session("http://unused"), {}
+    for name, frames in phases.items():
+        run, done = Run(), False
+        for d, data in frames:
+            if d == "received":
+                done = session.take(data, Run() if done else run) or done
+        out[name] = run
+    return out
 
 
 def _child_pids() -> list[int]:

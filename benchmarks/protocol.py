@@ -64,13 +64,14 @@ class Widget:
 class Run:
     """One rerun as the client saw it, from the BackMsg sent to the final script_finished."""
 
-    ms: float
-    types: list[str]  # what the server sent, in order: a message's type, a delta as its element or block
-    exceptions: list[str]  # the text of each exception element
-    status: str  # the final script_finished status
-    refs: int  # messages sent as a ref_hash to one this client had cached
-    page_not_found: bool
-    received: int  # bytes
+    ms: float = 0.0
+    types: list[str] = field(default_factory=list)  # what came, in order: a message's type, a delta's element
+    drawn: dict[str, str] = field(default_factory=dict)  # delta path → the element last drawn there
+    exceptions: list[str] = field(default_factory=list)  # the text of each exception element
+    status: str = ""  # the final script_finished status
+    refs: int = 0  # messages sent as a ref_hash to one this client had cached
+    page_not_found: bool = False
+    received: int = 0  # bytes
 
 
 @dataclass
@@ -180,6 +181,7 @@ class Session:
         self.max_age = 2
         self.session_id = ""
         self._seen: set[str] = set()
+        self.transcript: list[tuple[str, bytes]] | None = None  # ("sent" | "received", frame) when kept
 
     async def open(self, path: str = "/", query: str = "") -> Run:
         """Connect as a browser tab opening `path?query` and wait for the page to be drawn."""
@@ -270,14 +272,17 @@ class Session:
 
     async def _rerun(self, client: ClientState) -> Run:
         t0 = time.perf_counter()
+        data = BackMsg(rerun_script=client).SerializeToString()
+        if self.transcript is not None:
+            self.transcript.append(("sent", data))
         try:
-            await self.ws.send(BackMsg(rerun_script=client).SerializeToString())
+            await self.ws.send(data)
             return await asyncio.wait_for(self._until_finished(t0), self.timeout)
         except ConnectionClosed as e:
             raise Dropped(str(e)) from e
 
     async def _until_finished(self, t0: float) -> Run:
-        run = Run(0.0, [], [], "", 0, False, 0)
+        run = Run()
         while not self.take(await self.ws.recv(decode=False), run):
             pass
         run.ms = (time.perf_counter() - t0) * 1e3
@@ -287,6 +292,8 @@ class Session:
         """Apply one ForwardMsg as the browser does (cache, widgets, page, query string) and
         note it in `run`; True when it is the run's final script_finished."""
         run.received += len(data)
+        if self.transcript is not None:
+            self.transcript.append(("received", data))
         msg = ForwardMsg.FromString(data)
         self.cache.see(msg, data)
         if msg.WhichOneof("type") == "ref_hash":
@@ -304,7 +311,7 @@ class Session:
         elif kind == "page_not_found":
             run.page_not_found = True
         elif kind == "delta":
-            kind = self._delta(msg.delta, run)
+            kind = run.drawn[".".join(map(str, msg.metadata.delta_path))] = self._delta(msg.delta, run)
         run.types.append(kind)
         if kind == "script_finished" and msg.script_finished in _FINAL:
             run.status = ForwardMsg.ScriptFinishedStatus.Name(msg.script_finished)
