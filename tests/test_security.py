@@ -96,8 +96,7 @@ def test_a_zip_is_streamed_to_disk_with_its_failures_listed(tmp_path):
 
 
 def test_without_a_browser_images_fail_with_one_clear_message_and_the_pages_say_so(monkeypatch):
-    from figures import FIGURES
-    from figures import export
+    from figures import FIGURES, export
     monkeypatch.setattr(export, "image_browser", lambda: None)
     with pytest.raises(export.ImagesUnavailable, match="Chrome or Chromium"):
         export.image(FIGURES["A1"]())
