@@ -29,6 +29,7 @@ import statistics
 import sys
 import tempfile
 import time
+import urllib.error
 import urllib.request
 from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
@@ -115,15 +116,20 @@ async def export(session: Session, tally: Tally) -> float:
     tally.check(await session.set("ex_ids", first, "multiselect"), "export figures")
     tally.check(await session.set("ex_fmt", EXPORT["ex_fmt"], "multiselect"), "export formats")
     run = tally.check(await session.click(), "export build")
-    urls = [w.proto.url for w in session.widgets.values() if w.kind == "download_button" and w.proto.url]
-    if not urls:
+    offered = [w for w in session.widgets.values() if w.kind == "download_button"]
+    if not offered:
         tally.error("export", "no download offered")
-    for url in urls:
-        await asyncio.to_thread(_get, session.base + "/" + url.lstrip("/"), session.timeout)
+    for w in offered:
+        url = await session.download_url(w)
+        try:
+            if not await asyncio.to_thread(fetch, session.base + "/" + url.lstrip("/"), session.timeout):
+                tally.error("download", f"empty {url}")
+        except urllib.error.HTTPError as e:  # see RESULTS.md, Load: a deferred file can go before it is fetched
+            tally.error("download", f"{url}: HTTP {e.code}")
     return run.ms
 
 
-def _get(url: str, timeout: float) -> bytes:
+def fetch(url: str, timeout: float) -> bytes:
     opener = urllib.request.build_opener(urllib.request.ProxyHandler({}))
     with opener.open(url, timeout=timeout) as response:
         return response.read()
@@ -188,7 +194,7 @@ def metrics(url: str) -> dict:
     """Streamlit's /_stcore/metrics: active sessions and the bytes its caches and session
     states hold (one process's, behind a proxy whichever answers)."""
     try:
-        text = _get(url.rstrip("/") + "/_stcore/metrics", 10).decode()
+        text = fetch(url.rstrip("/") + "/_stcore/metrics", 10).decode()
     except OSError:
         return {}
     out = {"sessions": 0, "cache_mb": 0.0}
@@ -238,12 +244,13 @@ async def run_readers(url: str, readers: list[Reader], *, ramp: float, timeout: 
     return tally
 
 
-async def warm(url: str, timeout: float) -> None:
-    """Open every page and visit every context stop once: the caches a running app has."""
-    for path in PAGES:
+async def warm(url: str, timeout: float, pages: list[str] = PAGES, stops: int | None = None) -> None:
+    """Open each page and visit each context stop (or the first `stops`) once: the imports
+    and caches of an app that has been running."""
+    for path in pages:
         session = Session(url, timeout=timeout)
         await session.open(path)
-        for option in session.options("ctx", "slider"):
+        for option in session.options("ctx", "slider")[:stops]:
             await session.set("ctx", [option], "slider")
         await session.close()
 
@@ -469,20 +476,23 @@ def _browser_pass(browser, url: str, path: str) -> tuple[dict[str, Frames], list
                 "option", name=re.compile(f"^{re.escape(p)}")).first.click()))
             page.keyboard.press("Escape")
         act("build", lambda: page.locator('[data-testid="stBaseButton-primary"]').click())
+        with page.expect_download():
+            act("download", lambda: page.locator('[data-testid="stDownloadButton"] button').click())
     bh.assert_ready_without_exception(page)
     context.close()
     return phases, handshake
 
 
 def _wait_finished(page, frames: Frames, mark: int, timeout: float = 60.0) -> None:
-    """Until a final script_finished has arrived since `mark`."""
+    """Until a final script_finished (or the answer to a download's request) has arrived since `mark`."""
     from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         page.wait_for_timeout(100)
         replies = (ForwardMsg.FromString(p) for d, p in frames[mark:] if d == "received")
-        if any(m.WhichOneof("type") == "script_finished" and m.script_finished != m.FINISHED_EARLY_FOR_RERUN
+        if any(m.WhichOneof("type") == "backend_operation_response" or (
+                m.WhichOneof("type") == "script_finished" and m.script_finished != m.FINISHED_EARLY_FOR_RERUN)
                for m in replies):
             page.wait_for_timeout(300)  # the run's last status message
             return
@@ -509,6 +519,7 @@ async def _client_pass(url: str, path: str) -> dict[str, Frames]:
         await act("ex_ids", lambda: session.set("ex_ids", session.options("ex_ids")[:1], "multiselect"))
         await act("ex_fmt", lambda: session.set("ex_fmt", EXPORT["ex_fmt"], "multiselect"))
         await act("build", session.click)
+        await act("download", lambda: session.download_url(session.widget("None", "download_button")))
     await session.close()
     return phases
 
@@ -533,7 +544,10 @@ def _compare(browser: dict[str, Frames], client: dict[str, Frames], name: str) -
     sent = [[p for d, p in side[name] if d == "sent"] for side in (browser, client)]
     if not all(sent):
         return [f"sent {len(sent[0])} vs {len(sent[1])} messages"]
-    b, c = (BackMsg.FromString(x[-1]).rerun_script for x in sent)
+    b, c = (BackMsg.FromString(x[-1]) for x in sent)
+    if b.WhichOneof("type") != "rerun_script" or c.WhichOneof("type") != "rerun_script":
+        return _compare_shape(b, c)
+    b, c = b.rerun_script, c.rerun_script
     out = []
     fields = [[f.name for f, _ in m.ListFields()] for m in (b, c)]
     if fields[0] != fields[1]:
@@ -553,6 +567,14 @@ def _compare(browser: dict[str, Frames], client: dict[str, Frames], name: str) -
     elif runs[0].types != runs[1].types:  # the server merges updates of one element not yet sent
         print(f"  note: {name} replies differ only in how often an element was updated before it was sent")
     return out
+
+
+def _compare_shape(b, c) -> list[str]:
+    """A message other than a rerun (a download's request): the same type and fields set."""
+    def shape(m) -> list:
+        return [(f.name, shape(v) if f.message_type and not f.is_repeated else None) for f, v in m.ListFields()]
+
+    return [] if shape(b) == shape(c) else [f"{shape(b)} vs {shape(c)}"]
 
 
 def _replies(phases: dict[str, Frames]) -> dict[str, Run]:

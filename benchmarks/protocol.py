@@ -28,10 +28,11 @@ import http.cookies
 import re
 import time
 import urllib.request
+import uuid
 from dataclasses import dataclass, field
 from urllib.parse import parse_qsl, urlencode, urlsplit
 
-from streamlit.proto.BackMsg_pb2 import BackMsg
+from streamlit.proto.BackMsg_pb2 import BackendOperationRequest, BackMsg
 from streamlit.proto.ClientState_pb2 import ClientState, ContextInfo
 from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 from streamlit.proto.WidgetStates_pb2 import WidgetState
@@ -247,6 +248,28 @@ class Session:
         if len(found) != 1:
             raise LookupError(f"{len(found)} {kind}s with key {key!r} and label {label!r}")
         return await self.send(self.rerun_message(trigger=WidgetState(id=found[0].id, trigger_value=True)))
+
+    async def download_url(self, w: Widget) -> str:
+        """A download button's file URL. One whose data is a callable is deferred: a click asks
+        for it with a `backend_operation_request` and the server answers with the URL."""
+        if not w.proto.deferred_file_id:
+            return w.proto.url
+        request = BackendOperationRequest(request_id=uuid.uuid4().hex, session_id=self.session_id)
+        request.deferred_file.file_id = w.proto.deferred_file_id
+        data = BackMsg(backend_operation_request=request).SerializeToString()
+        if self.transcript is not None:
+            self.transcript.append(("sent", data))
+        await self.ws.send(data)
+        async with asyncio.timeout(self.timeout):
+            while True:
+                data = await self.ws.recv(decode=False)
+                msg = ForwardMsg.FromString(data)
+                if msg.WhichOneof("type") != "backend_operation_response":
+                    self.take(data, Run())
+                elif msg.backend_operation_response.request_id == request.request_id:
+                    if msg.backend_operation_response.error_msg:
+                        raise RuntimeError(f"deferred download: {msg.backend_operation_response.error_msg}")
+                    return msg.backend_operation_response.deferred_file.url
 
     def options(self, key: str, kind: str | None = None) -> list[str]:
         return list(self.widget(key, kind).proto.options)
