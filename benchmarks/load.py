@@ -14,6 +14,7 @@ p95 ≤ 3× a lone reader's.
 
     python -m benchmarks.load [--levels 10 25 50 100] [--check] [--json out.json]
     python -m benchmarks.load --url http://127.0.0.1:8501 --pid 1234   # a running server
+    python -m benchmarks.load --nginx 2                              # 2 processes behind deploy/nginx.conf
     python -m benchmarks.load --validate                             # the client vs Chromium
 """
 
@@ -25,6 +26,7 @@ import json
 import os
 import random
 import re
+import shutil
 import statistics
 import sys
 import tempfile
@@ -33,6 +35,7 @@ import urllib.error
 import urllib.request
 from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import ExitStack, contextmanager
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
@@ -190,19 +193,20 @@ class Monitor:
         return max(cpu_percent(a, b) for a, b in zip(s, s[1:])), max(x.rss_mb for x in s)
 
 
-def metrics(url: str) -> dict:
-    """Streamlit's /_stcore/metrics: active sessions and the bytes its caches and session
-    states hold (one process's, behind a proxy whichever answers)."""
-    try:
-        text = fetch(url.rstrip("/") + "/_stcore/metrics", 10).decode()
-    except OSError:
-        return {}
+def metrics(urls: list[str]) -> dict:
+    """Streamlit's /_stcore/metrics, summed over the app processes: active sessions and the
+    MB that its caches, session states and media files hold."""
     out = {"sessions": 0, "cache_mb": 0.0}
-    for line in text.splitlines():
-        if line.startswith("active_sessions "):
-            out["sessions"] = int(float(line.split()[-1]))
-        elif line.startswith("cache_memory_bytes"):
-            out["cache_mb"] += float(line.split()[-1]) / 2**20
+    for url in urls:
+        try:
+            text = fetch(url.rstrip("/") + "/_stcore/metrics", 10).decode()
+        except OSError:
+            return {}
+        for line in text.splitlines():
+            if line.startswith("active_sessions "):
+                out["sessions"] += int(float(line.split()[-1]))
+            elif line.startswith("cache_memory_bytes"):
+                out["cache_mb"] += float(line.split()[-1]) / 2**20
     return out
 
 
@@ -273,7 +277,7 @@ def mixed(by_page: dict[str, list[float]]) -> list[float]:
 
 
 async def level(url: str, n: int, args, pids: list[int], lone_p95: float) -> Level:
-    before, server_before = sample(pids), await asyncio.to_thread(metrics, url)
+    before, server_before = sample(pids), await asyncio.to_thread(metrics, args.direct)
     await asyncio.sleep(2)
     idle = sample(pids)
     monitor = Monitor(pids)
@@ -283,7 +287,7 @@ async def level(url: str, n: int, args, pids: list[int], lone_p95: float) -> Lev
 
     async def watch_sessions() -> None:
         while True:
-            m = await asyncio.to_thread(metrics, url)
+            m = await asyncio.to_thread(metrics, args.direct)
             if m.get("sessions", 0) >= peak_server.get("sessions", 0):
                 peak_server.update(m)
             await asyncio.sleep(5)
@@ -307,7 +311,7 @@ async def level(url: str, n: int, args, pids: list[int], lone_p95: float) -> Lev
         cpu={"before": cpu_percent(before, idle) if pids else None, "peak": peak_cpu,
              "after": cpu_percent(settle, after) if pids else None},
         rss={"before": before.rss_mb if pids else None, "peak": peak_rss, "after": after.rss_mb if pids else None},
-        server={"before": server_before, "peak": peak_server, "after": await asyncio.to_thread(metrics, url)},
+        server={"before": server_before, "peak": peak_server, "after": await asyncio.to_thread(metrics, args.direct)},
         client_cpu=client, seconds=seconds, details=tally.details)
 
 
@@ -328,14 +332,15 @@ def _f(x, spec: str = ".0f") -> str:
 def report(levels: list[Level], lone_steps: list[float], start_rss: float | None) -> None:
     print(f"\nlone reader (pages weighted as the mix): p50 {pct(lone_steps, 50):.0f} ms, "
           f"p95 {pct(lone_steps, 95):.0f} ms, n={len(lone_steps)}; warm RSS {_f(start_rss)} MB")
-    print("| readers | steps | errors | p50 ms | p95 ms | p95 / lone | open p95 ms | export ms "
+    print("| readers | steps | errors | p50 ms | p95 ms | p95 / lone | open p95 ms | export ms p50/max "
           "| server CPU % before/peak/after | RSS MB before/peak/after | sessions peak/after | client CPU % |")
     print("|---|---|---|---|---|---|---|---|---|---|---|---|")
     for lv in levels:
         errors = ", ".join(f"{k} {v}" for k, v in lv.errors.items()) or "0"
         sessions = f"{lv.server['peak'].get('sessions', '–')}/{lv.server['after'].get('sessions', '–')}"
         print(f"| {lv.sessions} | {lv.steps} | {errors} | {lv.p50:.0f} | {lv.p95:.0f} | {lv.ratio:.1f}× "
-              f"| {lv.load_p95:.0f} | {', '.join(map(str, lv.export_ms)) or '–'} "
+              f"| {lv.load_p95:.0f} | {_f(statistics.median(lv.export_ms)) if lv.export_ms else '–'}"
+              f" / {max(lv.export_ms, default='–')} "
               f"| {_f(lv.cpu['before'])} / {_f(lv.cpu['peak'])} / {_f(lv.cpu['after'])} "
               f"| {_f(lv.rss['before'])} / {_f(lv.rss['peak'])} / {_f(lv.rss['after'])} "
               f"| {sessions} | {lv.client_cpu:.0f} |")
@@ -356,9 +361,25 @@ def goals(levels: list[Level], processes: int, start_rss: float | None) -> list[
     return misses
 
 
-async def sweep(url: str, args, pids: list[int]) -> None:
-    print(f"warming {url}: every page, every context stop", flush=True)
-    await warm(url, args.timeout)
+async def cold_start(url: str, n: int, timeout: float) -> Tally:
+    """`n` readers arriving together at a process that has not run the app yet (a restart
+    during a talk): each opens its page of the mix and moves the slider once."""
+    tally = await run_readers(url, plans(n, 1, (0.0, 0.0)), ramp=0.0, timeout=timeout, seed=0)
+    errors = ", ".join(f"{k} {v}" for k, v in tally.errors.items()) or "none"
+    print(f"cold start, {n} readers at once: errors {errors}; open p95 {pct(tally.loads, 95):.0f} ms")
+    for d in tally.details[:5]:
+        print(f"    {d[:160]}")
+    return tally
+
+
+async def sweep(url: str, args, pids: list[int], cold: bool) -> None:
+    misses = []
+    if cold:
+        tally = await cold_start(url, args.levels[0], args.timeout)
+        misses += [f"cold start: errors {dict(tally.errors)}"] if tally.errors else []
+    for app in args.direct:  # each process, not whichever the proxy picks
+        print(f"warming {app}: every page, every context stop", flush=True)
+        await warm(app, args.timeout)
     by_page = await lone(url, args)
     lone_steps = mixed(by_page)
     for path, v in by_page.items():
@@ -374,7 +395,7 @@ async def sweep(url: str, args, pids: list[int]) -> None:
         Path(args.json).write_text(json.dumps({"url": url, "processes": args.processes, "start_rss": start_rss,
                                                "lone": by_page, "levels": [asdict(x) for x in levels]}, indent=1))
     verdict(f"capacity ≥ {PER_PROCESS} readers per process, 0 errors at every level, RSS back within "
-            f"{MEMORY - 1:.0%} of its warm start", goals(levels, args.processes, start_rss), args.check)
+            f"{MEMORY - 1:.0%} of its warm start", misses + goals(levels, args.processes, start_rss), args.check)
 
 
 def main() -> None:
@@ -390,6 +411,8 @@ def main() -> None:
     parser.add_argument("--url", help="a running server (default: start `streamlit run app.py`)")
     parser.add_argument("--pid", type=int, action="append", default=[], help="its process ids, for CPU and RSS")
     parser.add_argument("--processes", type=int, default=1, help="app processes behind --url (for the goal)")
+    parser.add_argument("--nginx", type=int, metavar="N", help="start N app processes behind deploy/nginx.conf "
+                        "(as tests/browser/test_proxy_browser.py does) and load them through it")
     parser.add_argument("--app-dir", type=Path, default=bh.REPO_ROOT, help="where to run app.py (default: the repo)")
     parser.add_argument("--json", help="write the numbers here")
     parser.add_argument("--check", action="store_true", help="exit 1 when a goal is missed")
@@ -399,13 +422,18 @@ def main() -> None:
     if args.validate:
         sys.exit(validate(args.app_dir))
     if args.url:
-        asyncio.run(sweep(args.url, args, args.pid))
+        args.direct = [args.url]
+        asyncio.run(sweep(args.url, args, args.pid, cold=False))
         return
-    log = Path(tempfile.mkdtemp(prefix="load-")) / "streamlit.log"
-    with bh.streamlit_server(args.app_dir / "app.py", log, cwd=args.app_dir) as url:
-        pids = _child_pids()
-        print(f"server {url} pid {pids} (log {log})")
-        asyncio.run(sweep(url, args, pids))
+    logs = Path(tempfile.mkdtemp(prefix="load-"))
+    with ExitStack() as stack:
+        apps = [stack.enter_context(bh.streamlit_server(args.app_dir / "app.py", logs / f"streamlit{i}.log",
+                                                        cwd=args.app_dir)) for i in range(args.nginx or 1)]
+        pids = _child_pids("streamlit")
+        url = stack.enter_context(_nginx(args.app_dir, apps, logs)) if args.nginx else apps[0]
+        args.processes, args.direct = len(apps), apps
+        print(f"{url}: {len(apps)} process(es), pids {pids} (logs {logs})")
+        asyncio.run(sweep(url, args, pids, cold=True))
 
 
 # ---- --validate: the client against a real Chromium
@@ -589,17 +617,34 @@ def _replies(phases: dict[str, Frames]) -> dict[str, Run]:
     return out
 
 
-def _child_pids() -> list[int]:
-    """This process's children: the `streamlit run` that browser_harness started."""
-    me = str(os.getpid())
-    found = []
+def _child_pids(command: str) -> list[int]:
+    """This process's children whose command line mentions `command` (browser_harness keeps its Popen)."""
+    me, found = str(os.getpid()), []
     for stat in Path("/proc").glob("[0-9]*/stat"):
         try:
-            if stat.read_text().rsplit(")", 1)[1].split()[1] == me:
+            if (stat.read_text().rsplit(")", 1)[1].split()[1] == me
+                    and command in (stat.parent / "cmdline").read_text()):
                 found.append(int(stat.parent.name))
         except OSError:
             continue
     return found
+
+
+@contextmanager
+def _nginx(app_dir: Path, apps: list[str], logs: Path):
+    """deploy/nginx.conf in front of `apps`, started as the proxy test starts it; yields its URL."""
+    from tests.browser.test_proxy_browser import derive_config, nginx
+
+    binary = shutil.which("nginx", path=f"{os.environ.get('PATH', '')}:/usr/sbin")
+    if not binary:
+        raise SystemExit("--nginx needs nginx (apt-get install nginx)")
+    port, tmp = bh.free_port(), logs / "nginx"
+    tmp.mkdir()
+    conf = tmp / "nginx.conf"
+    ports = [int(u.rsplit(":", 1)[1]) for u in apps]
+    conf.write_text(derive_config((app_dir / "deploy" / "nginx.conf").read_text(), ports, port, tmp))
+    with nginx(binary, conf, tmp, logs / "nginx.log", port) as url:
+        yield url
 
 
 if __name__ == "__main__":
