@@ -458,12 +458,24 @@ def validate(app_dir: Path) -> int:
             mine = _aside(_client_pass(url, path))
             problems += [f"{path}: {p}" for p in _handshake_problems(handshake)]
             problems += [f"{path} {n}: {p}" for n in mine for p in _compare(seen, mine, n)]
-            print(f"{path}: compared {', '.join(mine)}", flush=True)
+            print(f"{path}: compared {_summary(mine)}", flush=True)
         browser.close()
     for p in problems:
         print(f"  differs: {p}")
     print(f"validation: {'the client matches Chromium' if not problems else f'{len(problems)} differences'}")
     return 1 if problems else 0
+
+
+def _summary(phases: dict[str, Frames]) -> str:
+    """Each action: the widget states its rerun reported and the replies (refs among them)."""
+    from streamlit.proto.BackMsg_pb2 import BackMsg
+
+    out = []
+    for name, run in _replies(phases).items():
+        sent = [BackMsg.FromString(p) for d, p in phases[name] if d == "sent"]
+        widgets = len(sent[-1].rerun_script.widget_states.widgets) if sent else 0
+        out.append(f"{name} ({widgets} widgets, {len(run.types)} replies, {run.refs} refs)")
+    return ", ".join(out)
 
 
 def _aside(coroutine):
@@ -504,8 +516,11 @@ def _browser_pass(browser, url: str, path: str) -> tuple[dict[str, Frames], list
                 "option", name=re.compile(f"^{re.escape(p)}")).first.click()))
             page.keyboard.press("Escape")
         act("build", lambda: page.locator('[data-testid="stBaseButton-primary"]').click())
-        with page.expect_download():
-            act("download", lambda: page.locator('[data-testid="stDownloadButton"] button').click())
+        mark = len(frames)
+        with page.expect_download():  # a deferred file is asked for over the websocket, a plain one by URL
+            page.locator('[data-testid="stDownloadButton"] button').click()
+        page.wait_for_timeout(300)
+        phases["download"] = frames[mark:]
     bh.assert_ready_without_exception(page)
     context.close()
     return phases, handshake
@@ -571,7 +586,7 @@ def _compare(browser: dict[str, Frames], client: dict[str, Frames], name: str) -
 
     sent = [[p for d, p in side[name] if d == "sent"] for side in (browser, client)]
     if not all(sent):
-        return [f"sent {len(sent[0])} vs {len(sent[1])} messages"]
+        return [f"sent {len(sent[0])} vs {len(sent[1])} messages"] if any(sent) else []
     b, c = (BackMsg.FromString(x[-1]) for x in sent)
     if b.WhichOneof("type") != "rerun_script" or c.WhichOneof("type") != "rerun_script":
         return _compare_shape(b, c)
