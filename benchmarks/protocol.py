@@ -168,10 +168,9 @@ class Session:
     """One reader's tab: open a page, change widgets, each change a rerun awaited to its
     script_finished. A dropped socket raises Dropped, a run slower than `timeout` TimeoutError."""
 
-    def __init__(self, base_url: str, *, timeout: float = 60.0, local_addr: str | None = None):
+    def __init__(self, base_url: str, *, timeout: float = 60.0):
         self.base = base_url.rstrip("/")
         self.timeout = timeout
-        self.local_addr = local_addr
         self.ws: ClientConnection | None = None
         self.cache = MessageCache()
         self.widgets: dict[str, Widget] = {}
@@ -188,14 +187,12 @@ class Session:
         """Connect as a browser tab opening `path?query` and wait for the page to be drawn."""
         cookies = await asyncio.to_thread(fetch_cookies, f"{self.base}/_stcore/health", self.timeout)
         split = urlsplit(self.base)
-        kwargs = {"local_addr": (self.local_addr, 0)} if self.local_addr else {}
         self.ws = await connect(
             f"{'wss' if split.scheme == 'https' else 'ws'}://{split.netloc}{split.path}/_stcore/stream",
             origin=Origin(f"{split.scheme}://{split.netloc}"),
             subprotocols=[Subprotocol("streamlit"), Subprotocol(cookies.get(XSRF_COOKIE, ""))],
             additional_headers={"Cookie": "; ".join(f"{k}={v}" for k, v in cookies.items())},
-            proxy=None, ping_interval=None, max_size=None, max_queue=1024, open_timeout=self.timeout,
-            **kwargs)
+            proxy=None, ping_interval=None, max_size=None, max_queue=1024, open_timeout=self.timeout)
         self.query = query
         self.url = f"{self.base}{path}" + (f"?{query}" if query else "")
         first = ClientState(query_string=query, page_name=path.strip("/"), context_info=self._context())
@@ -241,13 +238,10 @@ class Session:
             setattr(state, state.WhichOneof("value"), value)
         return await self.send(self.rerun_message(state))
 
-    async def click(self, key: str = "None", kind: str = "button", *, label: str | None = None) -> Run:
-        """Press a button (by key, or by label for one without a key)."""
-        found = [w for w in self.widgets.values() if w.kind == kind and w.key == key
-                 and (label is None or w.proto.label == label)]
-        if len(found) != 1:
-            raise LookupError(f"{len(found)} {kind}s with key {key!r} and label {label!r}")
-        return await self.send(self.rerun_message(trigger=WidgetState(id=found[0].id, trigger_value=True)))
+    async def click(self, key: str = "None") -> Run:
+        """Press the button with this key ("None": the page's one button without a key)."""
+        w = self.widget(key, "button")
+        return await self.send(self.rerun_message(trigger=WidgetState(id=w.id, trigger_value=True)))
 
     async def download_url(self, w: Widget) -> str:
         """A download button's file URL. One whose data is a callable is deferred: a click asks
@@ -259,17 +253,21 @@ class Session:
         data = BackMsg(backend_operation_request=request).SerializeToString()
         if self.transcript is not None:
             self.transcript.append(("sent", data))
-        await self.ws.send(data)
-        async with asyncio.timeout(self.timeout):
-            while True:
-                data = await self.ws.recv(decode=False)
-                msg = ForwardMsg.FromString(data)
-                if msg.WhichOneof("type") != "backend_operation_response":
-                    self.take(data, Run())
-                elif msg.backend_operation_response.request_id == request.request_id:
-                    if msg.backend_operation_response.error_msg:
-                        raise RuntimeError(f"deferred download: {msg.backend_operation_response.error_msg}")
-                    return msg.backend_operation_response.deferred_file.url
+        try:
+            await self.ws.send(data)
+            async with asyncio.timeout(self.timeout):
+                while True:
+                    data = await self.ws.recv(decode=False)
+                    msg = ForwardMsg.FromString(data)
+                    answer = msg.backend_operation_response
+                    if msg.WhichOneof("type") != "backend_operation_response":
+                        self.take(data, Run())
+                    elif answer.request_id == request.request_id and answer.error_msg:
+                        raise RuntimeError(f"deferred download: {answer.error_msg}")
+                    elif answer.request_id == request.request_id:
+                        return answer.deferred_file.url
+        except ConnectionClosed as e:
+            raise Dropped(str(e)) from e
 
     def options(self, key: str, kind: str | None = None) -> list[str]:
         return list(self.widget(key, kind).proto.options)
