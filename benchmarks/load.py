@@ -194,9 +194,10 @@ class Monitor:
 
 
 def metrics(urls: list[str]) -> dict:
-    """Streamlit's /_stcore/metrics, summed over the app processes: active sessions and the
-    MB that its caches, session states and media files hold."""
-    out = {"sessions": 0, "cache_mb": 0.0}
+    """Streamlit's /_stcore/metrics, summed over the app processes: active sessions, entries
+    in `st.cache_resource` caches (Streamlit counts entries there, not bytes, unless
+    server.enableExpensiveMemoryStats) and the MB its other caches hold (session state, media)."""
+    out = {"sessions": 0, "resource_entries": 0, "other_mb": 0.0}
     for url in urls:
         try:
             text = fetch(url.rstrip("/") + "/_stcore/metrics", 10).decode()
@@ -205,8 +206,10 @@ def metrics(urls: list[str]) -> dict:
         for line in text.splitlines():
             if line.startswith("active_sessions "):
                 out["sessions"] += int(float(line.split()[-1]))
+            elif line.startswith("cache_memory_bytes") and 'cache_type="st_cache_resource"' in line:
+                out["resource_entries"] += int(float(line.split()[-1]))
             elif line.startswith("cache_memory_bytes"):
-                out["cache_mb"] += float(line.split()[-1]) / 2**20
+                out["other_mb"] += float(line.split()[-1]) / 2**20
     return out
 
 
@@ -333,8 +336,9 @@ def report(levels: list[Level], lone_steps: list[float], start_rss: float | None
     print(f"\nlone reader (pages weighted as the mix): p50 {pct(lone_steps, 50):.0f} ms, "
           f"p95 {pct(lone_steps, 95):.0f} ms, n={len(lone_steps)}; warm RSS {_f(start_rss)} MB")
     print("| readers | steps | errors | p50 ms | p95 ms | p95 / lone | open p95 ms | export ms p50/max "
-          "| server CPU % before/peak/after | RSS MB before/peak/after | sessions peak/after | client CPU % |")
-    print("|---|---|---|---|---|---|---|---|---|---|---|---|")
+          "| server CPU % before/peak/after | RSS MB before/peak/after | sessions peak/after "
+          "| cache_resource entries after | client CPU % |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     for lv in levels:
         errors = ", ".join(f"{k} {v}" for k, v in lv.errors.items()) or "0"
         sessions = f"{lv.server['peak'].get('sessions', '–')}/{lv.server['after'].get('sessions', '–')}"
@@ -343,7 +347,7 @@ def report(levels: list[Level], lone_steps: list[float], start_rss: float | None
               f" / {max(lv.export_ms, default='–')} "
               f"| {_f(lv.cpu['before'])} / {_f(lv.cpu['peak'])} / {_f(lv.cpu['after'])} "
               f"| {_f(lv.rss['before'])} / {_f(lv.rss['peak'])} / {_f(lv.rss['after'])} "
-              f"| {sessions} | {lv.client_cpu:.0f} |")
+              f"| {sessions} | {lv.server['after'].get('resource_entries', '–')} | {lv.client_cpu:.0f} |")
         for d in lv.details[:5]:
             print(f"    {d}")
 
