@@ -28,8 +28,9 @@ RUN useradd --create-home --uid 10001 kvatlas
 USER kvatlas
 
 EXPOSE 8501
-HEALTHCHECK --interval=30s --timeout=5s --start-period=30s --retries=3 \
-    CMD ["python", "-c", "import urllib.request as u; u.urlopen('http://127.0.0.1:8501/_stcore/health', timeout=4)"]
+# The script health check runs app.py once: healthy means the app itself runs, and warm.
+HEALTHCHECK --interval=30s --timeout=10s --start-period=30s --retries=3 \
+    CMD ["python", "-c", "import urllib.request as u; u.urlopen('http://127.0.0.1:8501/_stcore/script-health-check', timeout=9)"]
 ENTRYPOINT ["/usr/bin/tini", "--"]
 # .streamlit/config.toml (copied with the app) holds the hosting settings.
 CMD ["streamlit", "run", "app.py", "--server.address", "0.0.0.0", "--server.port", "8501"]

@@ -153,7 +153,7 @@ def files(ids, formats, *, lang="ko", theme="light", font_scale=1.0, params=None
 BUILD_LOCK = threading.Lock()
 MAX_FILES = 64  # every figure in two formats
 EXPORT_DIR = Path(tempfile.gettempdir()) / "kv-atlas-exports"
-KEEP_S = 3600  # a built zip waits this long for its download
+KEEP_S = 3600  # a zip whose build died before its page read it goes after this
 
 
 def write_zip(items: Iterator[tuple[str, str, bytes | Exception]], progress=None) -> tuple[Path, list[str]]:

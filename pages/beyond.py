@@ -6,7 +6,7 @@ import streamlit as st
 
 import ui
 from core.config_import import ConfigError, import_config, read_config
-from core.models import get, register
+from core.models import get
 from core.open_models import OPEN_IMPORTS
 from core.summary import summarise
 from core.units import fmt_tokens
@@ -48,7 +48,7 @@ with st.expander(t("by.import", L), expanded=bool(imported)):
         except ConfigError as e:
             st.error(t("by.bad", L, e=e))
         else:
-            imported[register(found.model)] = found
+            ui.remember_import(found)
             st.success(t("by.detected", L, name=found.model.name, design=found.design))
             st.dataframe(pd.DataFrame(
                 [(t("by.used", L), k, str(val)) for k, val in found.used.items()]

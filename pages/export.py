@@ -43,5 +43,9 @@ elif st.button(t("ex.build", L), type="primary"):
                                  lambda n, name: bar.progress(n / total, text=f"{n}/{total} · {name}"))
     if failed:
         st.warning(t("ex.failed", L, n=len(failed), which="; ".join(failed)))
-    st.download_button(t("ex.download", L, n=total - len(failed)), data=path.read_bytes,
+    # Bytes, not a deferred callable: Streamlit 1.67 keeps a callable's output unreferenced, so
+    # any two script runs elsewhere in the process delete it before a slow click arrives.
+    data = path.read_bytes()
+    path.unlink(missing_ok=True)
+    st.download_button(t("ex.download", L, n=total - len(failed)), data=data,
                        file_name="kv-atlas-figures.zip", mime="application/zip", on_click="ignore")

@@ -98,3 +98,25 @@ def test_reconciliation_shows_the_article_until_a_variant_is_switched_on():
 def test_the_page_runs_in_both_languages_with_every_gpu(lang):
     for gpu in (*GPUS, "custom"):
         assert_page_runs(ui.View(lang=lang), gpu=gpu)
+
+
+def _import_many():
+    import json
+
+    import ui
+    from core.config_import import import_config
+    from tests.test_beyond_page import LLAMA
+
+    for i in range(ui.state.MAX_IMPORTS + 5):
+        ui.remember_import(import_config(LLAMA, name=f"m{i}"))
+    ui.remember_import(import_config(LLAMA, name="m6"))  # again: now the newest
+    import streamlit as st
+    st.write(json.dumps([m.model.name for m in ui.imported_models().values()]))
+
+
+def test_a_session_keeps_only_its_newest_imports():
+    at = AppTest.from_function(_import_many, default_timeout=60).run()
+    assert not at.exception, [e.value for e in at.exception]
+    kept = json.loads(at.markdown[0].value)
+    n = ui.state.MAX_IMPORTS
+    assert len(kept) == n and kept[-1] == "m6" and kept[:-1] == [f"m{i}" for i in range(5, n + 5) if i != 6]

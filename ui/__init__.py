@@ -17,11 +17,12 @@ from .state import (
     imported_models,
     language,
     model_picker,
+    remember_import,
     sidebar,
     url_notes,
     view,
 )
 
 __all__ = ["View", "chart", "clear_url_notes", "control", "controls", "embed", "figure_link", "generation_chart",
-           "generation_header", "imported_models", "language", "metrics", "model_picker", "sidebar", "url_notes",
-           "view"]
+           "generation_header", "imported_models", "language", "metrics", "model_picker", "remember_import",
+           "sidebar", "url_notes", "view"]

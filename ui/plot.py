@@ -10,6 +10,8 @@ the plotly package, served by Streamlit's static file serving (.streamlit/config
 
 from __future__ import annotations
 
+import os
+import tempfile
 from pathlib import Path
 
 import plotly
@@ -26,9 +28,12 @@ COMPONENT = "kv_atlas.plot"
 def _ensure_plotly_js() -> None:
     if not PLOTLY_JS.exists():
         PLOTLY_JS.parent.mkdir(exist_ok=True)
-        partial = PLOTLY_JS.with_suffix(".part")
-        partial.write_text(get_plotlyjs(), encoding="utf-8")
-        partial.replace(PLOTLY_JS)  # atomic: a concurrent request never sees half a file
+        # a name of its own: processes sharing the app directory start together
+        fd, partial = tempfile.mkstemp(dir=PLOTLY_JS.parent, suffix=".part")
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(get_plotlyjs())
+        os.chmod(partial, 0o644)
+        os.replace(partial, PLOTLY_JS)  # atomic: a concurrent request never sees half a file
 
 
 _ensure_plotly_js()

@@ -154,6 +154,9 @@ def _tidy_url(knob: Knob, lang: str) -> None:
     st.rerun()
 
 
+MAX_IMPORTS = 20  # per session: the newest are kept, so a session's state stays bounded
+
+
 def imported_models() -> dict:
     """The configs this session imported (model id → core.config_import.Imported). Each is
     registered again on every run: core's registry is bounded and shared by every session."""
@@ -163,6 +166,20 @@ def imported_models() -> dict:
     for imported in found.values():
         register(imported.model)
     return found
+
+
+def remember_import(imported) -> str:
+    """Register an imported config and keep it for this session (the oldest beyond
+    MAX_IMPORTS is dropped); returns its model id."""
+    from core.models import register
+
+    found = imported_models()
+    model_id = register(imported.model)
+    found.pop(model_id, None)  # re-importing makes it the newest
+    found[model_id] = imported
+    while len(found) > MAX_IMPORTS:
+        del found[next(iter(found))]
+    return model_id
 
 
 def model_picker(knob: Knob, where=None):
