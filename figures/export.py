@@ -22,6 +22,8 @@ from pathlib import Path
 import pandas as pd
 import plotly.graph_objects as go
 
+from .registry import FIGURES
+
 IMAGE_FORMATS = ("svg", "png")
 FORMATS = ("svg", "png", "html", "csv", "json")
 SLIDE_SIZES = {"1080p": (1920, 1080), "720p": (1280, 720)}
@@ -127,7 +129,6 @@ def files(ids, formats, *, lang="ko", theme="light", font_scale=1.0, params=None
     """(figure id, file name, bytes or the error) for every figure and format, in order.
     `params` are link-like knob values ({"ctx": "1M", "groups": "2,4"}): each figure reads
     them through its own knobs (clamped to its own ranges); the others keep their defaults."""
-    from . import FIGURES
     from .style import apply_look
 
     for fid in ids:
@@ -151,7 +152,7 @@ def files(ids, formats, *, lang="ko", theme="light", font_scale=1.0, params=None
 # anyway), caps a request's files, and writes the zip to disk as files come: a session holds a
 # path, not the bytes.
 BUILD_LOCK = threading.Lock()
-MAX_FILES = 64  # every figure in two formats
+MAX_FILES = 2 * len(FIGURES)  # every figure in two formats
 EXPORT_DIR = Path(tempfile.gettempdir()) / "kv-atlas-exports"
 KEEP_S = 3600  # a zip whose build died before its page read it goes after this
 

@@ -19,7 +19,7 @@ from .state import view
 
 # Figures (≈ 0.2–1.2 MB each) serve only downloads and a first serialisation; their JSON is
 # what every run needs, so that cache is the large one.
-@st.cache_resource(max_entries=64, show_spinner=False)
+@st.cache_resource(max_entries=2 * len(SPECS), show_spinner=False)  # every figure in two looks
 def figure(figure_id: str, theme: str = "light", font_scale: float = 1.0, **knobs):
     """Build a registered figure once per distinct set of knobs and look. Figures are shared,
     not copied: nothing downstream mutates them (st.plotly_chart only serialises)."""
