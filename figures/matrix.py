@@ -161,6 +161,7 @@ def render(d: Diagram) -> go.Figure:
         width=int((width + 0.2) * PX) + 20, height=int((y + 0.2) * PX) + top + 20,
         margin=dict(l=10, r=10, t=top, b=10), showlegend=False,
         plot_bgcolor="white", hovermode="closest",
+        meta={"captions": list(d.captions)},  # as plain text for a talk deck's speaker notes
     )
     return go.Figure(data=traces, layout=layout)
 
