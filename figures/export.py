@@ -124,18 +124,22 @@ def slug(fid: str) -> str:
     return f"{fid[0]}{int(fid[1:]):02d}"
 
 
+def styled(fid: str, *, lang="ko", theme="light", font_scale=1.0, params=None) -> go.Figure:
+    """One figure as every export draws it: knob values read from link-like `params`, in the look."""
+    from .style import apply_look
+
+    spec = FIGURES[fid]
+    return apply_look(spec(**{**spec.read(params or {})[0], "lang": lang}), theme, font_scale)
+
+
 def files(ids, formats, *, lang="ko", theme="light", font_scale=1.0, params=None,
           size=None) -> Iterator[tuple[str, str, bytes | Exception]]:
     """(figure id, file name, bytes or the error) for every figure and format, in order.
     `params` are link-like knob values ({"ctx": "1M", "groups": "2,4"}): each figure reads
     them through its own knobs (clamped to its own ranges); the others keep their defaults."""
-    from .style import apply_look
-
     for fid in ids:
-        spec = FIGURES[fid]
-        values = {**spec.read(params or {})[0], "lang": lang}
         try:
-            fig = apply_look(spec(**values), theme, font_scale)
+            fig = styled(fid, lang=lang, theme=theme, font_scale=font_scale, params=params)
         except Exception as e:  # noqa: BLE001 — reported per figure by the caller
             for fmt in formats:
                 yield fid, f"{slug(fid)}-{lang}.{fmt}", e
