@@ -3,6 +3,7 @@
 export: one file per figure and format, named so they sort in article order (A01-…, B1-…).
         Knob values (`--set groups=2,4`, `--context 1M`, `--precision bf16`) are read
         through the registry, clamped into range with a note on stderr, as a link's are.
+deck:   a 16:9 PowerPoint file, one slide per figure with speaker notes (figures/deck.py).
 site:   an offline static site, one page per figure and an index, sharing one plotly.min.js.
 catalogue: docs/catalogue.md from the registry.
 """
@@ -18,7 +19,7 @@ from pathlib import Path
 from i18n import LANGS
 
 from . import FIGURES, ordered_ids
-from .export import FORMATS, files, html, slug
+from .export import FORMATS, SLIDE_SIZES, files, html, slug
 from .knobs import CONTEXT, FONT_SCALE, PRECISION, THEME, Knob
 
 
@@ -70,16 +71,33 @@ def _out_dir(text: str) -> Path:
     return path
 
 
-def export(args) -> int:
+def _pptx(text: str) -> Path:
+    path = Path(text)
+    if path.suffix.lower() != ".pptx":
+        raise argparse.ArgumentTypeError(f"--out names the deck file, e.g. talk.pptx; got {text!r}")
+    _out_dir(str(path.parent))
+    return path
+
+
+def _params(args) -> dict | None:
+    """Link-like knob values from --context, --precision and --set, clamping notes on stderr;
+    None (after one error line) when --set names no knob of the chosen figures."""
     unknown = [key for key, _ in args.set if key not in _known_keys(args.ids)]
     if unknown:  # --set must name a knob; --context and --precision apply where a figure has them
         print(f"error: no figure among {', '.join(args.ids)} has a knob {unknown[0]!r}", file=sys.stderr)
-        return 2
+        return None
     common = ((CONTEXT.key, args.context), (PRECISION.parts[0].key, args.precision))
     params = {key: value for key, value in (*common, *args.set) if value}
     notes = {f"{fid}: {n.text('en')}" for fid in args.ids for n in FIGURES[fid].read(params)[1]}
     for note in sorted(notes):
         print(f"note: {note}", file=sys.stderr)
+    return params
+
+
+def export(args) -> int:
+    params = _params(args)
+    if params is None:
+        return 2
     size = {"width": args.width, "height": args.height, "scale": args.scale}
     t0, written, failed = time.perf_counter(), 0, []
     for n, (fid, name, data) in enumerate(files(args.ids, args.format, lang=args.lang, theme=args.theme,
@@ -92,6 +110,27 @@ def export(args) -> int:
         _progress(n, len(args.ids) * len(args.format), fid)
     print(f"\n{written} files in {time.perf_counter() - t0:.1f} s → {args.out}"
           + (f"; {len(failed)} failed: {'; '.join(failed)}" if failed else ""))
+    return 1 if failed else 0
+
+
+def deck(args) -> int:
+    """A .pptx: a title slide, then one slide per figure in article order (figures/deck.py)."""
+    from .deck import build
+    from .export import ImagesUnavailable
+
+    params = _params(args)
+    if params is None:
+        return 2
+    t0, total = time.perf_counter(), len(set(args.ids))
+    try:
+        data, failed = build(args.ids, lang=args.lang, theme=args.theme, font_scale=args.font_scale, params=params,
+                             size=args.size, progress=lambda n, fid: _progress(n, total, fid))
+    except ImagesUnavailable as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 1
+    args.out.write_bytes(data)
+    print(f"\n{1 + total - len(failed)} slides, {len(data) / 1e6:.1f} MB in {time.perf_counter() - t0:.1f} s → "
+          f"{args.out}" + (f"; {len(failed)} failed: {'; '.join(failed)}" if failed else ""))
     return 1 if failed else 0
 
 
@@ -143,25 +182,34 @@ def main(argv=None) -> int:
     sub = p.add_subparsers(dest="command", required=True, parser_class=_Parser)
     e = sub.add_parser("export", help="one file per figure and format")
     e.add_argument("--out", type=_out_dir, required=True)
-    e.add_argument("--ids", type=parse_ids, default=ordered_ids(), help="e.g. A1,A14,B2 (default: all)")
     e.add_argument("--format", type=_formats, default=["svg"], help=f"comma list of {', '.join(FORMATS)}")
-    e.add_argument("--lang", choices=LANGS, default="ko")
-    e.add_argument("--theme", type=_look(THEME), default=THEME.default, help=", ".join(THEME.choices))
-    e.add_argument("--font-scale", type=_look(FONT_SCALE), default=FONT_SCALE.default,
-                   help=", ".join(map(str, FONT_SCALE.choices)))
     e.add_argument("--width", type=int)
     e.add_argument("--height", type=int)
     e.add_argument("--scale", type=float, default=1.0)
-    e.add_argument("--context", help="context length N for the bar charts (e.g. 131072, 128K, 1M)")
-    e.add_argument("--precision", help="deployed or bf16 (per role: --set main=fp8 --set ikey=fp4 …)")
-    e.add_argument("--set", type=_setting, action="append", default=[], metavar="KEY=VALUE",
-                   help="a figure knob by its link key or name, e.g. --set groups=2,4 --set t=9")
+    d = sub.add_parser("deck", help="a 16:9 .pptx: a title slide, one slide per figure with speaker notes")
+    d.add_argument("--out", type=_pptx, required=True, help="the deck file, e.g. talk.pptx")
+    d.add_argument("--size", choices=SLIDE_SIZES, default="1080p", help="the pictures' size in pixels")
+    for q in (e, d):
+        _figure_options(q)
     s = sub.add_parser("site", help="an offline static site of every figure")
     s.add_argument("--out", type=_out_dir, required=True)
     c = sub.add_parser("catalogue", help="the figure catalogue as markdown")
     c.add_argument("--out", type=Path, help="write it here (default: print it)")
     args = p.parse_args(argv)
-    return {"export": export, "site": site, "catalogue": catalogue}[args.command](args)
+    return {"export": export, "deck": deck, "site": site, "catalogue": catalogue}[args.command](args)
+
+
+def _figure_options(p: argparse.ArgumentParser) -> None:
+    """Which figures, in which language and look, with which knob values (export and deck)."""
+    p.add_argument("--ids", type=parse_ids, default=ordered_ids(), help="e.g. A1,A14,B2 (default: all)")
+    p.add_argument("--lang", choices=LANGS, default="ko")
+    p.add_argument("--theme", type=_look(THEME), default=THEME.default, help=", ".join(THEME.choices))
+    p.add_argument("--font-scale", type=_look(FONT_SCALE), default=FONT_SCALE.default,
+                   help=", ".join(map(str, FONT_SCALE.choices)))
+    p.add_argument("--context", help="context length N for the bar charts (e.g. 131072, 128K, 1M)")
+    p.add_argument("--precision", help="deployed or bf16 (per role: --set main=fp8 --set ikey=fp4 …)")
+    p.add_argument("--set", type=_setting, action="append", default=[], metavar="KEY=VALUE",
+                   help="a figure knob by its link key or name, e.g. --set groups=2,4 --set t=9")
 
 
 def catalogue(args) -> int:
