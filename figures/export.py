@@ -21,7 +21,9 @@ from pathlib import Path
 
 import pandas as pd
 import plotly.graph_objects as go
+import plotly.io as pio
 
+from .animation import animated
 from .registry import FIGURES
 
 IMAGE_FORMATS = ("svg", "png")
@@ -79,10 +81,11 @@ def image(fig: go.Figure, fmt: str = "svg", *, width: int | None = None, height:
     return data if isinstance(data, bytes) else data.encode()
 
 
-def html(fig: go.Figure, *, shared_js: bool = False) -> str:
-    """Interactive HTML; offline either way: plotly.js embedded, or a sibling plotly.min.js."""
-    return fig.to_html(include_plotlyjs="directory" if shared_js else True, full_html=True,
-                       config={"displaylogo": False})
+def html(fig: go.Figure | dict, *, shared_js: bool = False) -> str:
+    """Interactive HTML; offline either way: plotly.js embedded, or a sibling plotly.min.js.
+    An animation (a figure dict, figures/animation.py) waits for its play button."""
+    return pio.to_html(fig, include_plotlyjs="directory" if shared_js else True, full_html=True,
+                       config={"displaylogo": False}, auto_play=False, validate=False)
 
 
 def numbers(fig: go.Figure) -> pd.DataFrame:
@@ -128,8 +131,16 @@ def styled(fid: str, *, lang="ko", theme="light", font_scale=1.0, params=None) -
     """One figure as every export draws it: knob values read from link-like `params`, in the look."""
     from .style import apply_look
 
-    spec = FIGURES[fid]
-    return apply_look(spec(**{**spec.read(params or {})[0], "lang": lang}), theme, font_scale)
+    return apply_look(FIGURES[fid](**_values(fid, lang, params)), theme, font_scale)
+
+
+def played(fid: str, *, lang="ko", theme="light", font_scale=1.0, params=None) -> dict:
+    """A figure with a play control as its HTML export draws it: a frame per step, in the look."""
+    return animated(fid, theme, font_scale, **_values(fid, lang, params))
+
+
+def _values(fid: str, lang: str, params) -> dict:
+    return {**FIGURES[fid].read(params or {})[0], "lang": lang}
 
 
 def files(ids, formats, *, lang="ko", theme="light", font_scale=1.0, params=None,
@@ -146,7 +157,10 @@ def files(ids, formats, *, lang="ko", theme="light", font_scale=1.0, params=None
             continue
         for fmt in formats:
             try:
-                data = to_bytes(fig, fmt, **size or {}) if fmt in IMAGE_FORMATS else to_bytes(fig, fmt)
+                if fmt == "html" and FIGURES[fid].play:  # the interactive file plays the figure's steps
+                    data = html(played(fid, lang=lang, theme=theme, font_scale=font_scale, params=params)).encode()
+                else:
+                    data = to_bytes(fig, fmt, **size or {}) if fmt in IMAGE_FORMATS else to_bytes(fig, fmt)
             except Exception as e:  # noqa: BLE001
                 data = e
             yield fid, f"{slug(fid)}-{lang}.{fmt}", data

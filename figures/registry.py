@@ -50,6 +50,16 @@ from .v41 import (
 
 
 @dataclass(frozen=True)
+class Play:
+    """A figure whose story is a sequence: its animation (figures/animation.py) has one frame
+    per value of the int knob `knob` from `lo` to `hi` (the knob's own ends when None)."""
+
+    knob: str
+    lo: int | None = None
+    hi: int | None = None
+
+
+@dataclass(frozen=True)
 class FigureSpec:
     """A figure: calling it with no arguments draws the article's figure; keyword
     arguments are its knobs."""
@@ -59,6 +69,7 @@ class FigureSpec:
     title_key: str
     knobs: tuple[Knob, ...]
     title_fields: Callable[[], dict] = field(default=dict, compare=False)
+    play: Play | None = None
 
     def __post_init__(self):
         params = {n: p for n, p in inspect.signature(self.builder).parameters.items()}
@@ -67,6 +78,18 @@ class FigureSpec:
             raise ValueError(f"{self.id}: knobs {sorted(names)} do not match the builder's keywords {sorted(params)}")
         bound = tuple(k.bind(params[k.name].default) for k in self.knobs)
         object.__setattr__(self, "knobs", bound)
+        if self.play:
+            object.__setattr__(self, "play", self._bind_play(self.play))
+
+    def _bind_play(self, play: Play) -> Play:
+        """The play range with the knob's ends filled in, checked to lie inside its range."""
+        knob = next((k for k in self.knobs if k.name == play.knob), None)
+        if knob is None or knob.kind != "int":
+            raise ValueError(f"{self.id}: play steps {play.knob!r}, which is not one of its int knobs")
+        lo, hi = (knob.lo if play.lo is None else play.lo), (knob.hi if play.hi is None else play.hi)
+        if not knob.lo <= lo < hi <= knob.hi:
+            raise ValueError(f"{self.id}: play range {lo} … {hi} is not inside {play.knob}'s {knob.lo} … {knob.hi}")
+        return Play(play.knob, int(lo), int(hi))
 
     def __call__(self, **values) -> go.Figure:
         return self.builder(**values)
@@ -148,8 +171,8 @@ GPU_KNOBS = (
 )
 
 
-def _spec(fid, builder, title_key, *knobs, title_fields=dict) -> FigureSpec:
-    return FigureSpec(fid, builder, title_key, tuple(knobs), title_fields)
+def _spec(fid, builder, title_key, *knobs, title_fields=dict, play: Play | None = None) -> FigureSpec:
+    return FigureSpec(fid, builder, title_key, tuple(knobs), title_fields, play)
 
 
 def _generation(fid: str, model_id: str) -> FigureSpec:
@@ -182,13 +205,13 @@ _SPECS = (
     _spec("A12", build_a12, "a12.title", LANG),
     _spec("A13", build_a13, "a13.title", RATIO, SEED, LANG,
           title_fields=lambda: {"m": build_a13.__kwdefaults__["ratio"]}),
-    _spec("A14", build_a14, "a14.title", STEP, RATIO, V4_WINDOW, LANG),
+    _spec("A14", build_a14, "a14.title", STEP, RATIO, V4_WINDOW, LANG, play=Play("t_", 0, 15)),
     _spec("A15", build_a15, "a15.title", Knob("sink", "float", -4.0, 4.0, 0.5, label="v4.ctl.sink"),
           STEP, SEED, LANG),
     _spec("A16", build_a16, "a16.title", LANG),
     _spec("A17", build_a17, "a17.title", RATIO, SEED, LANG),
     _spec("A18", build_a18, "a18.title", QUERY, RATIO, V4_TOPK, SEED, LANG),
-    _spec("A19", build_a19, "a19.title", QUERY, RATIO, V4_TOPK, V4_WINDOW, SEED, LANG),
+    _spec("A19", build_a19, "a19.title", QUERY, RATIO, V4_TOPK, V4_WINDOW, SEED, LANG, play=Play("t_")),
     _generation("A20", "v4.1-flash"),
     _spec("A21", build_a21, "a21.title", CSA2_RATIO, SEED, LANG),
     _spec("A22", build_a22, "a22.title", LANG),
@@ -198,16 +221,17 @@ _SPECS = (
     _spec("A25", build_a25, "a25.title", _int("tokens", 8, 40, "T", "v41.ctl.tokens"),
           _int("block", 1, 16, "block", "v41.ctl.block"), _int("pool_blocks", 1, 5, "pool", "v41.ctl.pool"),
           _int("topk", 1, 12, "k", "sym.k", "v41.ctl.k"), _int("seed", 0, 9999, "hseed", "ctl.seed", widget="number"),
-          LANG),
+          LANG, play=Play("tokens")),  # the query is the last token: a frame per query position
     _spec("A26", build_a26, "a26.title", LANG),
     _spec("A27", build_a27, "a27.title", _int("prompt", 1, 16, "prompt", "v41.ctl.prompt"),
           _int("window", 1, 8, "win", "v4.ctl.window"), _int("encoder_layers", 1, 8, "enc", "v41.ctl.enc"),
-          _int("decoder_layers", 1, 8, "dec", "v41.ctl.dec"), LANG),
+          _int("decoder_layers", 1, 8, "dec", "v41.ctl.dec"), LANG, play=Play("prompt")),
     _spec("B1", build_b1, "b1.title", _int("rows", 2, 16, "rows", "tb.rows"),
           _int("components", 2, 8, "comp", "tb.components", step=2), _int("group", 1, 4, "g", "tb.group"), LANG),
     _spec("B2", build_b2, "b2.title", *(Knob(name, "matrix", url=url, label=f"tb.{url}", widget="text")
                                         for name, url in (("H", "H"), ("W_u", "Wu"), ("W_s", "Ws"))), LANG),
-    _spec("B3", build_b3, "b3.title", _int("position", 0, 24, "p", "tb.position"), B_GROUP, B_WINDOW, LANG),
+    _spec("B3", build_b3, "b3.title", _int("position", 0, 24, "p", "tb.position"), B_GROUP, B_WINDOW, LANG,
+          play=Play("position")),
     _spec("B4", build_b4, "b4.title", _int("position", 1, 32, "p4", "tb.position"),
           Knob("groups", "tuple", parts=tuple(GROUP_PART.values()), label="tb.group"),
           _int("topk", 1, 8, "k", "tb.k"), B_WINDOW, LANG),
@@ -235,6 +259,7 @@ _SPECS = (
 FIGURES: dict[str, FigureSpec] = {s.id: s for s in _SPECS if s.id[0] in "AB" and s.id[1:].isdigit()}
 EXTRAS: dict[str, FigureSpec] = {s.id: s for s in _SPECS if s.id not in FIGURES}
 SPECS: dict[str, FigureSpec] = {s.id: s for s in _SPECS}
+PLAYS: dict[str, FigureSpec] = {s.id: s for s in _SPECS if s.play}  # the figures with a play control
 
 
 def ordered_ids() -> list[str]:

@@ -1,0 +1,173 @@
+"""Figures whose story is a sequence, as plotly animations: one frame per value of the knob
+their `Play` names (figures/registry.py), each frame the static figure's own build at that
+value, with play/pause buttons and a slider.
+
+A frame carries the static figure's traces and the layout parts that change from step to
+step (title, shapes, annotations). What it cannot change without the page jumping, the
+canvas, is fixed at the largest step's: width, height and axis ranges span every step, so
+each step draws at its own scale from the same top-left corner. `stills` are the same steps
+on that canvas without the controls: the frames of a video (figures/video.py).
+
+plotly.js applies a frame by merging it into what is drawn, item by item: a shorter list of
+annotations leaves the rest standing, and an annotation that sets no `bgcolor` keeps the
+previous one's. So every frame lists the same number of traces, shapes and annotations
+(hidden ones pad), and an item sets every key its slot has in any frame (null: the default).
+Those nulls are why the animation is a figure dict, not a `go.Figure`: plotly.py drops them.
+"""
+
+from __future__ import annotations
+
+import plotly.graph_objects as go
+
+from i18n import t
+
+from .knobs import FONT_SCALE, LANG, THEME
+from .registry import PLAYS, SPECS, FigureSpec
+from .style import MUTED, apply_look
+
+FRAME_MS = 800  # how long the play button shows each step
+CONTROLS_PX = 90  # room under the plot for the buttons and the slider
+BUTTONS_PX = 96  # the play/pause buttons, left of the slider
+RAIL = "rgba(107, 114, 128, 0.25)"  # the slider's rail: MUTED, faint on a light or a dark background
+AXES = ("xaxis", "yaxis")
+# fixed across frames: the canvas (axes: a range that spans every step), and what is not drawn
+FIXED = ("width", "height", *AXES, "meta", "template")
+LISTS = ("shapes", "annotations")  # layout lists plotly.js merges item by item
+
+
+def play_spec(figure_id: str) -> FigureSpec:
+    """The figure's spec if it has a play control, else a ValueError naming those that do."""
+    spec = SPECS.get(figure_id)
+    if spec is None or spec.play is None:
+        raise ValueError(f"{figure_id} has no play control; these do: {', '.join(PLAYS)}")
+    return spec
+
+
+def steps(spec: FigureSpec, at: int | None = None) -> range:
+    """The values a figure's frames step through: its play range, widened to reach `at`."""
+    lo, hi = spec.play.lo, spec.play.hi
+    if at is not None:
+        lo, hi = min(lo, at), max(hi, at)
+    return range(lo, hi + 1)
+
+
+def _steps(figure_id: str, theme: str, font_scale: float, knobs: dict) -> tuple[list[dict], range, int]:
+    """Every step's static figure (built by its builder, in the look) as a dict on one shared
+    canvas; the values stepped, and the index of the knobs' own value among them."""
+    spec = play_spec(figure_id)
+    values = {**spec.defaults, **knobs}
+    at = values[spec.play.knob]
+    values_at = steps(spec, at)
+    figs = [spec(**{**values, spec.play.knob: v}) for v in values_at]
+    if (theme, font_scale) != (THEME.default, FONT_SCALE.default):
+        figs = [apply_look(f, theme, font_scale) for f in figs]
+    dicts = [f.to_plotly_json() for f in figs]  # dicts: copying 30 go.Figures would cost seconds
+    canvas = _canvas([d["layout"] for d in dicts])
+    for d in dicts:
+        d["layout"].update({k: {**d["layout"][k], **v} if k in AXES else v for k, v in canvas.items()})
+    return dicts, values_at, values_at.index(at)
+
+
+def stills(figure_id: str, theme: str = "light", font_scale: float = 1.0, **knobs) -> tuple[list[go.Figure], range]:
+    """Every step's static figure on the shared canvas, without controls (a video's frames)."""
+    dicts, values_at, _ = _steps(figure_id, theme, font_scale, knobs)
+    return [go.Figure(d) for d in dicts], values_at
+
+
+def _canvas(layouts: list[dict]) -> dict:
+    """Width, height and axis ranges that hold every step (a reversed axis stays reversed)."""
+    out = {"width": max(lay["width"] for lay in layouts), "height": max(lay["height"] for lay in layouts)}
+    for axis in AXES:
+        ranges = [lay.get(axis, {}).get("range") for lay in layouts]
+        if all(ranges):
+            ends = (max, min) if ranges[0][0] > ranges[0][1] else (min, max)  # reversed: the first end is larger
+            out[axis] = {"range": [end(r[i] for r in ranges) for i, end in enumerate(ends)]}
+    return out
+
+
+def animated(figure_id: str, theme: str = "light", font_scale: float = 1.0, **knobs) -> dict:
+    """The figure at its knobs' values, with a frame per step and the controls that play them,
+    as a figure dict (`plotly.io.to_json` / `to_html` take it as it is, with validate=False)."""
+    dicts, values_at, at = _steps(figure_id, theme, font_scale, knobs)
+    layouts = [d["layout"] for d in dicts]
+    changing = sorted({k for lay in layouts for k in lay if k not in FIXED and lay.get(k) != layouts[0].get(k)})
+    parts = {k: [lay.get(k) for lay in layouts] for k in changing}
+    for k, values in parts.items():
+        if k in LISTS:
+            parts[k] = _uniform([items or [] for items in values])
+        elif all(isinstance(v, dict) for v in values):  # e.g. the title: its keys merge too
+            parts[k] = [_filled(v, _union(values)) for v in values]
+    data = _uniform([d["data"] for d in dicts])
+    frames = [{"name": str(v), "data": data[i], "layout": {k: parts[k][i] for k in changing}}
+              for i, v in enumerate(values_at)]
+    fig = {"data": dicts[at]["data"], "layout": dicts[at]["layout"], "frames": frames}
+    spec = SPECS[figure_id]
+    fig["layout"] |= _controls(spec, fig["layout"], values_at, at, {**spec.defaults, **knobs}.get("lang", LANG.default))
+    return fig
+
+
+def _uniform(lists: list[list[dict]]) -> list[list[dict]]:
+    """Per frame, a list of as many items as the longest (hidden ones pad); each item with every
+    key its slot has in any frame, null where it sets none (plotly.js then uses the default)."""
+    n = max(map(len, lists))
+    out = []
+    for items in lists:
+        pad = [{"visible": False, **_typed(lists, j)} for j in range(len(items), n)]
+        out.append([*items, *pad])
+    for j in range(n):
+        keys = _union([items[j] for items in out])
+        for items in out:
+            items[j] = _filled(items[j], keys)
+    return out
+
+
+def _typed(lists: list[list[dict]], j: int) -> dict:
+    """A trace's type for a padding item in slot j (from a frame that has one there)."""
+    return next(({"type": items[j]["type"]} for items in lists if j < len(items) and "type" in items[j]), {})
+
+
+def _union(items: list[dict]) -> dict:
+    """Every key the items set, nested dicts as dicts of their keys."""
+    keys: dict = {}
+    for item in items:
+        for k, v in item.items():
+            if isinstance(v, dict):
+                keys[k] = _union([keys[k], v]) if isinstance(keys.get(k), dict) else _union([v])
+            else:
+                keys.setdefault(k, None)
+    return keys
+
+
+def _filled(item: dict, keys: dict) -> dict:
+    out = dict(item)
+    for k, sub in keys.items():
+        if k not in out:
+            out[k] = None
+        elif isinstance(sub, dict) and isinstance(out[k], dict):
+            out[k] = _filled(out[k], sub)
+    return out
+
+
+def _go(names, frame_ms: int, **opts) -> list:
+    """The arguments of an `animate` button or slider step."""
+    return [names, {"frame": {"duration": frame_ms, "redraw": True}, "transition": {"duration": 0},
+                    "mode": "immediate", **opts}]
+
+
+def _controls(spec: FigureSpec, layout: dict, values_at: range, at: int, lang: str) -> dict:
+    """Play/pause buttons and a slider under the plot, in room added for them."""
+    margin = layout.get("margin", {})
+    plot_px = layout["width"] - margin.get("l", 0) - margin.get("r", 0)
+    label = t(spec.knob(spec.play.knob).label, lang)
+    return dict(
+        height=layout["height"] + CONTROLS_PX, margin={**margin, "b": margin.get("b", 0) + CONTROLS_PX},
+        updatemenus=[dict(
+            type="buttons", direction="left", showactive=False, x=0, y=0, xanchor="left", yanchor="top",
+            pad=dict(t=38, r=6), bgcolor="rgba(0,0,0,0)", bordercolor=MUTED, font=dict(size=13),
+            buttons=[dict(label="▶", method="animate", args=_go(None, FRAME_MS, fromcurrent=True)),
+                     dict(label="❚❚", method="animate", args=_go([None], 0))])],
+        sliders=[dict(
+            active=at, x=BUTTONS_PX / plot_px, len=1 - BUTTONS_PX / plot_px, y=0, yanchor="top", pad=dict(t=30),
+            currentvalue=dict(prefix=f"{label} = ", font=dict(size=12)), font=dict(size=10), tickcolor=MUTED,
+            bgcolor=RAIL, bordercolor=MUTED,
+            steps=[dict(label=str(v), method="animate", args=_go([str(v)], 0)) for v in values_at])])
