@@ -488,6 +488,9 @@ TEXT: dict[str, dict[str, str]] = {
     "ex.deck.intro": {"ko": "위에서 고른 그림을 글 순서대로 16:9 슬라이드 한 장씩: 현재 모양과 언어의 PNG, 제목, 출처 한 줄, 그림이 보여 주는 것과 숫자를 담은 발표자 노트. 명령줄: python -m figures deck --out talk.pptx", "en": "The figures picked above, one 16:9 slide each in article order: a PNG in the current look and language, its title, a credit line, and speaker notes with what it shows and its numbers. Command line: python -m figures deck --out talk.pptx"},
     "ex.deck.build": {"ko": "발표 자료 만들기 (.pptx)", "en": "Build the deck (.pptx)"},
     "ex.deck.download": {"ko": ".pptx 내려받기 (슬라이드 {n}장)", "en": "Download the .pptx ({n} slides)"},
+    "ex.kind": {"ko": "만들 것", "en": "Make"},
+    "ex.kind.zip": {"ko": "파일 (zip)", "en": "Files (zip)"},
+    "ex.deck.size": {"ko": "그림 크기 (px)", "en": "Picture size (px)"},
     "embed.unknown": {"ko": "알 수 없는 그림: {f}", "en": "Unknown figure: {f}"},
     "embed.bad": {"ko": "이 링크의 값으로 그림을 만들 수 없습니다: {e}", "en": "This link's values cannot build the figure: {e}"},
     # overview page
