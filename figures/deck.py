@@ -1,6 +1,7 @@
 """A talk deck: a 16:9 PowerPoint file with a title slide, then one slide per figure in article
-order — the figure as a slide-size PNG in the chosen look, its title and subtitle as text, a
-credit line, and speaker notes with what the figure shows and its numbers.
+order — the figure's slide-size PNG export in the chosen look (its title on it), a credit line,
+the title in the slide's title placeholder, and speaker notes with what the figure shows and
+its numbers.
 
 Every word comes from the figure itself (its title, subtitle and captions, which its builder
 filled from core) or from i18n; the bar charts' notes read the numbers their builder attached.
@@ -20,14 +21,14 @@ import plotly.graph_objects as go
 from PIL import ImageColor
 from pptx import Presentation
 from pptx.dml.color import RGBColor
-from pptx.enum.text import MSO_AUTO_SIZE
+from pptx.enum.text import MSO_AUTO_SIZE, PP_ALIGN
 from pptx.util import Emu, Inches, Pt
 
 from core import A1_MODELS, get, storage_per_token
 from core.units import fmt_bytes, fmt_exact
 from i18n import model_name, t
 
-from .export import NO_BROWSER, SLIDE_SIZES, ImagesUnavailable, image, image_browser, styled
+from .export import NO_BROWSER, SLIDE_SIZES, ImagesUnavailable, files, image_browser, styled
 from .knobs import LANG
 from .registry import FIGURES, ordered_ids
 from .style import MUTED, TEMPLATE, apply_look
@@ -37,6 +38,7 @@ WIDTH = Inches(40 / 3)  # PowerPoint's 16:9 slide, 13⅓ × 7.5 in
 MARGIN = Inches(0.45)
 INSET = Inches(0.05)  # a text box's padding above and below its text
 LINE = 1.25  # line height, in font sizes
+TITLE_PT, CREDIT_PT = Pt(28), Pt(11)
 MIME = "application/vnd.openxmlformats-officedocument.presentationml.presentation"
 
 
@@ -132,65 +134,74 @@ def build(ids: Iterable[str] | None = None, *, lang: str = "ko", theme: str = "l
 
 
 def _figure_slide(prs, fid: str, colours: Colours, *, lang, theme, font_scale, params, size) -> None:
-    spec = FIGURES[fid]
+    """The picture is the figure's slide-size export (its own title on it, laid out as that
+    export lays out a slide), above a credit line. The slide's title placeholder holds the same
+    title just above the visible area: PowerPoint's outline and screen readers read it."""
+    look = dict(lang=lang, theme=theme, font_scale=font_scale, params=params)
+    ((_, _, png),) = files([fid], ["png"], **look, size=dict(zip(("width", "height"), size)))
+    if isinstance(png, Exception):
+        raise png
+    fig, spec = styled(fid, **look), FIGURES[fid]
     values = spec.read(params)[0]
-    fig = styled(fid, lang=lang, theme=theme, font_scale=font_scale, params=params)
-    # the title is the slide's text; the picture keeps the rest of the figure
-    png = image(go.Figure(fig).update_layout(title_text=""), "png", width=size[0], height=size[1])
-    slide = _blank(prs, colours)
-    title, subtitle = title_parts(fig)
-    top = _text(slide, title, MARGIN // 2, Pt(28), colours.text, bold=True)
-    top = _text(slide, subtitle, top, Pt(15), colours.muted)
-    credit = t("deck.credit", lang, fid=fid)
+    slide = _slide(prs, colours, "Title Only")
+    height = _place(slide.shapes.title, title_parts(fig)[0], 0, TITLE_PT, colours.text, bold=True)
+    slide.shapes.title.top = -height
     extra = settings(spec.dump(values))
-    credit_h = Pt(11) * 2
-    bottom = prs.slide_height - MARGIN // 2 - credit_h
-    _picture(slide, png, size, top, bottom - top, prs.slide_width)
-    _text(slide, credit + (f" · {extra}" if extra else ""), bottom, Pt(11), colours.muted)
+    credit = t("deck.credit", lang, fid=fid) + (f" · {extra}" if extra else "")
+    strip = _height(credit, CREDIT_PT, _text_width(prs))
+    _picture(slide, png, size, prs.slide_height - strip, prs.slide_width)
+    _place(slide.shapes.add_textbox(0, 0, 0, 0), credit, prs.slide_height - strip, CREDIT_PT, colours.muted)
     slide.notes_slide.notes_text_frame.text = notes(fig, lang, values.get("units", "decimal"))
 
 
 def _title_slide(prs, colours: Colours, lang: str, subtitle: str) -> None:
-    slide = _blank(prs, colours)
-    top = _text(slide, t("app.title", lang), prs.slide_height // 3, Pt(24), colours.muted, bold=True)
-    top = _text(slide, article_title(lang), top, Pt(40), colours.text, bold=True)
-    _text(slide, subtitle, top + Pt(12), Pt(20), colours.muted)
+    slide = _slide(prs, colours, "Title Slide")
+    top = prs.slide_height // 3
+    top += _place(slide.shapes.title, article_title(lang), top, Pt(40), colours.text, bold=True)
+    _place(slide.placeholders[1], subtitle, top + Pt(12), Pt(20), colours.muted)
 
 
-def _blank(prs, colours: Colours):
-    slide = prs.slides.add_slide(next(lo for lo in prs.slide_layouts if lo.name == "Blank"))
+def _slide(prs, colours: Colours, layout: str):
+    slide = prs.slides.add_slide(next(lo for lo in prs.slide_layouts if lo.name == layout))
     if colours.background is not None:
         slide.background.fill.solid()
         slide.background.fill.fore_color.rgb = colours.background
     return slide
 
 
-def _text(slide, text: str, top: int, size: Pt, colour: RGBColor, *, bold: bool = False) -> int:
-    """A full-width text box at `top`, one paragraph per line of `text`, tall enough for its
-    wrapped lines (so the picture below cannot cover them); returns where the next goes."""
-    if not text:
-        return top
-    width = slide.part.package.presentation_part.presentation.slide_width - 2 * MARGIN
-    lines = sum(max(1, math.ceil(_ems(line) * size / width)) for line in text.split("\n"))
-    height = Emu(int(lines * size * LINE)) + 2 * INSET
-    frame = slide.shapes.add_textbox(MARGIN, top, width, height).text_frame
+def _place(shape, text: str, top: int, size: Pt, colour: RGBColor, *, bold: bool = False) -> int:
+    """`text` left-aligned in `shape`, one paragraph per line, the shape moved to `top` across the
+    slide and made tall enough for its wrapped lines; returns that height."""
+    width = _text_width(shape.part.package.presentation_part.presentation)
+    shape.left, shape.top, shape.width = MARGIN, top, width
+    shape.height = height = _height(text, size, width)
+    frame = shape.text_frame
     frame.word_wrap, frame.auto_size = True, MSO_AUTO_SIZE.NONE
     frame.margin_top = frame.margin_bottom = INSET
-    for i, line in enumerate(text.split("\n")):
-        para = frame.paragraphs[0] if i == 0 else frame.add_paragraph()
-        para.text = line
+    frame.text = text
+    for para in frame.paragraphs:
+        para.alignment = PP_ALIGN.LEFT
         para.font.size, para.font.bold, para.font.color.rgb = size, bold, colour
-    return top + height
+    return height
 
 
-def _ems(line: str) -> float:
-    """A line's width in font sizes, roughly: Hangul and other wide characters are a square."""
-    return sum(1.0 if unicodedata.east_asian_width(c) in "WF" else 0.6 for c in line)
+def _text_width(prs) -> int:
+    """Across the slide inside the margins."""
+    return prs.slide_width - 2 * MARGIN
 
 
-def _picture(slide, png: bytes, size: tuple[int, int], top: int, height: int, slide_width: int) -> None:
-    """The figure as large as fits between `top` and `top + height`, centred."""
+def _height(text: str, size: Pt, width: int) -> int:
+    """A text box's height for `text` wrapped at `width`, roughly: Hangul and other wide
+    characters are a square, others ~0.6 of the font size."""
+    ems = [sum(1.0 if unicodedata.east_asian_width(c) in "WF" else 0.6 for c in line) for line in text.split("\n")]
+    lines = sum(max(1, math.ceil(e * size / width)) for e in ems)
+    return Emu(int(lines * size * LINE)) + 2 * INSET
+
+
+def _picture(slide, png: bytes, size: tuple[int, int], height: int, slide_width: int) -> None:
+    """The picture as large as fits above `height`, centred across (the sides are the slide's
+    background, the look's paper colour)."""
     w, h = size
-    scale = min((slide_width - 2 * MARGIN) / w, height / h)
+    scale = min(slide_width / w, height / h)
     pw, ph = int(w * scale), int(h * scale)
-    slide.shapes.add_picture(io.BytesIO(png), (slide_width - pw) // 2, top + (height - ph) // 2, pw, ph)
+    slide.shapes.add_picture(io.BytesIO(png), (slide_width - pw) // 2, 0, pw, ph)
