@@ -234,6 +234,8 @@ TEXT: dict[str, dict[str, str]] = {
     "app.override.help": {"ko": "auto는 위 정밀도를 따릅니다. 공개 모델의 FP8은 값마다 1 B(텐서 하나에 scale 하나), FP8_BLOCK은 값 블록마다 FP32 scale을 더합니다. 모델에 없는 형식은 그 모델의 배포 형식으로 계산합니다.", "en": "auto follows the preset above. For open models FP8 is one byte per value (one scale per tensor) and FP8_BLOCK adds an FP32 scale per block of values. A format a model does not offer is priced in its deployed format."},
     "app.units": {"ko": "단위", "en": "Units"},
     "app.download": {"ko": "⤓ 내려받기", "en": "⤓ Download"},
+    "app.play": {"ko": "▶ 재생: {k} {lo} … {hi}", "en": "▶ Play: {k} {lo} … {hi}"},
+    "app.play.help": {"ko": "단계마다 한 프레임: 그림 아래의 ▶를 누르거나 슬라이더를 움직이세요. HTML로 내려받아도 재생됩니다.", "en": "One frame per step: press ▶ under the figure or drag its slider. The HTML download plays too."},
     "app.link": {"ko": "이 그림만 보여 주는 링크 (iframe에는 &embed=true 추가)", "en": "Link to this figure alone (add &embed=true for an iframe)"},
     "app.noimages": {"ko": "이 서버에는 Chrome/Chromium이 없어 SVG·PNG를 만들 수 없습니다 (Debian/Ubuntu: apt install chromium). HTML과 숫자는 내려받을 수 있습니다.", "en": "This server has no Chrome or Chromium, so it cannot make SVG or PNG (Debian/Ubuntu: apt install chromium). HTML and the numbers still download."},
     "app.look": {"ko": "발표용 모양", "en": "Talk look"},

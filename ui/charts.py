@@ -9,7 +9,9 @@ import plotly.io as pio
 import streamlit as st
 
 from figures import FIGURES, SPECS
+from figures.animation import animated, steps
 from figures.knobs import FONT_SCALE, LANG, THEME
+from figures.registry import PLAYS
 from figures.style import apply_look, plotly_config
 from i18n import t
 
@@ -33,14 +35,37 @@ def spec(figure_id: str, theme: str = "light", font_scale: float = 1.0, **knobs)
     return pio.to_json(figure(figure_id, theme, font_scale, **knobs), validate=False)
 
 
+# A figure's animation: every step's build, so a few MB while building; kept as JSON (≤ 0.7 MB).
+@st.cache_resource(max_entries=2 * len(PLAYS), show_spinner=False)
+def animation(figure_id: str, theme: str = "light", font_scale: float = 1.0, **knobs) -> str:
+    """A figure with a play control, a frame per step (figures/animation.py), as JSON, built
+    once per set of knobs and look."""
+    return pio.to_json(animated(figure_id, theme, font_scale, **knobs), validate=False)
+
+
 def chart(figure_id: str, *, width: str = "stretch", **knobs) -> None:
     """Show a figure exactly as it exports (our template, not Streamlit's theme), updated in
     place when its knobs change. Matrix diagrams pass width="content": their size is part
-    of the drawing."""
+    of the drawing. A figure with a play control shows its animation while its toggle is on."""
     v = view()
-    plot(spec(figure_id, v.theme, v.font_scale, **knobs), key=f"chart-{figure_id}",
-         config={**plotly_config(figure_id), "responsive": True}, width=width)
+    config = {**plotly_config(figure_id), "responsive": True}
+    if play_toggle(figure_id, knobs.get("lang", v.lang)):
+        plot(animation(figure_id, v.theme, v.font_scale, **knobs), key=f"play-{figure_id}", config=config,
+             width=width)
+    else:
+        plot(spec(figure_id, v.theme, v.font_scale, **knobs), key=f"chart-{figure_id}", config=config, width=width)
     downloads(figure(figure_id, v.theme, v.font_scale, **knobs), figure_id, knobs)
+
+
+def play_toggle(figure_id: str, lang: str) -> bool:
+    """The "▶ Play" toggle of a figure whose story is a sequence (off: the static figure, as fast
+    as any other; on: its animation, built once)."""
+    s = SPECS[figure_id]
+    if s.play is None:
+        return False
+    knob, shown = s.knob(s.play.knob), steps(s)
+    return st.toggle(t("app.play", lang, k=t(knob.label, lang), lo=shown.start, hi=shown[-1]),
+                     help=t("app.play.help", lang), key=f"toggle-play-{figure_id}")
 
 
 def figure_link(figure_id: str, knobs: dict) -> str:
@@ -65,11 +90,21 @@ def download_files(figure_id: str) -> tuple[tuple[str, str, str, dict, str], ...
             ("CSV", "csv", "text/csv", {}, f"kv-atlas-{figure_id}.csv"))
 
 
+def file_bytes(fig, figure_id: str, knobs: dict, fmt: str, size: dict) -> bytes:
+    """A download's bytes; a figure with a play control downloads as HTML with its frames."""
+    from figures.export import html, to_bytes
+
+    if fmt == "html" and figure_id in PLAYS:
+        v = view()
+        return html(animated(figure_id, v.theme, v.font_scale, **knobs)).encode()
+    return to_bytes(fig, fmt, **size)
+
+
 def downloads(fig, figure_id: str, knobs: dict) -> None:
     """SVG / slide PNG / interactive HTML / numbers. The popover's buttons exist only while it
     is open (opening it reruns the page), so a slider step or a page load does not pay for
     seven elements per chart; files are rendered only when clicked."""
-    from figures.export import IMAGE_FORMATS, image_browser, to_bytes
+    from figures.export import IMAGE_FORMATS, image_browser
 
     lang = knobs.get("lang", view().lang)
     popover = st.popover(t("app.download", lang), width="content", key=f"dl-{figure_id}", on_change="rerun")
@@ -82,8 +117,8 @@ def downloads(fig, figure_id: str, knobs: dict) -> None:
         for label, fmt, mime, size, name in download_files(figure_id):
             if fmt in IMAGE_FORMATS and not images:
                 continue
-            st.download_button(label, data=lambda fmt=fmt, size=size: to_bytes(fig, fmt, **size), file_name=name,
-                               mime=mime, key=f"dl-{name}", on_click="ignore")
+            st.download_button(label, data=lambda fmt=fmt, size=size: file_bytes(fig, figure_id, knobs, fmt, size),
+                               file_name=name, mime=mime, key=f"dl-{name}", on_click="ignore")
         if figure_id in FIGURES:
             st.caption(t("app.link", lang))
             st.code(figure_link(figure_id, knobs), language=None)

@@ -5,6 +5,12 @@
 // value and calls it once, when the element goes away.
 
 let loading = null;
+// plotly.js rejects an interrupted animation's promise (❚❚, a slider step, ▶ again) and its own
+// buttons leave that uncaught: the controls working, not an error. Only those are hushed.
+let interruptedAt = -Infinity;
+window.addEventListener("unhandledrejection", (e) => {
+  if (e.reason === undefined && performance.now() - interruptedAt < 1000) e.preventDefault();
+});
 
 function plotly(src) {
   if (window.Plotly) return Promise.resolve(window.Plotly);
@@ -20,7 +26,13 @@ function plotly(src) {
 
 function draw(div) {
   const { fig, config, src } = div.kv;
-  return plotly(src).then((Plotly) => Plotly.react(div, fig.data, fig.layout, config));
+  // one object, so an animation's frames (figures/animation.py) come along
+  return plotly(src).then((Plotly) => Plotly.react(div, { data: fig.data, layout: fig.layout, frames: fig.frames, config }))
+    .then(() => {
+      if (div.kv.listening) return;
+      div.kv.listening = true;
+      div.on("plotly_animationinterrupted", () => { interruptedAt = performance.now(); });
+    });
 }
 
 function release(div) {
