@@ -25,6 +25,7 @@ import plotly.io as pio
 
 from .animation import animated
 from .registry import FIGURES
+from .slide import is_laid_out, slide, slide_layout
 
 IMAGE_FORMATS = ("svg", "png")
 FORMATS = ("svg", "png", "html", "csv", "json")
@@ -72,6 +73,8 @@ def image(fig: go.Figure, fmt: str = "svg", *, width: int | None = None, height:
         raise ImagesUnavailable(NO_BROWSER)
     import kaleido
 
+    if (width, height) in SLIDE_SIZES.values() and not is_laid_out(fig):  # a prebuilt figure: its slide layout
+        fig = slide_layout(fig, width, height)
     opts = {"format": fmt, "scale": scale}
     opts.update({k: v for k, v in (("width", width or fig.layout.width), ("height", height or fig.layout.height))
                  if v})
@@ -95,7 +98,8 @@ def numbers(fig: go.Figure) -> pd.DataFrame:
     if isinstance(meta, dict) and meta.get("numbers"):
         return pd.DataFrame(meta["numbers"])
     rows = []
-    for i, tr in enumerate(fig.data):
+    drawn = [tr for tr in fig.data if not (tr.type == "scatter" and tr.mode == "text")]  # text repeats a heatmap
+    for i, tr in enumerate(drawn):
         name = tr.name or (getattr(tr, "hovertemplate", None) or "").split(":")[0]  # a box's label
         if tr.type == "heatmap" and tr.z is not None:
             for r, row in enumerate(tr.z):
@@ -127,11 +131,18 @@ def slug(fid: str) -> str:
     return f"{fid[0]}{int(fid[1:]):02d}"
 
 
-def styled(fid: str, *, lang="ko", theme="light", font_scale=1.0, params=None) -> go.Figure:
-    """One figure as every export draws it: knob values read from link-like `params`, in the look."""
+def styled(fid: str, *, lang="ko", theme="light", font_scale=1.0, params=None, size=None) -> go.Figure:
+    """One figure as every export draws it: knob values read from link-like `params`, in the look.
+    At a slide size ({"width": 1920, "height": 1080}, SLIDE_SIZES) it is built and laid out as
+    a slide (figures/slide.py); `font_scale` then multiplies the slide's own text sizes."""
     from .style import apply_look
 
-    return apply_look(FIGURES[fid](**_values(fid, lang, params)), theme, font_scale)
+    w, h = (size or {}).get("width"), (size or {}).get("height")
+    if (w, h) not in SLIDE_SIZES.values():
+        return apply_look(FIGURES[fid](**_values(fid, lang, params)), theme, font_scale)
+    with slide(w, h):
+        fig = FIGURES[fid](**_values(fid, lang, params))
+    return apply_look(slide_layout(fig, w, h), theme, font_scale)
 
 
 def played(fid: str, *, lang="ko", theme="light", font_scale=1.0, params=None) -> dict:
@@ -151,6 +162,8 @@ def files(ids, formats, *, lang="ko", theme="light", font_scale=1.0, params=None
     for fid in ids:
         try:
             fig = styled(fid, lang=lang, theme=theme, font_scale=font_scale, params=params)
+            if any(fmt in IMAGE_FORMATS for fmt in formats) and size:  # images at a slide size: a slide
+                pictured = styled(fid, lang=lang, theme=theme, font_scale=font_scale, params=params, size=size)
         except Exception as e:  # noqa: BLE001 — reported per figure by the caller
             for fmt in formats:
                 yield fid, f"{slug(fid)}-{lang}.{fmt}", e
@@ -160,7 +173,8 @@ def files(ids, formats, *, lang="ko", theme="light", font_scale=1.0, params=None
                 if fmt == "html" and FIGURES[fid].play:  # the interactive file plays the figure's steps
                     data = html(played(fid, lang=lang, theme=theme, font_scale=font_scale, params=params)).encode()
                 else:
-                    data = to_bytes(fig, fmt, **size or {}) if fmt in IMAGE_FORMATS else to_bytes(fig, fmt)
+                    data = to_bytes(pictured if size else fig, fmt, **size) if fmt in IMAGE_FORMATS \
+                        else to_bytes(fig, fmt)
             except Exception as e:  # noqa: BLE001
                 data = e
             yield fid, f"{slug(fid)}-{lang}.{fmt}", data

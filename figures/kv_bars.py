@@ -22,13 +22,18 @@ from core.summary import Summary, summarise
 from core.units import fmt_bytes, fmt_exact, fmt_ratio, fmt_tokens
 from i18n import LANGS, model_name, t
 
+from .contrast import PAPER, hex_colour, ink_on, over, readable
+from .slide import ON_FILL
 from .style import MUTED, ROLE_COLOURS
 
 ROW_PX = 96  # height per model row
 BAR = 0.42  # bar thickness, in rows
 GAP = 0.07  # between the two panels, in paper width
 PANELS = ("x", "x2")
+LOCAL_TEXT = readable(ROLE_COLOURS["local_kv"], (PAPER,))  # orange that reads as text on white
 LABEL_PAD = 10  # px: twice a label's distance from its bar (the invisible marker's size)
+DIM = 0.35  # how much of its colour a row that is not highlighted keeps
+DIM_GREY = "#e5e7eb"  # what a dimmed bar mixes with: opaque, so its labels read in every look
 
 
 def build_a1(
@@ -55,13 +60,13 @@ def _bars(context, precision, models, highlight, lang, units, title_key, **title
     # axes span the article's full model set, so per-generation charts share A1's scale
     scale = [summarise(m, context, precision) for m in dict.fromkeys([*A1_MODELS, *models])]
     names = [model_name(s.model.id, s.model.name, lang) for s in rows]
-    opacity = [1.0 if highlight in (None, s.model.id) else 0.35 for s in rows]
+    dimmed = [highlight not in (None, s.model.id) for s in rows]
 
-    storage = _storage_panel(rows, lang, [s.storage.total for s in scale])
-    read = _read_panel(rows, lang, units, [s.read.total for s in scale])
+    storage = _storage_panel(rows, lang, [s.storage.total for s in scale], dimmed)
+    read = _read_panel(rows, lang, units, [s.read.total for s in scale], dimmed)
     traces, notes, axes = [], [], {}
     for xref, (lo, hi, parts, totals, hover, labels, axis_title, panel_title) in zip(PANELS, (storage, read)):
-        traces += _split_bars(xref, parts, totals, lo, opacity, lang, hover)
+        traces += _split_bars(xref, parts, totals, lo, dimmed, lang, hover)
         traces += _text_traces(xref, labels)
         left = xref == "x"
         domain = [0, 0.5 - GAP / 2] if left else [0.5 + GAP / 2, 1]
@@ -111,7 +116,12 @@ def _log_range(values: list[float], room: float) -> tuple[float, float]:
     return math.floor(math.log10(min(shown))) - 0.3, math.log10(max(shown)) + room
 
 
-def _split_bars(xref, parts, totals, lo, opacity, lang, hover) -> list[dict]:
+def bar_colour(role: str, dim: bool) -> str:
+    """A role's bar colour; a dimmed row's is mixed with grey (opaque, not see-through)."""
+    return hex_colour(over(ROLE_COLOURS[role], DIM_GREY, DIM)) if dim else ROLE_COLOURS[role]
+
+
+def _split_bars(xref, parts, totals, lo, dimmed, lang, hover) -> list[dict]:
     """Two overlaid bar traces: blue from the axis start to the share point, red after it."""
     start = 10**lo
     edges = [10 ** (lo + kv / total * (math.log10(total) - lo)) if total > 0 else start
@@ -123,36 +133,36 @@ def _split_bars(xref, parts, totals, lo, opacity, lang, hover) -> list[dict]:
     return [
         dict(type="bar", y=list(range(len(totals))), x=length, base=base, orientation="h", width=BAR,
              xaxis=xref, yaxis="y", name=t(f"role.{role}", lang), legendgroup=role, showlegend=xref == "x",
-             marker=dict(color=ROLE_COLOURS[role], opacity=opacity),
+             marker=dict(color=[bar_colour(role, d) for d in dimmed]),
              customdata=hover, hovertemplate="%{customdata}<extra></extra>")
         for role, (base, length) in segments.items()
     ]
 
 
-def _storage_panel(rows: list[Summary], lang: str, scale: list[float]):
+def _storage_panel(rows: list[Summary], lang: str, scale: list[float], dimmed: list[bool]):
     totals = [s.storage.total for s in rows]
     lo, hi = _log_range(scale, room=1.2)
     notes = []
     for i, s in enumerate(rows):
         ratio = (t("a1.base", lang) if s.model.id == "mha" else t("a1.nogrowth", lang) if not s.storage.total
                  else t("a1.ratio", lang, r=fmt_ratio(s.ratio)))
-        notes.append(_label(i, s.storage.total, f"<b>{fmt_exact(s.storage.total)}</b>  {ratio}", lo, hi))
+        notes.append(_label(i, s.storage.total, f"<b>{fmt_exact(s.storage.total)}</b>  {ratio}", lo, hi, dimmed[i]))
         lines = [_format_line(s, lang)]
         if s.local_kv:
             note = t("a1.local", lang, w=s.model.window, b=fmt_bytes(s.local_kv))
-            lines.append(f"<span style='color:{ROLE_COLOURS['local_kv']}'>{note}</span>")
+            lines.append(f"<span style='color:{LOCAL_TEXT}'>{note}</span>")
         notes.append(_under(i, "<br>".join(lines), lo))
     parts = [(s.storage.main_kv, s.storage.index_key) for s in rows]
     hover = [_storage_hover(s, lang) for s in rows]
     return lo, hi, parts, totals, hover, notes, t("a1.axis.storage", lang), t("a1.storage", lang)
 
 
-def _read_panel(rows: list[Summary], lang: str, units: str, scale: list[float]):
+def _read_panel(rows: list[Summary], lang: str, units: str, scale: list[float], dimmed: list[bool]):
     totals = [s.read.total for s in rows]
     lo, hi = _log_range(scale, room=0.9)
     notes = []
     for i, s in enumerate(rows):
-        notes.append(_label(i, s.read.total, f"<b>{fmt_bytes(s.read.total, units)}</b>", lo, hi))
+        notes.append(_label(i, s.read.total, f"<b>{fmt_bytes(s.read.total, units)}</b>", lo, hi, dimmed[i]))
         if s.read.index_key:
             line = t("a1.readline", lang, kv=fmt_bytes(s.read.kv, units),
                      ik=fmt_bytes(s.read.index_key, units), share=f"{s.key_share:.0%}")
@@ -172,20 +182,22 @@ def _format_line(s: Summary, lang: str) -> str:
                       for role, key in keys.items() if role in s.formats)
 
 
-def _label(row, x, text, lo, hi) -> dict:
-    """The value at a bar's end; inside the bar (white) when the bar fills most of the axis,
-    so a long label cannot run into the next panel."""
+def _label(row, x, text, lo, hi, dim: bool) -> dict:
+    """The value at a bar's end; inside the bar (in the ink that reads on both of its colours)
+    when the bar fills most of the axis, so a long label cannot run into the next panel."""
     if x <= 0:  # no bar (0 B/token): the label starts at the axis
-        return dict(x=10 ** (lo + 1e-3), y=row, text=text, position="middle right", size=13, colour=None)
+        return dict(x=10 ** (lo + 1e-3), y=row, text=text, position="middle right", size=13, colour=None, on_fill=False)
     inside = (math.log10(x) - lo) / (hi - lo) > 0.7
     return dict(x=x, y=row, text=text, position="middle left" if inside else "middle right", size=13,
-                colour="white" if inside else None)
+                colour=ink_on(*(bar_colour(r, dim) for r in ("main_kv", "index_key"))) if inside else None,
+                on_fill=inside)
 
 
 def _under(row, text, lo) -> dict:
     """Small text lines just under a bar, from the axis start (a hair inside it: plotly drops
     a text point that sits exactly on the range's edge)."""
-    return dict(x=10 ** (lo + 1e-3), y=row + BAR / 2, text=text, position="bottom right", size=11, colour=MUTED)
+    return dict(x=10 ** (lo + 1e-3), y=row + BAR / 2, text=text, position="bottom right", size=11, colour=MUTED,
+                on_fill=False)
 
 
 def _text_traces(xref: str, labels: list[dict]) -> list[dict]:
@@ -193,12 +205,12 @@ def _text_traces(xref: str, labels: list[dict]) -> list[dict]:
     invisible markers: plotly sets text off by the marker's radius, the labels' padding."""
     looks: dict[tuple, list[dict]] = {}
     for label in labels:
-        looks.setdefault((label["position"], label["size"], label["colour"]), []).append(label)
+        looks.setdefault((label["position"], label["size"], label["colour"], label["on_fill"]), []).append(label)
     return [dict(type="scatter", mode="markers+text", x=[lb["x"] for lb in group], y=[lb["y"] for lb in group],
                  text=[lb["text"] for lb in group], textposition=position, marker=dict(size=LABEL_PAD, opacity=0),
                  textfont=dict(size=size, color=colour), xaxis=xref, yaxis="y", cliponaxis=False,
-                 hoverinfo="skip", showlegend=False)
-            for (position, size, colour), group in looks.items()]
+                 hoverinfo="skip", showlegend=False, meta=ON_FILL if on_fill else None)
+            for (position, size, colour, on_fill), group in looks.items()]
 
 
 def _storage_hover(s: Summary, lang: str) -> str:

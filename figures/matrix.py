@@ -6,16 +6,23 @@ the article: activations have rows = tokens, columns = features; weights are
 [input, output]; a box's width shows only the *order* of its column size among the
 diagram's boxes (not proportional); learned weights are purple; cached boxes are marked.
 A box may carry its values, drawn as a heatmap with the numbers inside.
+
+On screen a diagram is one column of lanes at fixed sizes. Built for a slide
+(`figures.slide.slide_size()` set), it is a layout of its own: text larger relative to the
+boxes, cells as wide as their numbers, and lane groups packed in rows, chosen so that the
+diagram fills the slide with every text at least the slide's minimum size.
 """
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 
 import numpy as np
+import plotly.colors as pc
 import plotly.graph_objects as go
 
+from .contrast import ink_on
+from .slide import ON_FILL, SLIDE_TEXT, SUP, chars, diagram_area, slide_size
 from .style import MUTED, ROLE_COLOURS
 
 # Fill and border by role: weights purple; what attention reads blue; the indexer's red;
@@ -33,6 +40,8 @@ PX = 44  # pixels per layout unit
 OP_W = 0.9  # width of an operator glyph
 GAP = 0.25  # space between items in a lane
 LANE_GAP = 1.05  # vertical space between lanes (room for labels above boxes)
+BLOCK_GAP = 0.8  # between lane groups side by side on a slide
+DIVERGING = "RdBu_r"
 
 
 @dataclass(frozen=True)
@@ -78,6 +87,38 @@ class Diagram:
     size_order: tuple = ()  # symbolic sizes (e.g. "D", "d_c") from small to large, with ints among them
 
 
+@dataclass(frozen=True)
+class Metrics:
+    """How large text is against the boxes. On screen (text = 1) every size is the renderer's
+    own; on a slide the smallest sizes are raised to one floor and all text grows by `text`,
+    cells grow to hold their numbers, and the spaces made for labels grow with them."""
+
+    text: float = 1.0
+
+    def font(self, size: float, html: str = "") -> float:
+        """A text's size; on a slide at least the floor, its sub- and superscripts (drawn at
+        70 %) included."""
+        if self.text == 1:
+            return size
+        return max(size, SLIDE_FLOOR / (SUP if "<su" in html else 1)) * self.text
+
+    def width(self, html: str, size: float, whole: str = "") -> float:
+        """A label's width in layout units at the renderer's `size` (made a slide's size);
+        `whole` is the text it is drawn in, when that sets its size."""
+        return text_width(html, self.font(size, whole or html)) * (1 if self.text == 1 else SLIDE_EM)
+
+    @property
+    def grow(self) -> float:  # how much the label lines grew
+        return self.font(12) / 12
+
+
+SCREEN = Metrics()
+SLIDE_FLOOR = 10  # on a slide, the renderer's 9 px cell text is raised to its 10 px labels
+SLIDE_COMFORT = 26  # px: a slide's smallest text need not be larger than this (then the layout fills)
+SLIDE_EM = 1.2  # slide text is large: widths are estimated more generously than on screen
+TEXT_STEPS = tuple(1 + 0.125 * i for i in range(17))  # text multipliers a slide layout tries
+
+
 def shape_label(shape) -> str:
     r, c = shape
     fr = f"{r:,}" if isinstance(r, int) else r
@@ -102,101 +143,244 @@ def _ranks(values, order: tuple = ()) -> dict:
     return out
 
 
-def _row_label_width(box: Box) -> float:
-    return max((text_width(x) for x in box.row_labels), default=-0.2) + 0.2
+def _row_label_width(box: Box, m: Metrics) -> float:
+    return max((m.width(x, 10) for x in box.row_labels), default=-0.2) + 0.2
 
 
-def _size(box: Box, col_rank: dict, row_rank: dict) -> tuple[float, float]:
+def _cell_size(box: Box, m: Metrics) -> tuple[float, float]:
+    """(width, height) of one value cell: square on screen; on a slide as wide as its widest
+    number and as tall as a line of it."""
+    if m is SCREEN or box.values is None:
+        return CELL, CELL
+    size = m.font(9)
+    widest = max((m.width(s, 9) for s in _cell_texts(box)), default=0.0)
+    return max(CELL, widest + 0.6 * size / PX), max(CELL, 1.9 * size / PX)
+
+
+def _size(box: Box, col_rank: dict, row_rank: dict, m: Metrics) -> tuple[float, float]:
     if box.values is not None:
         r, c = box.values.shape
-        label = text_width(box.label, 12) + text_width(shape_label(box.shape), 10)
-        return max(c * CELL + _row_label_width(box), label), r * CELL
+        cw, ch = _cell_size(box, m)
+        label = m.width(box.label, 12) + m.width(shape_label(box.shape), 10)
+        return max(c * cw + _row_label_width(box, m), label), r * ch
     # the rank sets the width; a long name or shape widens the box so its text stays inside
-    fit = max(text_width(box.label, 13.5), text_width(shape_label(box.shape), 12)) + 0.3  # bold name
-    return max(1.2 + 0.38 * col_rank[box.shape[1]], fit), 1.0 + 0.3 * row_rank[box.shape[0]]
+    whole = box.label + shape_label(box.shape)
+    fit = max(m.width(box.label, 13.5, whole), m.width(shape_label(box.shape), 12, whole)) + 0.3
+    lines = 2 * 1.3 * m.font(12, box.label) / PX + 0.2  # the two lines inside
+    return max(1.2 + 0.38 * col_rank[box.shape[1]], fit), max(1.0 + 0.3 * row_rank[box.shape[0]], lines)
+
+
+class _Drawing:
+    """What a diagram draws, in layout units: shapes, annotations and traces."""
+
+    def __init__(self):
+        self.shapes, self.notes, self.traces = [], [], []
+
+
+def _blocks(d: Diagram) -> list[list[int]]:
+    """Lane indices grouped: a labelled lane and the unlabelled lanes that follow it."""
+    groups: list[list[int]] = []
+    for i in range(len(d.lanes)):
+        label = d.lane_labels[i] if i < len(d.lane_labels) else ""
+        if label or not groups:
+            groups.append([i])
+        else:
+            groups[-1].append(i)
+    return groups
+
+
+def _draw_block(d: Diagram, lanes: list[int], x0: float, y0: float, ranks, m: Metrics, out: _Drawing):
+    """Draw lanes from (x0, y0); returns the block's (width, height)."""
+    col_rank, row_rank = ranks
+    y, right = y0, x0
+    placed: dict[str, float] = {}  # box label -> x in the lane above
+    for li in lanes:
+        lane = d.lanes[li]
+        sizes = [_size(it, col_rank, row_rank, m) if isinstance(it, Box) else (_op_width(it, m), 0.0) for it in lane]
+        height = max(h for _, h in sizes)
+        label = d.lane_labels[li] if li < len(d.lane_labels) else ""
+        centre = y + LANE_GAP * m.grow + (0.45 * m.grow if label else 0) + height / 2
+        # an unlabelled lane that starts from a box of the lane above continues under it
+        x = placed.get(lane[0].label, x0) if isinstance(lane[0], Box) and not label else x0
+        placed = {}
+        for it, (w, h) in zip(lane, sizes):
+            if isinstance(it, Box):
+                _draw_box(it, x, centre - h / 2, w, h, d.cached_label, m, out)
+                placed.setdefault(it.label, x)
+            else:
+                _draw_op(it, x + w / 2, centre, m, out)
+            x += w + GAP
+        if label:
+            out.notes.append(dict(x=x0, y=y + 0.2, text=f"<b>{label}</b>", xanchor="left", yanchor="top",
+                                  showarrow=False, font=dict(size=m.font(12, label), color=MUTED), xref="x", yref="y"))
+            right = max(right, x0 + m.width(f"<b>{label}</b>", 13.5))
+        right = max(right, x)
+        notes = any(isinstance(it, Box) and it.note for it in lane)
+        y = centre + height / 2 + ((0.55 if notes else 0.15) * m.grow)
+    return right - x0, y - y0
+
+
+def _pack(widths: list[float], wrap: float) -> list[list[int]]:
+    """Blocks in reading order, as many to a row as fit `wrap` wide."""
+    rows: list[list[int]] = [[]]
+    used = 0.0
+    for i, w in enumerate(widths):
+        if rows[-1] and used + BLOCK_GAP + w > wrap + 1e-9:
+            rows.append([])
+            used = 0.0
+        used += (BLOCK_GAP if rows[-1] else 0) + w
+        rows[-1].append(i)
+    return rows
+
+
+def _wrap_words(text: str, width: float, m: Metrics) -> str:
+    """A caption broken into lines no wider than `width` (at spaces; tags kept whole)."""
+    words, lines = text.split(" "), [""]
+    for w in words:
+        trial = f"{lines[-1]} {w}" if lines[-1] else w
+        if lines[-1] and m.width(trial, 12) > width:
+            lines.append(w)
+        else:
+            lines[-1] = trial
+    return "<br>".join(lines)
+
+
+def _captions(d: Diagram, m: Metrics, width: float | None) -> list[str]:
+    """The captions, each broken into lines no wider than `width` (None: one line each)."""
+    return [_wrap_words(c, max(width, 8.0), m) if width else c for c in d.captions]
+
+
+def _rows(sizes, wrap: float | None) -> tuple[list[list[int]], float, float]:
+    """Lane groups in rows no wider than `wrap` (None: one column): the rows, their width and height."""
+    rows = _pack([w for w, _ in sizes], wrap) if wrap else [[i] for i in range(len(sizes))]
+    width = max(sum(sizes[i][0] for i in row) + BLOCK_GAP * (len(row) - 1) for row in rows)
+    return rows, width, sum(max(sizes[i][1] for i in row) for row in rows)
+
+
+def _layout(d: Diagram, m: Metrics, wrap: float | None, ranks) -> tuple[_Drawing, float, float]:
+    """Draw the diagram: lane groups in rows no wider than `wrap` (None: one column), captions
+    under them; returns the drawing and its width and height in layout units."""
+    blocks = _blocks(d)
+    sizes = [_draw_block(d, b, 0, 0, ranks, m, _Drawing()) for b in blocks]
+    rows, width, _ = _rows(sizes, wrap)
+    out, y = _Drawing(), 0.0
+    for row in rows:
+        x = 0.0
+        for i in row:
+            _draw_block(d, blocks[i], x, y, ranks, m, out)
+            x += sizes[i][0] + BLOCK_GAP
+        y += max(sizes[i][1] for i in row)
+    at = y + 0.35 * m.grow
+    for text in _captions(d, m, width if wrap else None):
+        out.notes.append(dict(x=0, y=at, text=text, xanchor="left", yanchor="top", showarrow=False,
+                              align="left", font=dict(size=m.font(12, text), color=MUTED), xref="x", yref="y"))
+        lines = text.split("<br>")
+        width = max(width, *(m.width(line, 12) for line in lines))
+        at += 0.45 * m.grow * len(lines)
+    return out, width, at + (0.05 * m.grow if d.captions else -0.35 * m.grow)
 
 
 def render(d: Diagram) -> go.Figure:
     boxes = [it for lane in d.lanes for it in lane if isinstance(it, Box)]
-    col_rank = _ranks([b.shape[1] for b in boxes], d.size_order)
-    row_rank = _ranks([b.shape[0] for b in boxes], d.size_order)
-
-    shapes, notes, traces = [], [], []
-    y, width = 0.0, 0.0
-    placed: dict[str, float] = {}  # box label -> x in the lane above
-    for li, lane in enumerate(d.lanes):
-        sizes = [_size(it, col_rank, row_rank) if isinstance(it, Box) else (_op_width(it), 0.0) for it in lane]
-        height = max(h for _, h in sizes)
-        label = d.lane_labels[li] if li < len(d.lane_labels) else ""
-        centre = y + LANE_GAP + (0.45 if label else 0) + height / 2
-        # an unlabelled lane that starts from a box of the lane above continues under it
-        x = placed.get(lane[0].label, 0.0) if isinstance(lane[0], Box) and not label else 0.0
-        placed = {}
-        for it, (w, h) in zip(lane, sizes):
-            if isinstance(it, Box):
-                _draw_box(it, x, centre - h / 2, w, h, d.cached_label, shapes, notes, traces)
-                placed.setdefault(it.label, x)
-            else:
-                _draw_op(it, x + w / 2, centre, notes)
-            x += w + GAP
-        if label:
-            notes.append(dict(x=0, y=y + 0.2, text=f"<b>{label}</b>", xanchor="left", yanchor="top",
-                              showarrow=False, font=dict(size=12, color=MUTED), xref="x", yref="y"))
-        width = max(width, x)
-        y = centre + height / 2 + (0.55 if any(isinstance(it, Box) and it.note for it in lane) else 0.15)
-    for i, cap in enumerate(d.captions):
-        notes.append(dict(x=0, y=y + 0.35 + 0.45 * i, text=cap, xanchor="left", yanchor="top", showarrow=False,
-                          align="left", font=dict(size=12, color=MUTED), xref="x", yref="y"))
-    y += 0.45 * len(d.captions) + (0.4 if d.captions else 0)
-
+    ranks = (_ranks([b.shape[1] for b in boxes], d.size_order), _ranks([b.shape[0] for b in boxes], d.size_order))
+    title = d.title + (f"<br><sup>{d.subtitle}</sup>" if d.subtitle else "")
+    slide = slide_size()
+    if slide:
+        return _slide_figure(d, ranks, title, slide)
+    out, width, y = _layout(d, SCREEN, None, ranks)
     top = 70 if not d.subtitle else 85
     for c in (*d.captions, d.subtitle):  # captions and the subtitle may be wider than the lanes
         width = max(width, text_width(c, 12))
     width = max(width, text_width(d.title, 17))
-    title = d.title + (f"<br><sup>{d.subtitle}</sup>" if d.subtitle else "")
+    return _figure(d, out, title, width, y, top)
+
+
+def _figure(d: Diagram, out: _Drawing, title: str, width: float, y: float, top: int, pad: int = 10) -> go.Figure:
     layout = dict(
-        template="kv_atlas", title=dict(text=title), shapes=shapes, annotations=notes,
+        template="kv_atlas", title=dict(text=title), shapes=out.shapes, annotations=out.notes,
         xaxis=dict(visible=False, range=[-0.1, width + 0.1], constrain="domain"),
         yaxis=dict(visible=False, range=[y + 0.1, -0.1], scaleanchor="x", scaleratio=1, constrain="domain"),
-        width=int((width + 0.2) * PX) + 20, height=int((y + 0.2) * PX) + top + 20,
-        margin=dict(l=10, r=10, t=top, b=10), showlegend=False,
+        width=int((width + 0.2) * PX) + 2 * pad, height=int((y + 0.2) * PX) + top + 2 * pad,
+        margin=dict(l=pad, r=pad, t=top, b=pad), showlegend=False,
         plot_bgcolor="white", hovermode="closest",
         meta={"captions": list(d.captions)},  # as plain text for a talk deck's speaker notes
     )
-    return go.Figure(data=traces, layout=layout)
+    return go.Figure(data=out.traces, layout=layout)
 
 
-def _draw_box(b: Box, x, y, w, h, cached_label, shapes, notes, traces):
+def _slide_figure(d: Diagram, ranks, title: str, slide: tuple[int, int]) -> go.Figure:
+    """The slide layout: of the text sizes and packings tried, one whose smallest text, once
+    the diagram is scaled into the slide's drawing area, is at least the slide's minimum; of
+    those, the one with the largest text (up to a comfortable size), then the best fill; where
+    none reaches the minimum, the one with the largest smallest text."""
+    area_w, area_h = diagram_area(*slide, title)
+    u = slide[1] / 1080
+    best = None
+    for text in TEXT_STEPS:
+        m = Metrics(text)
+        sizes = [_draw_block(d, b, 0, 0, ranks, m, _Drawing()) for b in _blocks(d)]
+        widths = [w for w, _ in sizes]
+        wraps = {sum(widths[i:j]) + BLOCK_GAP * (j - i - 1) for i in range(len(widths))
+                 for j in range(i + 1, len(widths) + 1)}
+        for wrap in wraps:
+            _, w, h = _rows(sizes, wrap)
+            lines = sum(c.count("<br>") + 1 for c in _captions(d, m, w))
+            h += (0.45 * lines + 0.4) * m.grow if d.captions else 0
+            g = min(area_w / ((w + 0.2) * PX), area_h / ((h + 0.2) * PX))  # the drawing's scale on the slide
+            smallest = m.font(9) * g
+            fill = w * h * (g * PX) ** 2 / (area_w * area_h)
+            ok = smallest >= SLIDE_TEXT * u * 1.04  # a little to spare: the estimates are estimates
+            key = (ok, min(smallest, SLIDE_COMFORT * u) if ok else smallest, fill)
+            if best is None or key > best[0]:
+                best = (key, m, wrap)
+    _, m, wrap = best
+    out, w, h = _layout(d, m, wrap, ranks)
+    return _figure(d, out, title, w, h, top=0, pad=0)
+
+
+def _draw_box(b: Box, x, y, w, h, cached_label, m: Metrics, out: _Drawing):
     fill, line = ROLE_FILL[b.role]
-    lw = _row_label_width(b)
+    lw = _row_label_width(b, m)
+    cw, ch = _cell_size(b, m)
     if b.values is not None:  # centre the cells when the label made the slot wider
-        x += (w - (b.values.shape[1] * CELL + lw)) / 2
-        w = b.values.shape[1] * CELL + lw
+        x += (w - (b.values.shape[1] * cw + lw)) / 2
+        w = b.values.shape[1] * cw + lw
     for i, text in enumerate(b.row_labels):
-        notes.append(dict(x=x + lw - 0.1, y=y + (i + 0.5) * CELL, text=text, xref="x", yref="y", showarrow=False,
-                          xanchor="right", font=dict(size=10, color=MUTED)))
+        out.notes.append(dict(x=x + lw - 0.1, y=y + (i + 0.5) * ch, text=text, xref="x", yref="y", showarrow=False,
+                              xanchor="right", font=dict(size=m.font(10, text), color=MUTED)))
     x, w = x + lw, w - lw
     for j, text in enumerate(b.col_labels):
-        notes.append(_text(x + (j + 0.5) * CELL, y + h + 0.03, text, 9, yanchor="top", colour=MUTED))
-    shapes.append(dict(type="rect", x0=x, x1=x + w, y0=y, y1=y + h, xref="x", yref="y",
-                       fillcolor=fill if b.values is None else "rgba(0,0,0,0)",
-                       line=dict(color=line, width=3 if b.cached else 1.4, dash="solid")))
-    label = f"<b>{b.label}</b> <span style='font-size:10px'>{shape_label(b.shape)}</span>"
-    if b.values is None:
-        notes.append(_text(x + w / 2, y + h / 2, f"<b>{b.label}</b><br>{shape_label(b.shape)}", 12))
+        out.notes.append(_text(x + (j + 0.5) * cw, y + h + 0.03, text, m.font(9, text), yanchor="top", colour=MUTED))
+    out.shapes.append(dict(type="rect", x0=x, x1=x + w, y0=y, y1=y + h, xref="x", yref="y",
+                           fillcolor=fill if b.values is None else "rgba(0,0,0,0)",
+                           line=dict(color=line, width=3 if b.cached else 1.4, dash="solid")))
+    small = m.font(10, shape_label(b.shape))
+    label = f"<b>{b.label}</b> <span style='font-size:{small:g}px'>{shape_label(b.shape)}</span>"
+    if b.values is None:  # dark ink on the box's light fill, in every look
+        out.notes.append(_text(x + w / 2, y + h / 2, f"<b>{b.label}</b><br>{shape_label(b.shape)}",
+                               m.font(12, b.label + shape_label(b.shape)),
+                               colour=ink_on(fill), on_fill=True))
     else:
-        notes.append(_text(x + w / 2, y - 0.05, label, 12, yanchor="bottom"))
-        traces.append(_heatmap(b, x, y))
+        out.notes.append(_text(x + w / 2, y - 0.05, label, m.font(12, b.label), yanchor="bottom"))
+        out.traces += _heatmap(b, x, y, cw, ch, m)
     if b.cached:  # a badge on the top-right corner, outside the box (above a value box's label)
-        notes.append(dict(x=x + w, y=y, text=f" {cached_label} ", xref="x", yref="y", xanchor="right",
-                          yanchor="bottom", showarrow=False, font=dict(size=10, color="white"), bgcolor=line,
-                          yshift=2 if b.values is None else 22))
+        out.notes.append(dict(x=x + w, y=y, text=f" {cached_label} ", xref="x", yref="y", xanchor="right",
+                              yanchor="bottom", showarrow=False, font=dict(size=m.font(10), color=ink_on(line)),
+                              bgcolor=line, name=ON_FILL, yshift=2 if b.values is None else 22 * m.grow))
     if b.note:
-        below = 0.3 if b.col_labels else 0.05
-        notes.append(_text(x + w / 2, y + h + below, b.note, 10, yanchor="top", colour=MUTED))
+        below = (0.3 if b.col_labels else 0.05) * m.grow
+        out.notes.append(_text(x + w / 2, y + h + below, b.note, m.font(10, b.note), yanchor="top", colour=MUTED))
 
 
-def _heatmap(b: Box, x, y) -> dict:
+def _cell_texts(b: Box) -> list[str]:
+    if b.cells is not None:
+        return [str(s) for row in b.cells for s in row]
+    return [_cell(v, b.fmt) for v in np.asarray(b.values, dtype=float).ravel()]
+
+
+def _heatmap(b: Box, x, y, cw, ch, m: Metrics) -> list[dict]:
+    """The cells as a heatmap (colour and hover) and their numbers as a text trace, each in
+    the ink that reads on its own cell."""
     v = np.asarray(b.values, dtype=float)
     r, c = v.shape
     finite = np.where(np.isfinite(v), v, np.nan)
@@ -206,12 +390,37 @@ def _heatmap(b: Box, x, y) -> dict:
         scale = dict(colorscale=[[i / n, col] for i, col in enumerate(b.palette)], zmin=0, zmax=n)
     else:
         amax = float(np.nanmax(np.abs(finite))) if np.isfinite(finite).any() else 1.0
-        scale = dict(colorscale="RdBu", reversescale=True, zmid=0, zmin=-amax or -1, zmax=amax or 1)
+        scale = dict(colorscale=pc.get_colorscale(DIVERGING), zmin=-amax or -1, zmax=amax or 1)
     # x0/dx rather than coordinate lists: a single row or column keeps its cell size
-    return dict(type="heatmap", z=finite.tolist(), x0=x + CELL / 2, dx=CELL, y0=y + CELL / 2, dy=CELL,
-                text=text, texttemplate="%{text}",
-                textfont=dict(size=9), showscale=False, xgap=1, ygap=1,
-                hovertemplate=f"{b.label}: %{{text}}<extra></extra>", **scale)
+    heat = dict(type="heatmap", z=finite.tolist(), x0=x + cw / 2, dx=cw, y0=y + ch / 2, dy=ch, text=text,
+                showscale=False, xgap=1, ygap=1, hovertemplate=f"{b.label}: %{{text}}<extra></extra>", **scale)
+    fills = _cell_colours(finite, scale)
+    on, off = [], []  # cells with a colour; cells drawn empty (±∞) show the page
+    for i in range(r):
+        for j in range(c):
+            if text[i][j] != "":
+                (on if fills[i][j] else off).append((x + (j + 0.5) * cw, y + (i + 0.5) * ch, text[i][j],
+                                                     ink_on(fills[i][j]) if fills[i][j] else None))
+    return [heat, *(_cell_text(points, m.font(9), fill) for points, fill in ((on, True), (off, False)) if points)]
+
+
+def _cell_colours(z: np.ndarray, scale: dict) -> list[list[str | None]]:
+    """The colour plotly paints each cell (None where it paints none), from the same scale."""
+    lo, hi = scale["zmin"], scale["zmax"]
+    colours = scale["colorscale"]
+    out = []
+    for row in z:
+        fractions = [min(max((v - lo) / (hi - lo), 0.0), 1.0) for v in row]
+        sampled = pc.sample_colorscale(colours, [0.0 if np.isnan(f) else f for f in fractions])
+        out.append([None if np.isnan(v) else s for v, s in zip(row, sampled)])
+    return out
+
+
+def _cell_text(points, size: float, on_fill: bool) -> dict:
+    xs, ys, texts, inks = zip(*points)
+    return dict(type="scatter", mode="text", x=list(xs), y=list(ys), text=list(texts), hoverinfo="skip",
+                textfont=dict(size=size, color=list(inks) if on_fill else None), showlegend=False,
+                meta=ON_FILL if on_fill else None)
 
 
 def _cell(val: float, fmt: str) -> str:
@@ -225,30 +434,27 @@ def _cell(val: float, fmt: str) -> str:
     return text.replace("-", "−")
 
 
-def text_width(html: str, size: int = 10) -> float:
-    """Approximate width of a label in layout units (tags stripped; Hangul/CJK count double)."""
-    plain = re.sub(r"<[^>]+>", "", html)
-    wide = sum(1 for ch in plain if ord(ch) >= 0x1100)
-    return 0.0105 * size * (len(plain) + wide)
+def text_width(html: str, size: float = 10) -> float:
+    """Approximate width of a label in layout units."""
+    return 0.0105 * size * chars(html)
 
 
-def _op_width(op: Op) -> float:
+def _op_width(op: Op, m: Metrics) -> float:
     """Wide enough for the text over the arrow, at least a glyph's width."""
-    return max(OP_W, text_width(op.over) + 0.3)
+    return max(OP_W * m.grow, m.width(op.over, 10) + 0.3)
 
 
-def _draw_op(op: Op, x, y, notes):
+def _draw_op(op: Op, x, y, m: Metrics, out: _Drawing):
     big = len(op.glyph) <= 2
-    notes.append(_text(x, y, op.glyph, 20 if big else 12, colour="#111827"))
+    out.notes.append(_text(x, y, op.glyph, m.font(20 if big else 12, op.glyph), colour="#111827"))
     if op.over:
-        notes.append(_text(x, y - 0.22, op.over, 10, yanchor="bottom", colour=MUTED))
+        out.notes.append(_text(x, y - 0.22 * m.grow, op.over, m.font(10, op.over), yanchor="bottom", colour=MUTED))
 
 
-def _text(x, y, text, size, *, yanchor="middle", colour=None) -> dict:
-    return dict(x=x, y=y, text=text, xref="x", yref="y", showarrow=False, xanchor="center", yanchor=yanchor,
+def _text(x, y, text, size, *, yanchor="middle", colour=None, on_fill=False) -> dict:
+    note = dict(x=x, y=y, text=text, xref="x", yref="y", showarrow=False, xanchor="center", yanchor=yanchor,
                 font=dict(size=size, color=colour))
-
-
+    return {**note, "name": ON_FILL} if on_fill else note
 # Categories of a read grid: which kind of row holds a source token.
 EMPTY, COMPRESSED, WINDOW, SKIPPED = 0, 1, 2, 3
 GRID_PALETTE = ("#ffffff", "#c7dbf7", "#fcdcae", "#e5e7eb")

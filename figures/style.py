@@ -7,6 +7,9 @@ import re
 import plotly.graph_objects as go
 import plotly.io as pio
 
+from .contrast import readable
+from .slide import ON_FILL
+
 # Colours by role, as the article uses them.
 ROLE_COLOURS = {
     "main_kv": "#2f6fd1",  # blue: KV read by attention
@@ -36,6 +39,10 @@ def plotly_config(figure_id: str) -> dict:
 
 THEMES = ("light", "dark", "transparent")
 _DARK = dict(paper="#0f172a", plot="#0f172a", font="#e5e7eb", grid="#334155")
+# What text may sit on in each look: a transparent figure goes on any slide, so its text must
+# read on white and on black alike.
+BACKGROUNDS = {"light": ("#ffffff",), "dark": (_DARK["paper"],), "transparent": ("#ffffff", "#000000")}
+_INKS = (None, "#111827", "#1f2937")  # the template's dark text
 
 
 def apply_look(fig: go.Figure, theme: str = "light", font_scale: float = 1.0) -> go.Figure:
@@ -51,27 +58,61 @@ def apply_look(fig: go.Figure, theme: str = "light", font_scale: float = 1.0) ->
                           legend_bgcolor="rgba(0,0,0,0)")
         out.update_xaxes(gridcolor=_DARK["grid"], linecolor=_DARK["grid"])
         out.update_yaxes(gridcolor=_DARK["grid"], linecolor=_DARK["grid"])
-        out.update_annotations(bgcolor=None)
-        for a in out.layout.annotations:
-            if a.font.color in (None, "#111827", "#1f2937"):
-                a.font.color = _DARK["font"]
     elif theme == "transparent":
-        out.update_layout(paper_bgcolor="rgba(0,0,0,0)", plot_bgcolor="rgba(0,0,0,0)")
+        out.update_layout(paper_bgcolor="rgba(0,0,0,0)", plot_bgcolor="rgba(0,0,0,0)", legend_bgcolor="rgba(0,0,0,0)",
+                          font_color=readable(TEMPLATE.layout.font.color, BACKGROUNDS[theme]))
+    if theme != "light":
+        _recolour_text(out, theme)
     if font_scale != 1.0:
-        _scale_fonts(out, font_scale)
+        scale_fonts(out, font_scale)
     return out
+
+
+_INLINE_COLOUR = re.compile(r"color:\s*(#[0-9a-fA-F]{6})")
+
+
+def _text_colour(colour, theme: str):
+    """A page text's colour in a look: the template's dark ink follows the look's text colour;
+    any other colour is nudged until it reads on the look's backgrounds."""
+    if colour in _INKS:
+        return None
+    return readable(colour, BACKGROUNDS[theme])
+
+
+def _recolour_text(fig: go.Figure, theme: str) -> None:
+    """Text on the page takes colours that read on it; text on a fill of its own (marked
+    ON_FILL, or an annotation with a background) keeps the colour its builder chose."""
+    def inline(text: str) -> str:
+        return _INLINE_COLOUR.sub(lambda m: f"color:{readable(m.group(1), BACKGROUNDS[theme])}", text or "")
+
+    for a in fig.layout.annotations:
+        if a.name == ON_FILL:
+            continue
+        a.bgcolor = None
+        a.font.color = _text_colour(a.font.color, theme)
+        a.text = inline(a.text)
+    for tr in fig.data:
+        if "textfont" not in tr or tr.meta == ON_FILL:
+            continue
+        c = tr.textfont.color
+        tr.textfont.color = [_text_colour(x, theme) for x in c] if isinstance(c, (list, tuple)) else \
+            _text_colour(c, theme)
+        if isinstance(tr.text, (list, tuple)):
+            tr.text = [inline(x) if isinstance(x, str) else x for x in tr.text]
 
 
 _INLINE_SIZE = re.compile(r"font-size:\s*([\d.]+)px")
 
 
-def _scale_fonts(fig: go.Figure, scale: float) -> None:
+def scale_fonts(fig: go.Figure, scale: float) -> None:
     """Every font size the figure sets (resolved through the template where it sets none),
     and sizes given inline in a label's HTML, times `scale`."""
     body = fig.layout.font.size or TEMPLATE.layout.font.size
     fig.update_layout(font_size=body * scale,
                       title_font_size=(fig.layout.title.font.size or TEMPLATE.layout.title.font.size) * scale,
                       legend_font_size=(fig.layout.legend.font.size or body) * scale)
+    fig.layout.title.text = _INLINE_SIZE.sub(lambda m: f"font-size:{float(m.group(1)) * scale:g}px",
+                                              fig.layout.title.text or "")
     for a in fig.layout.annotations:
         a.font.size = (a.font.size or body) * scale
         a.text = _INLINE_SIZE.sub(lambda m: f"font-size:{float(m.group(1)) * scale:g}px", a.text or "")

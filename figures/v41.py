@@ -15,8 +15,10 @@ from core.factors import factors
 from core.sharing import kv_groups, layer_roles, selection_groups
 from i18n import model_name, t
 
+from .contrast import ink_on
 from .matrix import Box, Diagram, Op, render
 from .mla import sym
+from .slide import ON_FILL
 from .style import MUTED, ROLE_COLOURS
 
 MODE_COLOURS = {"SWA": "#d1d5db", "Full": ROLE_COLOURS["main_kv"], "Reindex": ROLE_COLOURS["index_key"],
@@ -33,7 +35,7 @@ def build_a24(*, model: str = "v4.1-flash", lang: str = "ko") -> go.Figure:
         shapes.append(dict(type="rect", x0=r.index + 0.06, x1=r.index + 0.94, y0=0, y1=1,
                            fillcolor=MODE_COLOURS[r.label], line=dict(width=0)))
         notes.append(dict(x=r.index + 0.5, y=0.5, text=t(f"a24.short.{r.label}", lang), showarrow=False,
-                          font=dict(size=11, color="white" if r.label in ("Full", "Reindex") else "#111827")))
+                          font=dict(size=11, color=ink_on(MODE_COLOURS[r.label])), name=ON_FILL))
         notes.append(dict(x=r.index + 0.5, y=-0.22, text=f"{r.index + 1}", showarrow=False,
                           font=dict(size=9, color=MUTED)))
         if r.kind == "CSA2":
@@ -59,7 +61,7 @@ def build_a24(*, model: str = "v4.1-flash", lang: str = "ko") -> go.Figure:
         from core.ced import v41_layer_split
 
         enc, dec, _ = v41_layer_split(spec)
-        shapes.append(dict(type="line", x0=enc, x1=enc, y0=-1.9, y1=2.3, line=dict(color="#111827", dash="dot")))
+        shapes.append(dict(type="line", x0=enc, x1=enc, y0=-1.9, y1=2.3, line=dict(color=MUTED, dash="dot", width=2)))
         for x, key, count in ((enc / 2, "a24.encoder", enc), (enc + dec / 2, "a24.decoder", dec)):
             notes.append(dict(x=x, y=2.25, text=t(key, lang, n=count), showarrow=False, font=dict(size=13)))
     stores = [r.index + 1 for r in roles if r.stores_global]

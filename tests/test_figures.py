@@ -8,7 +8,10 @@ import pytest
 import core
 from core.units import fmt_bytes
 from figures import EXTRAS, FIGURES
+from figures.contrast import READABLE, contrast, readable
 from figures.knobs import CONTEXT_STOPS as CONTEXTS
+from figures.kv_bars import LOCAL_TEXT, bar_colour
+from figures.style import ROLE_COLOURS
 from i18n import LANGS, TEXT
 
 HANGUL = re.compile(r"[\uac00-\ud7a3]")
@@ -92,7 +95,12 @@ def test_a1_notes_local_kv_in_orange_only_for_v4_and_v41():
     notes = [text for text in labels(fig) if "local KV" in text]
     assert len(notes) == 2
     assert "3.21 MB" in notes[0] and "2.70 MB" in notes[1]
-    assert all("최근 128위치" in n and "#e8890c" in n for n in notes)
+    assert all("최근 128위치" in n and LOCAL_TEXT in n for n in notes)  # the role's orange, dark enough to read
+
+
+def test_a1_local_kv_text_is_the_role_orange_made_readable_on_white():
+    assert contrast(LOCAL_TEXT, "#ffffff") >= READABLE
+    assert LOCAL_TEXT == readable(ROLE_COLOURS["local_kv"], ("#ffffff",))
 
 
 def test_a1_read_bar_is_split_by_share_of_its_log_length():
@@ -113,8 +121,8 @@ def test_generation_charts_stop_at_their_model_and_highlight_it(fid, last):
     fig = FIGURES[fid]()
     ticks = list(fig.layout.yaxis.ticktext)
     assert ticks[0] == "가상 MHA" and ticks[-1] == f"<b>{last}</b>"
-    opacity = fig.data[0].marker.opacity
-    assert list(opacity) == [0.35] * (len(ticks) - 1) + [1.0]
+    dim, full = bar_colour("main_kv", True), ROLE_COLOURS["main_kv"]  # the others greyed, opaque
+    assert list(fig.data[0].marker.color) == [dim] * (len(ticks) - 1) + [full] and dim != full
 
 
 def test_generation_charts_share_a1_axes():
