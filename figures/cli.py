@@ -4,6 +4,7 @@ export: one file per figure and format, named so they sort in article order (A01
         Knob values (`--set groups=2,4`, `--context 1M`, `--precision bf16`) are read
         through the registry, clamped into range with a note on stderr, as a link's are.
 deck:   a 16:9 PowerPoint file, one slide per figure with speaker notes (figures/deck.py).
+animate: one figure with a play control, a frame per step, as a GIF or MP4 (figures/video.py).
 site:   an offline static site, one page per figure and an index, sharing one plotly.min.js.
 catalogue: docs/catalogue.md from the registry.
 """
@@ -11,6 +12,7 @@ catalogue: docs/catalogue.md from the registry.
 from __future__ import annotations
 
 import argparse
+import math
 import re
 import sys
 import time
@@ -19,7 +21,8 @@ from pathlib import Path
 from i18n import LANGS
 
 from . import FIGURES, ordered_ids
-from .export import FORMATS, SLIDE_SIZES, files, html, slug
+from .animation import play_spec
+from .export import FORMATS, SLIDE_SIZES, files, html, played, slug
 from .knobs import CONTEXT, FONT_SCALE, PRECISION, THEME, Knob
 
 
@@ -79,6 +82,41 @@ def _pptx(text: str) -> Path:
     return path
 
 
+def _animated_id(text: str) -> str:
+    ids = parse_ids(text)
+    if len(ids) != 1:
+        raise argparse.ArgumentTypeError(f"--id takes one figure, got {text!r}")
+    try:
+        return play_spec(ids[0]).id
+    except ValueError as e:
+        raise argparse.ArgumentTypeError(str(e)) from None
+
+
+def _fps(text: str) -> float:
+    from .video import FPS_RANGE
+
+    try:
+        fps = float(text)
+    except ValueError:
+        fps = math.nan
+    if not FPS_RANGE[0] <= fps <= FPS_RANGE[1]:  # nan fails too
+        raise argparse.ArgumentTypeError(f"takes frames per second from {FPS_RANGE[0]:g} to {FPS_RANGE[1]:g}, "
+                                         f"got {text!r}")
+    return fps
+
+
+def _video_out(text: str) -> Path:
+    path = Path(text)
+    _out_dir(str(path.parent))
+    return path
+
+
+def _pixels(text: str) -> int:
+    if not text.isdigit() or not 16 <= int(text) <= 7680:
+        raise argparse.ArgumentTypeError(f"takes pixels from 16 to 7680, got {text!r}")
+    return int(text)
+
+
 def _params(args) -> dict | None:
     """Link-like knob values from --context, --precision and --set, clamping notes on stderr;
     None (after one error line) when --set names no knob of the chosen figures."""
@@ -134,6 +172,38 @@ def deck(args) -> int:
     return 1 if failed else 0
 
 
+def animate(args) -> int:
+    """One figure's steps as a video: each still rendered through the warm image path, encoded."""
+    from .export import ImagesUnavailable
+    from .video import VIDEO_FORMATS, frames, write
+
+    suffix = args.out.suffix.lower().lstrip(".")
+    fmt = args.format or suffix
+    if fmt not in VIDEO_FORMATS or suffix not in (fmt, ""):
+        said = f"--format {args.format}, but --out {args.out}" if args.format else f"--out {args.out}"
+        print(f"error: {said}: name a .gif or .mp4 file (or give --format gif or mp4)", file=sys.stderr)
+        return 2
+    args.ids = [args.id]
+    params = _params(args)
+    if params is None:
+        return 2
+    values = {**FIGURES[args.id].read(params)[0], "lang": args.lang}
+    slide = SLIDE_SIZES.get(args.size, (None, None))
+    t0 = time.perf_counter()
+    try:
+        images = frames(args.id, values, theme=args.theme, font_scale=args.font_scale,
+                        width=args.width or slide[0], height=args.height or slide[1],
+                        progress=lambda n, total: _progress(n, total, args.id))
+    except ImagesUnavailable as e:
+        print(f"\nerror: {e}", file=sys.stderr)
+        return 1
+    write(args.out, images, fmt, args.fps)
+    h, w = images[0].shape[:2]
+    print(f"\n{len(images)} frames, {w}×{h}, {len(images) / args.fps:.1f} s at {args.fps:g} fps in "
+          f"{time.perf_counter() - t0:.1f} s → {args.out}")
+    return 0
+
+
 def site(args) -> int:
     """index-<lang>.html + one page per figure and language, all loading ./plotly.min.js."""
     from plotly.offline import get_plotlyjs
@@ -145,7 +215,8 @@ def site(args) -> int:
         for fid in ordered_ids():
             fig = FIGURES[fid](lang=lang)
             name = f"{slug(fid)}-{lang}.html"
-            (args.out / name).write_text(html(fig, shared_js=True), encoding="utf-8")
+            shown = played(fid, lang=lang) if FIGURES[fid].play else fig  # a figure that plays, plays here too
+            (args.out / name).write_text(html(shown, shared_js=True), encoding="utf-8")
             title = re.sub(r"<[^>]+>", " ", (fig.layout.title.text or fid).split("<br>")[0]).strip()
             links.append(f'<li><a href="{name}">{fid}</a> — {title}</li>')
             pages += 1
@@ -191,12 +262,28 @@ def main(argv=None) -> int:
     d.add_argument("--size", choices=SLIDE_SIZES, default="1080p", help="the pictures' size in pixels")
     for q in (e, d):
         _figure_options(q)
+    a = sub.add_parser("animate", help="one figure's steps as a GIF or MP4 (the figures with a ▶ play control)")
+    a.add_argument("--id", type=_animated_id, required=True, help="a figure with a play control, e.g. A14")
+    a.add_argument("--out", type=_video_out, required=True, help="the video file, e.g. a14.mp4")
+    a.add_argument("--format", choices=("gif", "mp4"), help="gif or mp4 (default: from --out)")
+    a.add_argument("--fps", type=_fps, default=2.0, help="steps per second (default 2)")
+    a.add_argument("--size", choices=SLIDE_SIZES, help="the frames' size in pixels (default: the figure's own)")
+    a.add_argument("--width", type=_pixels, help="overrides --size")
+    a.add_argument("--height", type=_pixels, help="overrides --size")
+    a.add_argument("--lang", choices=LANGS, default="ko")
+    a.add_argument("--theme", type=_look(THEME), default=THEME.default, help=", ".join(THEME.choices))
+    a.add_argument("--font-scale", type=_look(FONT_SCALE), default=FONT_SCALE.default,
+                   help=", ".join(map(str, FONT_SCALE.choices)))
+    a.add_argument("--set", type=_setting, action="append", default=[], metavar="KEY=VALUE",
+                   help="a knob by its link key, e.g. --set m=2 (the stepped knob's value joins the steps)")
+    a.set_defaults(context=None, precision=None)
     s = sub.add_parser("site", help="an offline static site of every figure")
     s.add_argument("--out", type=_out_dir, required=True)
     c = sub.add_parser("catalogue", help="the figure catalogue as markdown")
     c.add_argument("--out", type=Path, help="write it here (default: print it)")
     args = p.parse_args(argv)
-    return {"export": export, "deck": deck, "site": site, "catalogue": catalogue}[args.command](args)
+    return {"export": export, "deck": deck, "animate": animate, "site": site,
+            "catalogue": catalogue}[args.command](args)
 
 
 def _figure_options(p: argparse.ArgumentParser) -> None:
