@@ -36,8 +36,17 @@ def _section(spec: FigureSpec) -> str:
     shows = " ".join(inspect.getdoc(spec.builder).split("\n\n")[0].split())
     rows = [f"| `{k.name}` | {_keys(k)} | {_kind(k)} | {_range(k)} | {_value(k, k.default)} |" for k in spec.knobs]
     return "\n".join([
-        f"### {spec.id} · {spec.title('en')}", "", f"*{spec.title('ko')}*", "", shows, "",
+        f"### {spec.id} · {spec.title('en')}", "", f"*{spec.title('ko')}*", "", shows, "", *_plays(spec),
         "| knob | link key | type | range or choices | default |", "|---|---|---|---|---|", *rows, ""])
+
+
+def _plays(spec: FigureSpec) -> list[str]:
+    """A figure with a play control: what its frames step through, and where it plays."""
+    if spec.play is None:
+        return []
+    key = spec.knob(spec.play.knob).key
+    return [f"▶ Plays one frame per `{key}` from {spec.play.lo} to {spec.play.hi}: the page's ▶ Play toggle, "
+            f"its HTML export, `python -m figures animate --id {spec.id} --out {spec.id.lower()}.mp4`.", ""]
 
 
 def _keys(k: Knob) -> str:
