@@ -1,11 +1,5 @@
-"""KV Atlas: the router and the shared sidebar. Run with `streamlit run app.py`.
+"""KV Atlas: the router and the shared sidebar. Run with `streamlit run app.py`."""
 
-Sessions that arrive together at a fresh process run this script in parallel threads. An
-`import` waits for a module another thread is importing, but plotly takes pandas straight
-from sys.modules, half-imported; so pandas is imported, whole, before anything draws.
-"""
-
-import pandas  # noqa: F401  (first: see above)
 import streamlit as st
 
 import ui

@@ -6,7 +6,11 @@ keyword arguments are its knobs. `EXTRAS` holds the charts the article describes
 but does not number; `SPECS` both.
 """
 
-from . import style  # noqa: F401  (registers the shared template)
-from .registry import EXTRAS, FIGURES, SPECS, FigureSpec, ordered_ids
+from core.preload import preload
+
+preload()  # before plotly builds the template: see core/preload.py
+
+from . import style  # noqa: E402, F401  (registers the shared template)
+from .registry import EXTRAS, FIGURES, SPECS, FigureSpec, ordered_ids  # noqa: E402
 
 __all__ = ["EXTRAS", "FIGURES", "SPECS", "FigureSpec", "ordered_ids"]

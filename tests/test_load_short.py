@@ -15,7 +15,7 @@ import urllib.error
 import pytest
 
 import browser_harness as bh
-from benchmarks.load import EXPORT, Tally, fetch, plans, run_readers, warm
+from benchmarks.load import EXPORT, Tally, cold_start, fetch, plans, run_readers, warm
 from benchmarks.protocol import Session
 
 READERS, STEPS = 10, 5
@@ -83,3 +83,13 @@ def test_a_built_zip_outlives_other_readers_runs(app_url):
             await other.close()
 
     run(scenario())
+
+
+def test_readers_arriving_at_a_fresh_process_see_no_exception(tmp_path):
+    """Before any session has called st.navigation, Streamlit serves pages/ the old way (a page
+    without app.py) and parallel first runs import numpy at once: neither may reach a reader.
+    A deep link's first visit still gets Streamlit's "page not found" notice over the right
+    page; the deploy's script health check runs app.py before traffic (README, Deploy)."""
+    with bh.streamlit_server(bh.REPO_ROOT / "app.py", tmp_path / "streamlit.log") as url:
+        tally = run(cold_start(url, READERS, 60.0))
+    assert not {kind: n for kind, n in tally.errors.items() if kind != "page not found"}, tally.details

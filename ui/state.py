@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 import streamlit as st
+from streamlit.runtime.pages_manager import PagesManager
 
 from core import Precision
 from figures import SPECS
@@ -61,6 +62,12 @@ def sidebar() -> View:
 
 def view() -> View:
     """The view chosen in the sidebar this run (defaults when a page runs on its own)."""
+    if PagesManager.uses_pages_directory:
+        # Until some session's app.py has called st.navigation, a fresh process serves
+        # pages/ the old way: a reader opening /export first ran the page without app.py.
+        # Leave that mode and rerun: app.py routes to the same page by its URL.
+        PagesManager.uses_pages_directory = False
+        st.rerun()
     return st.session_state.get("_view", View())
 
 
