@@ -28,7 +28,7 @@ from .style import MUTED, apply_look
 FRAME_MS = 800  # how long the play button shows each step
 CONTROLS_PX = 90  # room under the plot for the buttons and the slider
 BUTTONS_PX = 96  # the play/pause buttons, left of the slider
-RAIL = "rgba(107, 114, 128, 0.25)"  # the slider's rail: MUTED, faint on a light or a dark background
+RAIL = "rgba({}, {}, {}, 0.25)".format(*bytes.fromhex(MUTED[1:]))  # the slider's rail: MUTED, faint on any background
 AXES = ("xaxis", "yaxis")
 # fixed across frames: the canvas (axes: a range that spans every step), and what is not drawn
 FIXED = ("width", "height", *AXES, "meta", "template")
