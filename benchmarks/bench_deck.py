@@ -1,0 +1,34 @@
+"""A 31-slide deck against the same 31 figures exported as 1080p PNGs (figures.export.files, the
+export CLI's path), in the same run, with the same look and language.
+
+The deck renders the same pictures, so the difference is python-pptx and the speaker notes.
+Goal: the deck takes at most 2× the PNG export. Run: python -m benchmarks.bench_deck [--check]
+"""
+
+import argparse
+
+from benchmarks.timing import measure, verdict
+from figures import deck, ordered_ids
+from figures.export import SLIDE_SIZES, files
+
+RATIO = 2.0
+LOOK = dict(lang="en", theme="dark")
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--check", action="store_true", help="exit 1 when the goal is missed")
+    parser.add_argument("--repeat", type=int, default=3)
+    args = parser.parse_args()
+
+    ids = ordered_ids()
+    width, height = SLIDE_SIZES[deck.DEFAULT_SIZE]
+    pngs = measure(lambda: list(files(ids, ["png"], **LOOK, size={"width": width, "height": height})),
+                   repeat=args.repeat)  # the warm-up pass starts the kaleido server
+    slides = measure(lambda: deck.build(ids, **LOOK, size=deck.DEFAULT_SIZE), repeat=args.repeat, warmup=0)
+    data, failed = deck.build(ids, **LOOK)
+    ratio = slides.median / pngs.median
+    print(f"{len(ids)} figures, {width}×{height}; the deck is {len(data) / 1e6:.1f} MB, {1 + len(ids)} slides")
+    print(f"{'PNG export':>12}: {pngs}")
+    print(f"{'deck':>12}: {slides}   ratio {ratio:.2f}×")
+    misses = [f"ratio {ratio:.2f}×"] * (ratio > RATIO) + [f"failed: {'; '.join(failed)}"] * bool(failed)
+    verdict(f"deck ≤ {RATIO:g}× the PNG export", misses, args.check)
