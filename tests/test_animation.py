@@ -1,0 +1,242 @@
+"""Figures that play (figures/animation.py): which figures and steps, frame k is the static
+figure at step k — also after plotly.js has merged other frames into the plot first — the
+HTML export carries frames and controls, the page's ▶ Play toggle shows them, and
+`python -m figures animate` writes a GIF and an MP4 with a frame per step at the asked size
+and speed."""
+
+from __future__ import annotations
+
+import copy
+import json
+
+import imageio.v3 as iio
+import numpy as np
+import pytest
+from PIL import Image
+from streamlit.testing.v1 import AppTest
+from test_app import ROOT, page_charts
+
+from figures import FIGURES
+from figures.animation import CONTROLS_PX, animated, steps, stills
+from figures.cli import main
+from figures.export import files, image_browser
+from figures.registry import PLAYS, FigureSpec, Play
+from figures.style import apply_look
+from figures.v4 import build_a14
+from figures.video import FPS_RANGE
+
+# what the issue asks for: the figure, the knob its frames step
+ASKED = {"A14": "t_", "A19": "t_", "B3": "position", "A25": "tokens", "A27": "prompt"}
+LISTS = ("shapes", "annotations")
+
+
+def test_the_figures_whose_story_is_a_sequence_play_their_knob():
+    assert {fid: spec.play.knob for fid, spec in PLAYS.items()} == ASKED
+    assert (PLAYS["A14"].play.lo, PLAYS["A14"].play.hi) == (0, 15)
+    for fid, spec in PLAYS.items():  # unless narrowed, a play spans its knob's range
+        knob = spec.knob(spec.play.knob)
+        assert knob.lo <= spec.play.lo < spec.play.hi <= knob.hi, fid
+    assert (PLAYS["A19"].play.lo, PLAYS["A19"].play.hi) == (FIGURES["A19"].knob("t_").lo, FIGURES["A19"].knob("t_").hi)
+
+
+@pytest.mark.parametrize("play", [Play("lang"), Play("nothing"), Play("t_", 0, 99), Play("t_", 5, 5)])
+def test_a_play_must_step_an_int_knob_inside_its_range(play):
+    spec = FIGURES["A14"]
+    with pytest.raises(ValueError, match="play"):
+        FigureSpec("X", build_a14, spec.title_key, spec.knobs, play=play)
+
+
+@pytest.mark.parametrize("fid", sorted(PLAYS))
+def test_one_frame_per_step_and_the_slider_at_the_knobs_own_value(fid):
+    spec = PLAYS[fid]
+    fig = animated(fid, lang="en")
+    assert [f["name"] for f in fig["frames"]] == [str(v) for v in range(spec.play.lo, spec.play.hi + 1)]
+    slider, = fig["layout"]["sliders"]
+    assert [s["label"] for s in slider["steps"]] == [f["name"] for f in fig["frames"]]
+    assert slider["steps"][slider["active"]]["label"] == str(spec.defaults[spec.play.knob])
+    play, pause = fig["layout"]["updatemenus"][0]["buttons"]
+    assert play["method"] == pause["method"] == "animate" and play["args"][0] is None
+
+
+def test_a14_has_sixteen_frames_and_a_value_outside_the_play_range_widens_it():
+    assert len(animated("A14", lang="en")["frames"]) == 16  # t = 0 … 15, as the issue asks
+    wide = animated("A14", t_=20, lang="en")
+    assert [f["name"] for f in wide["frames"]] == [str(v) for v in range(21)]
+    assert wide["layout"]["sliders"][0]["active"] == 20
+    assert list(steps(FIGURES["A14"], 20)) == list(range(21))
+
+
+def _set(obj):
+    """What a figure sets: nulls (plotly.js defaults) and hidden padding items dropped."""
+    if isinstance(obj, dict):
+        return {k: _set(v) for k, v in obj.items() if v is not None}
+    if isinstance(obj, list):
+        return [_set(v) for v in obj if not (isinstance(v, dict) and v.get("visible") is False)]
+    return obj
+
+
+def static(fid: str, step: int, theme="light", font_scale=1.0, **knobs) -> dict:
+    spec = FIGURES[fid]
+    return apply_look(spec(**{**knobs, spec.play.knob: step}), theme, font_scale).to_plotly_json()
+
+
+def _compare_frames(fid, fig, theme="light", font_scale=1.0, **knobs):
+    for frame in fig["frames"]:
+        want = static(fid, int(frame["name"]), theme, font_scale, **knobs)
+        assert _set(frame["data"]) == _set(want["data"]), (fid, frame["name"])
+        for key, value in frame["layout"].items():
+            assert _set(value) == _set(want["layout"].get(key)), (fid, frame["name"], key)
+        assert set(LISTS) <= set(frame["layout"]), fid  # what a step changes travels with its frame
+
+
+@pytest.mark.parametrize("fid", sorted(PLAYS))
+def test_frame_k_is_the_static_figure_at_step_k(fid):
+    _compare_frames(fid, animated(fid, lang="en"), lang="en")
+
+
+def test_frames_carry_the_look():
+    fig = animated("A27", "dark", 1.5, lang="en", window=3)
+    _compare_frames("A27", fig, "dark", 1.5, lang="en", window=3)
+    assert fig["layout"]["paper_bgcolor"] == static("A27", 1, "dark", 1.5, lang="en")["layout"]["paper_bgcolor"]
+
+
+@pytest.mark.parametrize("fid", ["A14", "B3"])
+def test_the_figure_and_its_stills_are_the_static_figure_on_a_canvas_that_holds_every_step(fid):
+    spec = FIGURES[fid]
+    fig, (figs, values) = animated(fid, lang="en"), stills(fid, lang="en")
+    at = spec.defaults[spec.play.knob]
+    canvas = ("width", "height", "xaxis", "yaxis", "margin", "sliders", "updatemenus")
+    want = static(fid, at, lang="en")["layout"]
+    assert {k: v for k, v in fig["layout"].items() if k not in canvas} == {
+        k: v for k, v in want.items() if k not in canvas}
+    assert fig["layout"]["margin"]["b"] == want["margin"]["b"] + CONTROLS_PX
+    for still, v in zip(figs, values):
+        whole = static(fid, v, lang="en")
+        want, lay = whole["layout"], still.layout
+        assert (lay.width, lay.height) == (figs[0].layout.width, figs[0].layout.height)
+        assert lay.width >= want["width"] and lay.height >= want["height"]
+        x, y = lay.xaxis.range, lay.yaxis.range  # y runs downwards: [bottom, top]
+        assert x[0] <= want["xaxis"]["range"][0] and x[1] >= want["xaxis"]["range"][1]
+        assert y[0] >= want["yaxis"]["range"][0] and y[1] <= want["yaxis"]["range"][1]
+        drawn = still.to_plotly_json()
+        assert _set(drawn["data"]) == _set(whole["data"])
+        assert all(_set(drawn["layout"][k]) == _set(want[k]) for k in LISTS)
+
+
+# plotly.js applies a frame by merging it into what is drawn (Plots.extendLayout/extendTrace):
+# dicts deeply, arrays replaced, layout lists and traces item by item (extra items stay).
+def _merge(dest, src):
+    for k, v in src.items():
+        if isinstance(v, dict) and isinstance(dest.get(k), dict):
+            _merge(dest[k], v)
+        elif k in LISTS and isinstance(v, list):
+            old = dest.get(k) or []
+            dest[k] = [_merge(copy.deepcopy(old[i]) if i < len(old) and old[i] else {}, item) if item else item
+                       for i, item in enumerate(v)] + old[len(v):]
+        else:
+            dest[k] = copy.deepcopy(v)
+    return dest
+
+
+@pytest.mark.parametrize("fid", sorted(PLAYS))
+def test_a_frame_applied_over_any_other_draws_exactly_its_step(fid):
+    fig = animated(fid, lang="en")
+    frames = fig["frames"]
+    for before, after in ((-1, 0), (0, -1), (len(frames) // 2, 1)):  # shrink, grow, and back
+        data, layout = copy.deepcopy(fig["data"]), copy.deepcopy(fig["layout"])
+        for frame in (frames[before], frames[after]):
+            data += [{}] * (len(frame["data"]) - len(data))
+            data = [_merge(tr, new) for tr, new in zip(data, frame["data"])] + data[len(frame["data"]):]
+            _merge(layout, frame["layout"])
+        want = static(fid, int(frames[after]["name"]), lang="en")
+        assert _set(data) == _set(want["data"]), (fid, before, after)
+        for key in LISTS:
+            assert _set(layout[key]) == _set(want["layout"][key]), (fid, before, after, key)
+
+
+def test_the_html_export_of_a_figure_that_plays_carries_its_frames_and_controls():
+    (_, _, a14), (_, _, a1) = files(["A14", "A1"], ["html"], lang="en")
+    html = a14.decode()
+    assert html.count("Plotly.addFrames(") == 1 and b"Plotly.addFrames(" not in a1
+    after = html.split("Plotly.addFrames(", 1)[1]
+    frames, _ = json.JSONDecoder().raw_decode(after[after.index("["):])  # Plotly.addFrames(id, [frames])
+    assert [f["name"] for f in frames] == [str(v) for v in steps(FIGURES["A14"])]
+    assert '"updatemenus"' in html and '"sliders"' in html and '"method":"animate"' in html.replace(" ", "")
+    assert "Plotly.animate(" not in after  # it waits for ▶
+
+
+def test_the_play_toggle_shows_the_animation_on_the_page():
+    at = AppTest.from_file(str(ROOT / "pages/v4_flash.py"), default_timeout=120).run()
+    assert not at.exception
+    assert not any("frames" in c for c in page_charts(at))  # off: the static figures
+    assert {t.key for t in at.toggle} >= {"toggle-play-A14", "toggle-play-A19"}
+    at.toggle(key="toggle-play-A14").set_value(True).run()
+    assert not at.exception
+    playing = [c for c in page_charts(at) if c.get("frames")]
+    assert len(playing) == 1 and len(playing[0]["frames"]) == len(steps(FIGURES["A14"]))
+    assert playing[0]["layout"]["sliders"][0]["currentvalue"]["prefix"].startswith("t ")
+
+
+# --- python -m figures animate -----------------------------------------------------------
+
+@pytest.mark.parametrize("argv, says", [
+    (["--id", "Z9"], "unknown figure id"),
+    (["--id", "A1"], "A1 has no play control"),
+    (["--id", "A14", "--fps", "0"], "--fps"),
+    (["--id", "A14", "--fps", "fast"], "--fps"),
+    (["--id", "A14", "--fps", str(FPS_RANGE[1] * 2)], "--fps"),
+    (["--id", "A14", "--width", "-3"], "--width"),
+])
+def test_animate_bad_input_is_one_error_line_and_status_2(argv, says, tmp_path, capsys):
+    with pytest.raises(SystemExit) as e:
+        main(["animate", "--out", str(tmp_path / "a.gif"), *argv])
+    err = capsys.readouterr().err.strip()
+    assert e.value.code == 2 and says in err and len(err.splitlines()) == 1, err
+    assert not (tmp_path / "a.gif").exists()
+
+
+@pytest.mark.parametrize("argv, says", [
+    (["--out", "a.avi"], "name a .gif or .mp4"),
+    (["--out", "a.mp4", "--format", "gif"], "--format gif, but"),
+    (["--out", "a.gif", "--set", "zz=1"], "has a knob 'zz'"),
+])
+def test_animate_a_wrong_file_or_knob_is_one_error_line_and_status_2(argv, says, tmp_path, capsys, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    assert main(["animate", "--id", "A14", *argv]) == 2
+    err = capsys.readouterr().err.strip()
+    assert says in err and len(err.splitlines()) == 1, err
+    assert not list(tmp_path.iterdir())
+
+
+@pytest.fixture(scope="module")
+def videos(tmp_path_factory):
+    if not image_browser():
+        pytest.skip("no Chrome/Chromium for kaleido")
+    out = tmp_path_factory.mktemp("videos")
+    size = ["--width", "320", "--height", "180"]  # small: the test is about frames, size and speed
+    assert main(["animate", "--id", "A14", "--out", str(out / "a14.gif"), "--fps", "4", "--lang", "en", *size]) == 0
+    assert main(["animate", "--id", "A14", "--out", str(out / "a14.mp4"), "--fps", "2", "--theme", "dark", *size]) == 0
+    return out
+
+
+def test_animate_writes_a_gif_with_a_frame_per_step_at_the_asked_size_and_speed(videos):
+    n = len(steps(FIGURES["A14"]))
+    with Image.open(videos / "a14.gif") as gif:
+        assert (gif.n_frames, gif.size, gif.info["loop"]) == (n, (320, 180), 0)
+        durations = []
+        for i in range(gif.n_frames):
+            gif.seek(i)
+            durations.append(gif.info["duration"])
+    assert durations == [250] * n  # 4 frames per second
+    pixels = iio.imread(videos / "a14.gif", index=None)
+    assert len({p.tobytes() for p in pixels}) == n  # every step draws something else
+
+
+def test_animate_writes_an_mp4_with_a_frame_per_step_at_the_asked_size_and_speed(videos):
+    n = len(steps(FIGURES["A14"]))
+    meta = iio.immeta(videos / "a14.mp4", plugin="FFMPEG")
+    assert (meta["codec"], meta["size"], meta["fps"]) == ("h264", (320, 180), 2.0)
+    assert meta["duration"] == pytest.approx(n / 2)
+    pixels = iio.imread(videos / "a14.mp4", plugin="FFMPEG")
+    assert pixels.shape == (n, 180, 320, 3)
+    assert np.median(pixels[0]) < 64  # the dark look: a dark background
