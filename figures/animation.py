@@ -106,6 +106,15 @@ def animated(figure_id: str, theme: str = "light", font_scale: float = 1.0, **kn
     return fig
 
 
+def at_step(fig: dict, value: int) -> dict:
+    """The same animation drawn at step `value` first, its slider there: what `animated` returns
+    for that knob value when it lies in the play range (the frames do not depend on it)."""
+    i = [f["name"] for f in fig["frames"]].index(str(value))
+    frame, layout = fig["frames"][i], fig["layout"]
+    return {**fig, "data": frame["data"],
+            "layout": {**layout, **frame["layout"], "sliders": [{**layout["sliders"][0], "active": i}]}}
+
+
 def _uniform(lists: list[list[dict]]) -> list[list[dict]]:
     """Per frame, a list of as many items as the longest (hidden ones pad); each item with every
     key its slot has in any frame, null where it sets none (plotly.js then uses the default)."""

@@ -17,7 +17,7 @@ from streamlit.testing.v1 import AppTest
 from test_app import ROOT, page_charts
 
 from figures import FIGURES
-from figures.animation import CONTROLS_PX, animated, steps, stills
+from figures.animation import CONTROLS_PX, animated, at_step, steps, stills
 from figures.cli import main
 from figures.export import files, image_browser
 from figures.registry import PLAYS, FigureSpec, Play
@@ -64,6 +64,19 @@ def test_a14_has_sixteen_frames_and_a_value_outside_the_play_range_widens_it():
     assert [f["name"] for f in wide["frames"]] == [str(v) for v in range(21)]
     assert wide["layout"]["sliders"][0]["active"] == 20
     assert list(steps(FIGURES["A14"], 20)) == list(range(21))
+
+
+@pytest.mark.parametrize("fid", ["A14", "A27"])
+def test_an_animation_drawn_at_another_step_is_the_animation_built_there(fid):
+    spec = PLAYS[fid]
+    built = animated(fid, lang="en")
+    for value in (spec.play.lo, spec.play.hi):
+        want = animated(fid, lang="en", **{spec.play.knob: value})
+        moved = at_step(built, value)
+        assert moved["frames"] == want["frames"]
+        assert _set(moved["data"]) == _set(want["data"])
+        assert ({k: _set(v) for k, v in moved["layout"].items() if k != "meta"}
+                == {k: _set(v) for k, v in want["layout"].items() if k != "meta"})  # meta: numbers, not drawn
 
 
 def _set(obj):

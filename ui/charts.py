@@ -3,13 +3,14 @@ exactly as it exports, with its downloads and a link that shows it alone."""
 
 from __future__ import annotations
 
+import json
 from urllib.parse import urlencode
 
 import plotly.io as pio
 import streamlit as st
 
 from figures import FIGURES, SPECS
-from figures.animation import animated, steps
+from figures.animation import animated, at_step, steps
 from figures.knobs import FONT_SCALE, LANG, THEME
 from figures.registry import PLAYS
 from figures.style import apply_look, plotly_config
@@ -35,12 +36,24 @@ def spec(figure_id: str, theme: str = "light", font_scale: float = 1.0, **knobs)
     return pio.to_json(figure(figure_id, theme, font_scale, **knobs), validate=False)
 
 
-# A figure's animation: every step's build, so a few MB while building; kept as JSON (≤ 0.7 MB).
+# A figure's animation: every step's build, a few MB while building (seconds for the largest);
+# kept as JSON (≤ 1 MB). Its frames do not depend on the stepped knob's value within the play
+# range, so a step of that knob redraws the built animation at another step (≈ 10 ms).
+@st.cache_resource(max_entries=2 * len(PLAYS), show_spinner=False)
+def _animation(figure_id: str, theme: str = "light", font_scale: float = 1.0, **knobs) -> str:
+    return pio.to_json(animated(figure_id, theme, font_scale, **knobs), validate=False)
+
+
 @st.cache_resource(max_entries=2 * len(PLAYS), show_spinner=False)
 def animation(figure_id: str, theme: str = "light", font_scale: float = 1.0, **knobs) -> str:
     """A figure with a play control, a frame per step (figures/animation.py), as JSON, built
-    once per set of knobs and look."""
-    return pio.to_json(animated(figure_id, theme, font_scale, **knobs), validate=False)
+    once per set of knobs and look and shown at the knobs' own step."""
+    play = SPECS[figure_id].play
+    value = knobs.get(play.knob, SPECS[figure_id].defaults[play.knob])
+    if not play.lo <= value <= play.hi:  # a wider range: frames of its own
+        return _animation(figure_id, theme, font_scale, **knobs)
+    built = json.loads(_animation(figure_id, theme, font_scale, **{**knobs, play.knob: play.lo}))
+    return pio.to_json(at_step(built, value), validate=False)
 
 
 def chart(figure_id: str, *, width: str = "stretch", **knobs) -> None:
