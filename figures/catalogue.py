@@ -6,7 +6,10 @@ from __future__ import annotations
 
 import inspect
 
+from core import A1_MODELS, storage_per_token
 from core.matrix_text import MAX_SIZE
+from core.units import fmt_bytes, fmt_exact
+from i18n import t
 
 from .knobs import Knob
 from .registry import EXTRAS, FIGURES, FigureSpec, ordered_ids
@@ -21,6 +24,12 @@ iframe); its knobs take the same keys on the command line: `python -m figures ex
 <id> --set <key>=<value>`. Values outside a range are clamped, unreadable ones replaced by the
 default, each with a note.
 """
+
+
+def article_title(lang: str) -> str:
+    """Article A's title, its two sizes from core (the Overview's heading, a deck's first slide)."""
+    first, last = (storage_per_token(m).total for m in (A1_MODELS[0], A1_MODELS[-1]))
+    return t("ov.title", lang, first=fmt_bytes(first, sig=2), last=fmt_exact(last))
 
 
 def markdown() -> str:

@@ -24,10 +24,11 @@ from pptx.dml.color import RGBColor
 from pptx.enum.text import MSO_AUTO_SIZE, PP_ALIGN
 from pptx.util import Emu, Inches, Pt
 
-from core import A1_MODELS, get, storage_per_token
+from core import get
 from core.units import fmt_bytes, fmt_exact
 from i18n import model_name, t
 
+from .catalogue import article_title
 from .export import NO_BROWSER, SLIDE_SIZES, ImagesUnavailable, files, image_browser, styled
 from .knobs import LANG
 from .registry import FIGURES, ordered_ids
@@ -89,12 +90,6 @@ def notes(fig: go.Figure, lang: str, units: str = "decimal") -> str:
         context = f"{rows[0]['context']:,}"
         lines += [f"{t('a1.storage', lang)}: {stored}", f"{t('a1.read', lang, n=context)}: {read}"]
     return "\n".join(line for line in lines if line)
-
-
-def article_title(lang: str) -> str:
-    """The article's title, its two sizes from core (as the Overview page states it)."""
-    first, last = (storage_per_token(m).total for m in (A1_MODELS[0], A1_MODELS[-1]))
-    return t("ov.title", lang, first=fmt_bytes(first, sig=2), last=fmt_exact(last))
 
 
 def settings(dumped: dict) -> str:

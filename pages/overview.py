@@ -4,18 +4,18 @@ import pandas as pd
 import streamlit as st
 
 import ui
-from core import A1_MODELS, get, storage_per_token
+from core import get
 from core.summary import summarise
 from core.units import fmt_bytes, fmt_exact, fmt_ratio, fmt_tokens
 from figures import FIGURES
+from figures.catalogue import article_title
 from i18n import model_name, t
 
 v = ui.view()
 L = v.lang
 a1 = FIGURES["A1"]
 
-first, last = (storage_per_token(m).total for m in (A1_MODELS[0], A1_MODELS[-1]))
-st.title(t("ov.title", L, first=fmt_bytes(first, sig=2), last=fmt_exact(last)))
+st.title(article_title(L))
 st.caption(t("ov.intro", L))
 
 c1, c2 = st.columns([3, 1])

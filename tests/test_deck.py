@@ -22,6 +22,7 @@ from core import DEPLOYED, MODELS, storage_per_token
 from core.summary import summarise
 from core.units import fmt_bytes, fmt_exact
 from figures import FIGURES, deck, export
+from figures.catalogue import article_title
 from figures.deck import plain, title_parts
 from figures.export import SLIDE_SIZES, image_browser
 from figures.style import apply_look
@@ -61,7 +62,7 @@ def test_a_title_slide_then_one_slide_per_figure_in_article_order(decks):
     for lang, prs in decks.items():
         slides = list(prs.slides)
         assert len(slides) == 1 + len(IDS)
-        assert slides[0].shapes.title.text == deck.article_title(lang)
+        assert slides[0].shapes.title.text == article_title(lang)
         assert [s.shapes.title.text for s in slides[1:]] == [plain(FIGURES[f].title(lang)) for f in ORDER]
         assert prs.slide_width * 9 == prs.slide_height * 16
 
