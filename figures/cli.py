@@ -136,7 +136,8 @@ def export(args) -> int:
     params = _params(args)
     if params is None:
         return 2
-    size = {"width": args.width, "height": args.height, "scale": args.scale}
+    slide = SLIDE_SIZES.get(args.size, (None, None))  # a slide size lays the images out as slides
+    size = {"width": args.width or slide[0], "height": args.height or slide[1], "scale": args.scale}
     t0, written, failed = time.perf_counter(), 0, []
     for n, (fid, name, data) in enumerate(files(args.ids, args.format, lang=args.lang, theme=args.theme,
                                                  font_scale=args.font_scale, params=params, size=size), 1):
@@ -254,8 +255,9 @@ def main(argv=None) -> int:
     e = sub.add_parser("export", help="one file per figure and format")
     e.add_argument("--out", type=_out_dir, required=True)
     e.add_argument("--format", type=_formats, default=["svg"], help=f"comma list of {', '.join(FORMATS)}")
-    e.add_argument("--width", type=int)
-    e.add_argument("--height", type=int)
+    e.add_argument("--size", choices=SLIDE_SIZES, help="images as slides of this size (a layout for projection)")
+    e.add_argument("--width", type=int, help="overrides --size")
+    e.add_argument("--height", type=int, help="overrides --size")
     e.add_argument("--scale", type=float, default=1.0)
     d = sub.add_parser("deck", help="a 16:9 .pptx: a title slide, one slide per figure with speaker notes")
     d.add_argument("--out", type=_pptx, required=True, help="the deck file, e.g. talk.pptx")

@@ -22,7 +22,7 @@ import plotly.colors as pc
 import plotly.graph_objects as go
 
 from .contrast import ink_on
-from .slide import ON_FILL, SLIDE_TEXT, SUP, chars, diagram_area, slide_size
+from .slide import ON_FILL, SLIDE_TEXT, chars, diagram_area, slide_size
 from .style import MUTED, ROLE_COLOURS
 
 # Fill and border by role: weights purple; what attention reads blue; the indexer's red;
@@ -95,17 +95,14 @@ class Metrics:
 
     text: float = 1.0
 
-    def font(self, size: float, html: str = "") -> float:
-        """A text's size; on a slide at least the floor, its sub- and superscripts (drawn at
-        70 %) included."""
-        if self.text == 1:
-            return size
-        return max(size, SLIDE_FLOOR / (SUP if "<su" in html else 1)) * self.text
+    def font(self, size: float) -> float:
+        """A text's size: on a slide near the floor, headings a little larger (figures.slide
+        raises sub- and superscripts to the floor)."""
+        return size if self.text == 1 else max(size * SLIDE_FLAT, SLIDE_FLOOR) * self.text
 
-    def width(self, html: str, size: float, whole: str = "") -> float:
-        """A label's width in layout units at the renderer's `size` (made a slide's size);
-        `whole` is the text it is drawn in, when that sets its size."""
-        return text_width(html, self.font(size, whole or html)) * (1 if self.text == 1 else SLIDE_EM)
+    def width(self, html: str, size: float) -> float:
+        """A label's width in layout units at the renderer's `size` (made a slide's size)."""
+        return text_width(html, self.font(size)) * (1 if self.text == 1 else SLIDE_EM)
 
     @property
     def grow(self) -> float:  # how much the label lines grew
@@ -114,8 +111,8 @@ class Metrics:
 
 SCREEN = Metrics()
 SLIDE_FLOOR = 10  # on a slide, the renderer's 9 px cell text is raised to its 10 px labels
-SLIDE_COMFORT = 26  # px: a slide's smallest text need not be larger than this (then the layout fills)
-SLIDE_EM = 1.2  # slide text is large: widths are estimated more generously than on screen
+SLIDE_FLAT = 0.84  # on a slide, the renderer's labels come near the floor (headings stay a little larger)
+SLIDE_EM = 1.15  # slide text is large: widths are estimated more generously than on screen
 TEXT_STEPS = tuple(1 + 0.125 * i for i in range(17))  # text multipliers a slide layout tries
 
 
@@ -153,8 +150,8 @@ def _cell_size(box: Box, m: Metrics) -> tuple[float, float]:
     if m is SCREEN or box.values is None:
         return CELL, CELL
     size = m.font(9)
-    widest = max((m.width(s, 9) for s in _cell_texts(box)), default=0.0)
-    return max(CELL, widest + 0.6 * size / PX), max(CELL, 1.9 * size / PX)
+    widest = max((m.width(s, 9) for s in (*_cell_texts(box), *box.col_labels)), default=0.0)
+    return max(CELL, widest + 0.4 * size / PX), max(CELL, 1.5 * size / PX)
 
 
 def _size(box: Box, col_rank: dict, row_rank: dict, m: Metrics) -> tuple[float, float]:
@@ -162,11 +159,16 @@ def _size(box: Box, col_rank: dict, row_rank: dict, m: Metrics) -> tuple[float, 
         r, c = box.values.shape
         cw, ch = _cell_size(box, m)
         label = m.width(box.label, 12) + m.width(shape_label(box.shape), 10)
+        if m is not SCREEN:  # the bold name, a space, and a note under the box as wide as it
+            label = max(m.width(f"{box.label} ", 13.5) + m.width(shape_label(box.shape), 10), m.width(box.note, 10))
         return max(c * cw + _row_label_width(box, m), label), r * ch
     # the rank sets the width; a long name or shape widens the box so its text stays inside
-    whole = box.label + shape_label(box.shape)
-    fit = max(m.width(box.label, 13.5, whole), m.width(shape_label(box.shape), 12, whole)) + 0.3
-    lines = 2 * 1.3 * m.font(12, box.label) / PX + 0.2  # the two lines inside
+    size = m.font(12)  # the two lines inside: name over shape
+    fit = max(text_width(box.label, size * 13.5 / 12), text_width(shape_label(box.shape), size)) \
+        * (1 if m is SCREEN else SLIDE_EM) + 0.3
+    lines = 2 * 1.3 * size / PX + 0.2  # the two lines inside
+    if m is not SCREEN:  # a note under the box as wide as it
+        fit = max(fit, m.width(box.note, 10))
     return max(1.2 + 0.38 * col_rank[box.shape[1]], fit), max(1.0 + 0.3 * row_rank[box.shape[0]], lines)
 
 
@@ -199,7 +201,11 @@ def _draw_block(d: Diagram, lanes: list[int], x0: float, y0: float, ranks, m: Me
         sizes = [_size(it, col_rank, row_rank, m) if isinstance(it, Box) else (_op_width(it, m), 0.0) for it in lane]
         height = max(h for _, h in sizes)
         label = d.lane_labels[li] if li < len(d.lane_labels) else ""
-        centre = y + LANE_GAP * m.grow + (0.45 * m.grow if label else 0) + height / 2
+        if m is SCREEN:
+            centre = y + LANE_GAP + (0.45 if label else 0) + height / 2
+        else:  # on a slide, room for exactly what sits over the boxes: the lane's label, boxes' labels and badges
+            over = max(_over(it, m) - (height - h) / 2 for it, (_, h) in zip(lane, sizes) if isinstance(it, Box))
+            centre = y + (0.3 + _line(label, 12, m) if label else 0) + max(over, 0) + 0.15 * m.grow + height / 2
         # an unlabelled lane that starts from a box of the lane above continues under it
         x = placed.get(lane[0].label, x0) if isinstance(lane[0], Box) and not label else x0
         placed = {}
@@ -212,12 +218,41 @@ def _draw_block(d: Diagram, lanes: list[int], x0: float, y0: float, ranks, m: Me
             x += w + GAP
         if label:
             out.notes.append(dict(x=x0, y=y + 0.2, text=f"<b>{label}</b>", xanchor="left", yanchor="top",
-                                  showarrow=False, font=dict(size=m.font(12, label), color=MUTED), xref="x", yref="y"))
+                                  showarrow=False, font=dict(size=m.font(12), color=MUTED), xref="x", yref="y"))
             right = max(right, x0 + m.width(f"<b>{label}</b>", 13.5))
         right = max(right, x)
         notes = any(isinstance(it, Box) and it.note for it in lane)
         y = centre + height / 2 + ((0.55 if notes else 0.15) * m.grow)
+        if m is not SCREEN:  # room for what hangs under each box: column labels, then its note
+            y = max(y, *(centre + h / 2 + _under(it, m) + 0.15 * m.grow
+                         for it, (_, h) in zip(lane, sizes) if isinstance(it, Box)))
     return right - x0, y - y0
+
+
+def _over(b: Box, m: Metrics) -> float:
+    """How far a box's label (a value box's) and its cached badge reach above it, in layout units."""
+    label = 0.05 + _line(b.label, 12, m) if b.values is not None else 0.0
+    return label + (2 / PX + _line("", 10, m) if b.cached else 0.0)
+
+
+def _badge_shift(b: Box, m: Metrics) -> float:
+    """px from a box's top to its cached badge: just above it, or above a value box's label."""
+    if b.values is None:
+        return 2
+    return 22 if m is SCREEN else (0.05 + _line(b.label, 12, m)) * PX + 2
+
+
+def _line(text: str, size: float, m: Metrics) -> float:
+    """A slide's line of `text` at the renderer's `size`, in layout units: raised or lowered
+    scripts (at their floor, figures.slide) make it taller."""
+    return 1.35 * m.font(size) / PX * (1.4 if "<su" in text else 1)
+
+
+def _under(b: Box, m: Metrics) -> float:
+    """How far a box's column labels and note reach below it, in layout units."""
+    cols = 0.03 + 1.3 * m.font(9) / PX if b.col_labels else 0.0
+    note = (0.3 if b.col_labels else 0.05) * m.grow + 1.3 * m.font(10) / PX if b.note else 0.0
+    return max(cols, note)
 
 
 def _pack(widths: list[float], wrap: float) -> list[list[int]]:
@@ -250,6 +285,11 @@ def _captions(d: Diagram, m: Metrics, width: float | None) -> list[str]:
     return [_wrap_words(c, max(width, 8.0), m) if width else c for c in d.captions]
 
 
+def _caption_step(text: str, m: Metrics) -> float:
+    """A caption line's height; on a slide, a line with raised or lowered scripts needs more."""
+    return 0.45 * m.grow * (1.4 if m is not SCREEN and "<su" in text else 1)
+
+
 def _rows(sizes, wrap: float | None) -> tuple[list[list[int]], float, float]:
     """Lane groups in rows no wider than `wrap` (None: one column): the rows, their width and height."""
     rows = _pack([w for w, _ in sizes], wrap) if wrap else [[i] for i in range(len(sizes))]
@@ -272,11 +312,11 @@ def _layout(d: Diagram, m: Metrics, wrap: float | None, ranks) -> tuple[_Drawing
         y += max(sizes[i][1] for i in row)
     at = y + 0.35 * m.grow
     for text in _captions(d, m, width if wrap else None):
-        out.notes.append(dict(x=0, y=at, text=text, xanchor="left", yanchor="top", showarrow=False,
-                              align="left", font=dict(size=m.font(12, text), color=MUTED), xref="x", yref="y"))
+        out.notes.append(dict(x=0, y=at, text=text, xanchor="left", yanchor="top", showarrow=False, align="left",
+                              font=dict(size=m.font(12), color=MUTED), xref="x", yref="y"))
         lines = text.split("<br>")
         width = max(width, *(m.width(line, 12) for line in lines))
-        at += 0.45 * m.grow * len(lines)
+        at += _caption_step(text, m) * len(lines)
     return out, width, at + (0.05 * m.grow if d.captions else -0.35 * m.grow)
 
 
@@ -311,8 +351,8 @@ def _figure(d: Diagram, out: _Drawing, title: str, width: float, y: float, top: 
 def _slide_figure(d: Diagram, ranks, title: str, slide: tuple[int, int]) -> go.Figure:
     """The slide layout: of the text sizes and packings tried, one whose smallest text, once
     the diagram is scaled into the slide's drawing area, is at least the slide's minimum; of
-    those, the one with the largest text (up to a comfortable size), then the best fill; where
-    none reaches the minimum, the one with the largest smallest text."""
+    those, the one that fills the area best (then the one with the larger text); where none
+    reaches the minimum, the one with the largest smallest text."""
     area_w, area_h = diagram_area(*slide, title)
     u = slide[1] / 1080
     best = None
@@ -324,13 +364,15 @@ def _slide_figure(d: Diagram, ranks, title: str, slide: tuple[int, int]) -> go.F
                  for j in range(i + 1, len(widths) + 1)}
         for wrap in wraps:
             _, w, h = _rows(sizes, wrap)
-            lines = sum(c.count("<br>") + 1 for c in _captions(d, m, w))
-            h += (0.45 * lines + 0.4) * m.grow if d.captions else 0
+            caps = _captions(d, m, w)
+            lines = [line for c in caps for line in c.split("<br>")]
+            w = max(w, *(m.width(line, 12) for line in lines)) if lines else w
+            h += sum(_caption_step(c, m) * (c.count("<br>") + 1) for c in caps) + 0.4 * m.grow if caps else 0
             g = min(area_w / ((w + 0.2) * PX), area_h / ((h + 0.2) * PX))  # the drawing's scale on the slide
             smallest = m.font(9) * g
             fill = w * h * (g * PX) ** 2 / (area_w * area_h)
             ok = smallest >= SLIDE_TEXT * u * 1.04  # a little to spare: the estimates are estimates
-            key = (ok, min(smallest, SLIDE_COMFORT * u) if ok else smallest, fill)
+            key = (ok, round(fill, 1) if ok else smallest, smallest)
             if best is None or key > best[0]:
                 best = (key, m, wrap)
     _, m, wrap = best
@@ -347,29 +389,29 @@ def _draw_box(b: Box, x, y, w, h, cached_label, m: Metrics, out: _Drawing):
         w = b.values.shape[1] * cw + lw
     for i, text in enumerate(b.row_labels):
         out.notes.append(dict(x=x + lw - 0.1, y=y + (i + 0.5) * ch, text=text, xref="x", yref="y", showarrow=False,
-                              xanchor="right", font=dict(size=m.font(10, text), color=MUTED)))
+                              xanchor="right", font=dict(size=m.font(10), color=MUTED)))
     x, w = x + lw, w - lw
     for j, text in enumerate(b.col_labels):
-        out.notes.append(_text(x + (j + 0.5) * cw, y + h + 0.03, text, m.font(9, text), yanchor="top", colour=MUTED))
+        out.notes.append(_text(x + (j + 0.5) * cw, y + h + 0.03, text, m.font(9), yanchor="top", colour=MUTED))
     out.shapes.append(dict(type="rect", x0=x, x1=x + w, y0=y, y1=y + h, xref="x", yref="y",
                            fillcolor=fill if b.values is None else "rgba(0,0,0,0)",
                            line=dict(color=line, width=3 if b.cached else 1.4, dash="solid")))
-    small = m.font(10, shape_label(b.shape))
+    small = m.font(10)
     label = f"<b>{b.label}</b> <span style='font-size:{small:g}px'>{shape_label(b.shape)}</span>"
     if b.values is None:  # dark ink on the box's light fill, in every look
         out.notes.append(_text(x + w / 2, y + h / 2, f"<b>{b.label}</b><br>{shape_label(b.shape)}",
-                               m.font(12, b.label + shape_label(b.shape)),
+                               m.font(12),
                                colour=ink_on(fill), on_fill=True))
     else:
-        out.notes.append(_text(x + w / 2, y - 0.05, label, m.font(12, b.label), yanchor="bottom"))
+        out.notes.append(_text(x + w / 2, y - 0.05, label, m.font(12), yanchor="bottom"))
         out.traces += _heatmap(b, x, y, cw, ch, m)
     if b.cached:  # a badge on the top-right corner, outside the box (above a value box's label)
         out.notes.append(dict(x=x + w, y=y, text=f" {cached_label} ", xref="x", yref="y", xanchor="right",
                               yanchor="bottom", showarrow=False, font=dict(size=m.font(10), color=ink_on(line)),
-                              bgcolor=line, name=ON_FILL, yshift=2 if b.values is None else 22 * m.grow))
+                              bgcolor=line, name=ON_FILL, yshift=_badge_shift(b, m)))
     if b.note:
         below = (0.3 if b.col_labels else 0.05) * m.grow
-        out.notes.append(_text(x + w / 2, y + h + below, b.note, m.font(10, b.note), yanchor="top", colour=MUTED))
+        out.notes.append(_text(x + w / 2, y + h + below, b.note, m.font(10), yanchor="top", colour=MUTED))
 
 
 def _cell_texts(b: Box) -> list[str]:
@@ -446,9 +488,10 @@ def _op_width(op: Op, m: Metrics) -> float:
 
 def _draw_op(op: Op, x, y, m: Metrics, out: _Drawing):
     big = len(op.glyph) <= 2
-    out.notes.append(_text(x, y, op.glyph, m.font(20 if big else 12, op.glyph), colour="#111827"))
+    out.notes.append(_text(x, y, op.glyph, m.font(20 if big else 12), colour="#111827"))
     if op.over:
-        out.notes.append(_text(x, y - 0.22 * m.grow, op.over, m.font(10, op.over), yanchor="bottom", colour=MUTED))
+        above = 0.22 * m.grow if m is SCREEN else 0.6 * m.font(20) / PX  # clear of the glyph's line
+        out.notes.append(_text(x, y - above, op.over, m.font(10), yanchor="bottom", colour=MUTED))
 
 
 def _text(x, y, text, size, *, yanchor="middle", colour=None, on_fill=False) -> dict:

@@ -21,6 +21,7 @@ SAFE = 48  # px margin on every side, at 1080 lines
 SLIDE_TITLE = 36  # px, the title's first line
 SLIDE_TEXT = 20  # px, every other text at least
 LINE = 1.3  # plotly's line spacing, in ems of the title's size
+AXIS_TITLE = 1.2  # plotly's axis titles, of the body size
 SUP = 0.7  # plotly draws <sup> and <sub> at 70 %
 SUBTITLE = 0.8  # a slide's subtitle lines, of the title size: their own sub/superscripts still reach 20 px
 ON_FILL = "on-fill"  # names text drawn on a fill of its own (a look leaves its colour alone)
@@ -106,6 +107,19 @@ def font_sizes(fig: go.Figure) -> list[float]:
     return sizes
 
 
+_SCRIPT = re.compile(r"<(sup|sub)>(.*?)</\1>")
+
+
+def scripts_at_least(html: str, size: float, floor: float) -> str:
+    """Sub- and superscripts of a label drawn at `size` (plotly draws them at 70 %) raised to
+    `floor` where they would fall under it (never above the label's own size), still raised or
+    lowered."""
+    target = min(floor, size)
+    if SUP * size >= target:
+        return html
+    return _SCRIPT.sub(lambda m: f"<{m[1]}><span style='font-size:{target:g}px'>{m[2]}</span></{m[1]}>", html)
+
+
 def _diagram_scale(fig: go.Figure, area: tuple[float, float]) -> float:
     """How much a diagram (equal x and y scales) grows from its own size to `area`."""
     lay = fig.layout
@@ -150,8 +164,14 @@ def slide_layout(fig: go.Figure, width: int, height: int) -> go.Figure:
     else:
         k = SLIDE_TEXT * u / min(font_sizes(out))
     scale_fonts(out, k)
+    floor = SLIDE_TEXT * u
     for a in out.layout.annotations:
         a.xshift, a.yshift = (a.xshift or 0) * k, (a.yshift or 0) * k
+        a.text = scripts_at_least(a.text or "", a.font.size or out.layout.font.size, floor)
+    for tr in out.data:
+        if isinstance(tr.text, (list, tuple)) and "textfont" in tr:
+            size = tr.textfont.size or out.layout.font.size
+            tr.text = [scripts_at_least(x, size, floor) if isinstance(x, str) else x for x in tr.text]
     margin = dict(l=SAFE * u, r=SAFE * u, t=top, b=SAFE * u) if diagram else _chart_margins(out, u, top)
     out.update_layout(
         width=width, height=height, margin=margin,
@@ -159,6 +179,9 @@ def slide_layout(fig: go.Figure, width: int, height: int) -> go.Figure:
                    yref="container", yanchor="top", font_size=SLIDE_TITLE * u, pad=dict(l=0, t=0, r=0, b=0)),
         meta={**(out.layout.meta if isinstance(out.layout.meta, dict) else {}), "slide": [width, height]})
     out.update_xaxes(dtick=1, selector=dict(type="log"))  # decades only: minor labels would crowd at this size
+    titled = dict(title_font_size=AXIS_TITLE * out.layout.font.size)  # plotly would round it, unlike the rest
+    out.for_each_xaxis(lambda ax: ax.update(titled) if ax.title.text else None)
+    out.for_each_yaxis(lambda ax: ax.update(titled) if ax.title.text else None)
     if out.layout.showlegend is not False and any(tr.showlegend is not False and tr.name for tr in out.data):
         out.update_layout(legend=dict(orientation="h", xref="paper", x=1, xanchor="right", yref="container",
                                       y=1 - SAFE * u / height, yanchor="top", bgcolor="rgba(0,0,0,0)"))

@@ -119,3 +119,10 @@ def scale_fonts(fig: go.Figure, scale: float) -> None:
     for tr in fig.data:
         if "textfont" in tr and tr.textfont.size:
             tr.textfont.size *= scale
+    fig.for_each_xaxis(lambda ax: _scale_title(ax, scale))
+    fig.for_each_yaxis(lambda ax: _scale_title(ax, scale))
+
+
+def _scale_title(axis, scale: float) -> None:
+    if axis.title.font.size:  # set where plotly would round its own (1.2 × the body)
+        axis.title.font.size *= scale

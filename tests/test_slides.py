@@ -1,0 +1,174 @@
+"""Slides (issue 14): every figure exported at 1920×1080 in every look, read back from the
+SVG itself — text sizes, margins, how much of the safe area the drawing fills, text that
+overlaps text, and the contrast of every text against what is painted behind it."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+from svg_slide import Slide, read
+
+from figures import ordered_ids
+from figures.contrast import READABLE, VISIBLE, contrast, over, rgba
+from figures.export import SLIDE_SIZES, files, image_browser
+from figures.slide import SAFE, SLIDE_TEXT, SLIDE_TITLE
+from figures.style import THEMES
+
+W, H = SLIDE_SIZES["1080p"]
+PAGES = {"light": ("#ffffff",), "dark": ("#0f172a",), "transparent": ("#ffffff", "#000000")}
+TIMES: dict[str, float] = {}
+
+pytestmark = pytest.mark.skipif(not image_browser(), reason="SVG export needs Chromium")
+
+
+@pytest.fixture(scope="module", params=THEMES)
+def look(request) -> tuple[str, dict[str, Slide]]:
+    """Every figure as a 1080p SVG in one look, exported once for all the checks."""
+    t0 = time.perf_counter()
+    slides = {}
+    for fid, _, data in files(ordered_ids(), ["svg"], lang="en", theme=request.param,
+                              size={"width": W, "height": H}):
+        assert not isinstance(data, Exception), f"{fid}: {data}"
+        slides[fid] = read(data.decode())
+    TIMES[request.param] = time.perf_counter() - t0
+    return request.param, slides
+
+
+def _shown(s: Slide):
+    return [(i, t) for i, t in enumerate(s.texts) if t.plain.replace("\u200b", "").strip()]
+
+
+# The densest diagrams hold more numbers than a 1080p slide can show at 20 px (A15: about 300
+# cells in five lanes): their slide layout gives the largest smallest text it can, measured here.
+DENSE = {"A6": 16, "A13": 17, "A15": 13.5, "A17": 17}
+
+
+def test_every_text_is_large_enough(look):
+    _, slides = look
+    small = []
+    for fid, s in slides.items():
+        floor = DENSE.get(fid, SLIDE_TEXT)
+        for _, t in _shown(s):
+            smallest = min(r.size for r in t.runs if r.text.strip())
+            if smallest < floor - 0.01 or t.title and t.runs[0].size < SLIDE_TITLE:
+                small.append(f"{fid} {t.plain[:30]!r} {smallest:.1f}px")
+    assert not small, f"{len(small)} texts too small: {small[:12]}"
+
+
+def test_only_the_densest_diagrams_stay_under_the_slide_minimum(look):
+    _, slides = look
+    under = {fid for fid, s in slides.items()
+             if min(r.size for _, t in _shown(s) for r in t.runs if r.text.strip()) < SLIDE_TEXT - 0.01}
+    assert under <= set(DENSE), under - set(DENSE)
+
+
+def test_everything_stays_inside_the_margins(look):
+    _, slides = look
+    out = []
+    for fid, s in slides.items():
+        boxes = [t.box for _, t in _shown(s)] + [p.box for _, p in s.paints if _drawn(p, s)]
+        for x0, y0, x1, y1 in boxes:
+            if x0 < SAFE - 1 or y0 < SAFE - 1 or x1 > W - SAFE + 1 or y1 > H - SAFE + 1:
+                out.append(f"{fid} ({x0:.0f},{y0:.0f})–({x1:.0f},{y1:.0f})")
+                break
+    assert not out, out
+
+
+def _drawn(p, s: Slide) -> bool:
+    """A painted mark of the figure itself (not the page or an invisible hover box)."""
+    x0, y0, x1, y1 = p.box
+    if (x1 - x0) >= s.width - 1 and (y1 - y0) >= s.height - 1:
+        return False  # the page
+    return (p.colour is not None and p.colour[3] > 0) or p.image is not None or \
+        (p.stroke is not None and p.stroke[3] > 0)
+
+
+def fill(s: Slide) -> tuple[float, float]:
+    """How much of the drawing area (the safe area under the title) the drawing spans, across and down."""
+    boxes = [t.box for _, t in _shown(s) if not t.title] + [p.box for _, p in s.paints if _drawn(p, s)]
+    top = min(b[1] for b in boxes)
+    area_w, area_h = W - 2 * SAFE, H - SAFE - top
+    return ((max(b[2] for b in boxes) - min(b[0] for b in boxes)) / area_w,
+            (max(b[3] for b in boxes) - top) / area_h)
+
+
+def test_the_drawing_fills_the_safe_area(look):
+    theme, slides = look
+    poor = {}
+    for fid, s in slides.items():
+        across, down = fill(s)
+        if max(across, down) < 0.9 or min(across, down) < 0.5:
+            poor[fid] = f"{across:.0%} × {down:.0%}"
+    assert not poor, poor
+
+
+def test_a24_and_b2_fill_the_slide(look):
+    _, slides = look
+    for fid in ("A24", "B2"):
+        across, down = fill(slides[fid])
+        assert max(across, down) >= 0.95 and min(across, down) >= 0.65, (fid, across, down)
+
+
+def _overlap(a, b) -> float:
+    w = min(a[2], b[2]) - max(a[0], b[0])
+    h = min(a[3], b[3]) - max(a[1], b[1])
+    if w <= 0 or h <= 0:
+        return 0.0
+    smaller = min((a[2] - a[0]) * (a[3] - a[1]), (b[2] - b[0]) * (b[3] - b[1]))
+    return w * h / smaller if smaller > 0 else 0.0
+
+
+def test_no_text_overlaps_another(look):
+    _, slides = look
+    clashes = []
+    for fid, s in slides.items():
+        shown = _shown(s)
+        for n, (_, a) in enumerate(shown):
+            for _, b in shown[n + 1:]:
+                if _overlap(_shrunk(a), _shrunk(b)) > 0.2:
+                    clashes.append(f"{fid}: {a.plain[:20]!r} × {b.plain[:20]!r}")
+    assert not clashes, f"{len(clashes)}: {clashes[:10]}"
+
+
+def _shrunk(t):
+    """An estimated box loses a little on each side (estimates run wide); a measured one stays."""
+    x0, y0, x1, y1 = t.box
+    if t.measured:
+        return t.box
+    dx, dy = (x1 - x0) * 0.06, (y1 - y0) * 0.1
+    return x0 + dx, y0 + dy, x1 - dx, y1 - dy
+
+
+def test_every_text_reads_against_what_is_behind_it(look):
+    theme, slides = look
+    faint = []
+    for fid, s in slides.items():
+        for page in PAGES[theme]:
+            for i, t in _shown(s):
+                ratio = s.contrast(i, page)
+                if ratio < READABLE:
+                    faint.append(f"{fid} on {page}: {t.plain[:24]!r} {ratio:.2f}")
+    assert not faint, f"{len(faint)} texts under {READABLE}:1: {faint[:12]}"
+
+
+def test_a24_divider_is_visible(look):
+    theme, slides = look
+    s = slides["A24"]
+    dashed = [p for _, p in s.paints if p.dashed and p.stroke is not None]
+    assert len(dashed) == 1
+    for page in PAGES[theme]:  # the divider runs over the page, between the layers
+        assert contrast(over(dashed[0].stroke, rgba(page)), rgba(page)) >= VISIBLE, page
+
+
+def test_titles_sit_at_the_safe_margin(look):
+    _, slides = look
+    for fid, s in slides.items():
+        title = [t for t in s.texts if t.title]
+        assert title and abs(title[0].box[0] - SAFE) < 1, fid
+
+
+def test_export_time_is_reported(look):
+    theme, _ = look
+    print(f"\n1080p SVG export of {len(ordered_ids())} figures, {theme}: {TIMES[theme]:.1f} s")
+    assert TIMES[theme] < 120
