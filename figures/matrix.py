@@ -22,7 +22,7 @@ import plotly.colors as pc
 import plotly.graph_objects as go
 
 from .contrast import ink_on
-from .slide import ON_FILL, SLIDE_TEXT, chars, diagram_area, slide_size
+from .slide import ON_FILL, SLIDE_TEXT, chars, diagram_area, narrow_wide, slide_size
 from .style import MUTED, ROLE_COLOURS
 
 # Fill and border by role: weights purple; what attention reads blue; the indexer's red;
@@ -36,6 +36,7 @@ ROLE_FILL = {
     "score": ("#fff8e1", "#b7791f"),
 }
 CELL = 0.62  # size of one value cell, in layout units
+CHAR = 0.0105  # a narrow character's width in layout units, per px of text size
 PX = 44  # pixels per layout unit
 OP_W = 0.9  # width of an operator glyph
 GAP = 0.25  # space between items in a lane
@@ -101,8 +102,12 @@ class Metrics:
         return size if self.text == 1 else max(size * SLIDE_FLAT, SLIDE_FLOOR) * self.text
 
     def width(self, html: str, size: float) -> float:
-        """A label's width in layout units at the renderer's `size` (made a slide's size)."""
-        return text_width(html, self.font(size)) * (1 if self.text == 1 else SLIDE_EM)
+        """A label's width in layout units at the renderer's `size` (made a slide's size); on a
+        slide narrow characters are estimated more generously (wide ones are not: they are)."""
+        if self.text == 1:
+            return text_width(html, size)
+        narrow, wide = narrow_wide(html)
+        return CHAR * self.font(size) * (narrow * SLIDE_EM + 2 * wide)
 
     @property
     def grow(self) -> float:  # how much the label lines grew
@@ -112,7 +117,7 @@ class Metrics:
 SCREEN = Metrics()
 SLIDE_FLOOR = 10  # on a slide, the renderer's 9 px cell text is raised to its 10 px labels
 SLIDE_FLAT = 0.84  # on a slide, the renderer's labels come near the floor (headings stay a little larger)
-SLIDE_EM = 1.15  # slide text is large: widths are estimated more generously than on screen
+SLIDE_EM = 1.15  # slide text is large: narrow characters' widths are estimated more generously
 TEXT_STEPS = tuple(1 + 0.125 * i for i in range(17))  # text multipliers a slide layout tries
 
 
@@ -141,7 +146,8 @@ def _ranks(values, order: tuple = ()) -> dict:
 
 
 def _row_label_width(box: Box, m: Metrics) -> float:
-    return max((m.width(x, 10) for x in box.row_labels), default=-0.2) + 0.2
+    pad = 0.2 if m is SCREEN else 0.2 + 0.5 * m.font(10) / PX  # a label's box is wider than its letters
+    return max((m.width(x, 10) for x in box.row_labels), default=-pad) + pad
 
 
 def _cell_size(box: Box, m: Metrics) -> tuple[float, float]:
@@ -163,10 +169,8 @@ def _size(box: Box, col_rank: dict, row_rank: dict, m: Metrics) -> tuple[float, 
             label = max(m.width(f"{box.label} ", 13.5) + m.width(shape_label(box.shape), 10), m.width(box.note, 10))
         return max(c * cw + _row_label_width(box, m), label), r * ch
     # the rank sets the width; a long name or shape widens the box so its text stays inside
-    size = m.font(12)  # the two lines inside: name over shape
-    fit = max(text_width(box.label, size * 13.5 / 12), text_width(shape_label(box.shape), size)) \
-        * (1 if m is SCREEN else SLIDE_EM) + 0.3
-    lines = 2 * 1.3 * size / PX + 0.2  # the two lines inside
+    fit = max(m.width(box.label, 13.5), m.width(shape_label(box.shape), 12)) + 0.3  # the name is bold
+    lines = 2 * 1.3 * m.font(12) / PX + 0.2  # the two lines inside: name over shape
     if m is not SCREEN:  # a note under the box as wide as it
         fit = max(fit, m.width(box.note, 10))
     return max(1.2 + 0.38 * col_rank[box.shape[1]], fit), max(1.0 + 0.3 * row_rank[box.shape[0]], lines)
@@ -372,7 +376,7 @@ def _slide_figure(d: Diagram, ranks, title: str, slide: tuple[int, int]) -> go.F
             smallest = m.font(9) * g
             fill = w * h * (g * PX) ** 2 / (area_w * area_h)
             ok = smallest >= SLIDE_TEXT * u * 1.04  # a little to spare: the estimates are estimates
-            key = (ok, round(fill, 1) if ok else smallest, smallest)
+            key = (ok, round(fill * 20) if ok else smallest, smallest)  # fill to 5 %, then the larger text
             if best is None or key > best[0]:
                 best = (key, m, wrap)
     _, m, wrap = best
@@ -478,7 +482,7 @@ def _cell(val: float, fmt: str) -> str:
 
 def text_width(html: str, size: float = 10) -> float:
     """Approximate width of a label in layout units."""
-    return 0.0105 * size * chars(html)
+    return CHAR * size * chars(html)
 
 
 def _op_width(op: Op, m: Metrics) -> float:

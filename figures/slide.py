@@ -46,10 +46,17 @@ def slide_size() -> tuple[int, int] | None:
     return _SIZE.get()
 
 
-def chars(html: str) -> int:
-    """A label's width in narrow characters (tags stripped; Hangul/CJK count double)."""
+def narrow_wide(html: str) -> tuple[int, int]:
+    """How many narrow and how many wide (Hangul/CJK) characters a label shows (tags stripped)."""
     plain = _TAGS.sub("", html)
-    return len(plain) + sum(1 for ch in plain if ord(ch) >= 0x1100)
+    wide = sum(1 for ch in plain if ord(ch) >= 0x1100)
+    return len(plain) - wide, wide
+
+
+def chars(html: str) -> int:
+    """A label's width in narrow characters (Hangul/CJK count double)."""
+    narrow, wide = narrow_wide(html)
+    return narrow + 2 * wide
 
 
 def text_px(html: str, size: float) -> float:

@@ -170,7 +170,7 @@ def read(svg: str) -> Slide:
     slide = Slide(float(root.get("width")), float(root.get("height")))
     order = [0]
 
-    def walk(el, dx: float, dy: float, opacity: float, bg=None):
+    def walk(el, dx: float, dy: float, opacity: float, bg=None, within=None):
         tag = el.tag.replace(NS, "")
         st = style(el)
         if tag in ("defs", "clipPath"):
@@ -183,7 +183,11 @@ def read(svg: str) -> Slide:
         opacity *= float(st.get("opacity", 1))
         order[0] += 1
         if tag == "text":
-            slide.texts.append(_text(el, dx, dy, bg))
+            text = _text(el, dx, dy, bg)
+            if within and not text.measured:  # the legend's box, as the browser measured its entries
+                x0, y0, x1, y1 = text.box
+                text.box = (max(x0, within[0]), y0, min(x1, within[2]), y1)
+            slide.texts.append(text)
             slide.text_order.append(order[0])
             return
         paint = _paint(el, tag, st, dx, dy, opacity, slide)
@@ -193,8 +197,11 @@ def read(svg: str) -> Slide:
             rect = el.find(f"{NS}rect")
             x, y = float(rect.get("x", 0)) + dx, float(rect.get("y", 0)) + dy
             bg = (x, y, x + float(rect.get("width")), y + float(rect.get("height")))
+        if (el.get("class") or "") == "legend":
+            rect = el.find(f"{NS}rect")
+            within = (dx, dy, dx + float(rect.get("width")), dy + float(rect.get("height")))
         for child in el:
-            walk(child, dx, dy, opacity, bg)
+            walk(child, dx, dy, opacity, bg, within)
 
     walk(root, 0.0, 0.0, 1.0)
     return slide
