@@ -90,21 +90,22 @@ class Diagram:
 
 @dataclass(frozen=True)
 class Metrics:
-    """How large text is against the boxes. On screen (text = 1) every size is the renderer's
-    own; on a slide the smallest sizes are raised to one floor and all text grows by `text`,
-    cells grow to hold their numbers, and the spaces made for labels grow with them."""
+    """How large text is against the boxes. On screen every size is the renderer's own; on a
+    slide the smallest sizes are raised to one floor and all text grows by `text`, cells grow to
+    hold their numbers, and the spaces made for labels grow with them."""
 
     text: float = 1.0
+    slide: bool = False
 
     def font(self, size: float) -> float:
         """A text's size: on a slide near the floor, headings a little larger (figures.slide
         raises sub- and superscripts to the floor)."""
-        return size if self.text == 1 else max(size * SLIDE_FLAT, SLIDE_FLOOR) * self.text
+        return max(size * SLIDE_FLAT, SLIDE_FLOOR) * self.text if self.slide else size
 
     def width(self, html: str, size: float) -> float:
         """A label's width in layout units at the renderer's `size` (made a slide's size); on a
         slide narrow characters are estimated more generously (wide ones are not: they are)."""
-        if self.text == 1:
+        if not self.slide:
             return text_width(html, size)
         narrow, wide = narrow_wide(html)
         return CHAR * self.font(size) * (narrow * SLIDE_EM + 2 * wide)
@@ -118,7 +119,8 @@ SCREEN = Metrics()
 SLIDE_FLOOR = 10  # on a slide, the renderer's 9 px cell text is raised to its 10 px labels
 SLIDE_FLAT = 0.84  # on a slide, the renderer's labels come near the floor (headings stay a little larger)
 SLIDE_EM = 1.15  # slide text is large: narrow characters' widths are estimated more generously
-TEXT_STEPS = tuple(1 + 0.125 * i for i in range(17))  # text multipliers a slide layout tries
+TEXT_STEPS = tuple(0.5 + 0.125 * i for i in range(21))  # text multipliers a slide layout tries
+SLIDE_COMFORT = 24  # px: of layouts that fill alike, the one whose smallest text is nearest this
 
 
 def shape_label(shape) -> str:
@@ -146,14 +148,14 @@ def _ranks(values, order: tuple = ()) -> dict:
 
 
 def _row_label_width(box: Box, m: Metrics) -> float:
-    pad = 0.2 if m is SCREEN else 0.2 + 0.5 * m.font(10) / PX  # a label's box is wider than its letters
+    pad = 0.2 if not m.slide else 0.2 + 0.5 * m.font(10) / PX  # a label's box is wider than its letters
     return max((m.width(x, 10) for x in box.row_labels), default=-pad) + pad
 
 
 def _cell_size(box: Box, m: Metrics) -> tuple[float, float]:
     """(width, height) of one value cell: square on screen; on a slide as wide as its widest
     number and as tall as a line of it."""
-    if m is SCREEN or box.values is None:
+    if not m.slide or box.values is None:
         return CELL, CELL
     size = m.font(9)
     widest = max((m.width(s, 9) for s in (*_cell_texts(box), *box.col_labels)), default=0.0)
@@ -165,13 +167,13 @@ def _size(box: Box, col_rank: dict, row_rank: dict, m: Metrics) -> tuple[float, 
         r, c = box.values.shape
         cw, ch = _cell_size(box, m)
         label = m.width(box.label, 12) + m.width(shape_label(box.shape), 10)
-        if m is not SCREEN:  # the bold name, a space, and a note under the box as wide as it
+        if m.slide:  # the bold name, a space, and a note under the box as wide as it
             label = max(m.width(f"{box.label} ", 13.5) + m.width(shape_label(box.shape), 10), m.width(box.note, 10))
         return max(c * cw + _row_label_width(box, m), label), r * ch
     # the rank sets the width; a long name or shape widens the box so its text stays inside
     fit = max(m.width(box.label, 13.5), m.width(shape_label(box.shape), 12)) + 0.3  # the name is bold
     lines = 2 * 1.3 * m.font(12) / PX + 0.2  # the two lines inside: name over shape
-    if m is not SCREEN:  # a note under the box as wide as it
+    if m.slide:  # a note under the box as wide as it
         fit = max(fit, m.width(box.note, 10))
     return max(1.2 + 0.38 * col_rank[box.shape[1]], fit), max(1.0 + 0.3 * row_rank[box.shape[0]], lines)
 
@@ -205,7 +207,7 @@ def _draw_block(d: Diagram, lanes: list[int], x0: float, y0: float, ranks, m: Me
         sizes = [_size(it, col_rank, row_rank, m) if isinstance(it, Box) else (_op_width(it, m), 0.0) for it in lane]
         height = max(h for _, h in sizes)
         label = d.lane_labels[li] if li < len(d.lane_labels) else ""
-        if m is SCREEN:
+        if not m.slide:
             centre = y + LANE_GAP + (0.45 if label else 0) + height / 2
         else:  # on a slide, room for exactly what sits over the boxes: the lane's label, boxes' labels and badges
             over = max(_over(it, m) - (height - h) / 2 for it, (_, h) in zip(lane, sizes) if isinstance(it, Box))
@@ -227,7 +229,7 @@ def _draw_block(d: Diagram, lanes: list[int], x0: float, y0: float, ranks, m: Me
         right = max(right, x)
         notes = any(isinstance(it, Box) and it.note for it in lane)
         y = centre + height / 2 + ((0.55 if notes else 0.15) * m.grow)
-        if m is not SCREEN:  # room for what hangs under each box: column labels, then its note
+        if m.slide:  # room for what hangs under each box: column labels, then its note
             y = max(y, *(centre + h / 2 + _under(it, m) + 0.15 * m.grow
                          for it, (_, h) in zip(lane, sizes) if isinstance(it, Box)))
     return right - x0, y - y0
@@ -243,7 +245,7 @@ def _badge_shift(b: Box, m: Metrics) -> float:
     """px from a box's top to its cached badge: just above it, or above a value box's label."""
     if b.values is None:
         return 2
-    return 22 if m is SCREEN else (0.05 + _line(b.label, 12, m)) * PX + 2
+    return 22 if not m.slide else (0.05 + _line(b.label, 12, m)) * PX + 2
 
 
 def _line(text: str, size: float, m: Metrics) -> float:
@@ -291,7 +293,7 @@ def _captions(d: Diagram, m: Metrics, width: float | None) -> list[str]:
 
 def _caption_step(text: str, m: Metrics) -> float:
     """A caption line's height; on a slide, a line with raised or lowered scripts needs more."""
-    return 0.45 * m.grow * (1.4 if m is not SCREEN and "<su" in text else 1)
+    return 0.45 * m.grow * (1.4 if m.slide and "<su" in text else 1)
 
 
 def _rows(sizes, wrap: float | None) -> tuple[list[list[int]], float, float]:
@@ -355,13 +357,13 @@ def _figure(d: Diagram, out: _Drawing, title: str, width: float, y: float, top: 
 def _slide_figure(d: Diagram, ranks, title: str, slide: tuple[int, int]) -> go.Figure:
     """The slide layout: of the text sizes and packings tried, one whose smallest text, once
     the diagram is scaled into the slide's drawing area, is at least the slide's minimum; of
-    those, the one that fills the area best (then the one with the larger text); where none
-    reaches the minimum, the one with the largest smallest text."""
+    those, the one that fills the area best (then the one whose smallest text is nearest a
+    comfortable size); where none reaches the minimum, the one with the largest smallest text."""
     area_w, area_h = diagram_area(*slide, title)
     u = slide[1] / 1080
     best = None
     for text in TEXT_STEPS:
-        m = Metrics(text)
+        m = Metrics(text, slide=True)
         sizes = [_draw_block(d, b, 0, 0, ranks, m, _Drawing()) for b in _blocks(d)]
         widths = [w for w, _ in sizes]
         wraps = {sum(widths[i:j]) + BLOCK_GAP * (j - i - 1) for i in range(len(widths))
@@ -376,7 +378,8 @@ def _slide_figure(d: Diagram, ranks, title: str, slide: tuple[int, int]) -> go.F
             smallest = m.font(9) * g
             fill = w * h * (g * PX) ** 2 / (area_w * area_h)
             ok = smallest >= SLIDE_TEXT * u * 1.04  # a little to spare: the estimates are estimates
-            key = (ok, round(fill * 20) if ok else smallest, smallest)  # fill to 5 %, then the larger text
+            # fill to 5 %, then the smallest text nearest a comfortable size
+            key = (ok, round(fill * 20) if ok else smallest, -abs(smallest - SLIDE_COMFORT * u))
             if best is None or key > best[0]:
                 best = (key, m, wrap)
     _, m, wrap = best
@@ -494,7 +497,7 @@ def _draw_op(op: Op, x, y, m: Metrics, out: _Drawing):
     big = len(op.glyph) <= 2
     out.notes.append(_text(x, y, op.glyph, m.font(20 if big else 12), colour="#111827"))
     if op.over:
-        above = 0.22 * m.grow if m is SCREEN else 0.6 * m.font(20) / PX  # clear of the glyph's line
+        above = 0.22 * m.grow if not m.slide else 0.6 * m.font(20) / PX  # clear of the glyph's line
         out.notes.append(_text(x, y - above, op.over, m.font(10), yanchor="bottom", colour=MUTED))
 
 
