@@ -152,7 +152,7 @@ def _chart_margins(fig: go.Figure, u: float, top: float) -> dict:
     below = 0.0
     if any(ax.get("visible", True) for ax in axes) or not axes and fig.layout.xaxis.visible is not False:
         titled = any((ax.get("title") or {}).get("text") for ax in axes)
-        below = body * LINE * (2.2 if titled else 1) + 10 * u
+        below = body * LINE * (2.5 if titled else 1.2) + 10 * u
     return dict(l=SAFE * u + max(left, default=0), r=SAFE * u, t=top + above, b=SAFE * u + below, autoexpand=False)
 
 
