@@ -24,7 +24,7 @@ import plotly.graph_objects as go
 import plotly.io as pio
 
 from .animation import animated
-from .registry import FIGURES
+from .registry import FIGURES, SPECS
 from .slide import is_laid_out, slide, slide_layout
 
 IMAGE_FORMATS = ("svg", "png")
@@ -140,9 +140,16 @@ def styled(fid: str, *, lang="ko", theme="light", font_scale=1.0, params=None, s
     w, h = (size or {}).get("width"), (size or {}).get("height")
     if (w, h) not in SLIDE_SIZES.values():
         return apply_look(FIGURES[fid](**_values(fid, lang, params)), theme, font_scale)
-    with slide(w, h):
-        fig = FIGURES[fid](**_values(fid, lang, params))
-    return apply_look(slide_layout(fig, w, h), theme, font_scale)
+    return as_slide(fid, _values(fid, lang, params), w, h, theme, font_scale)
+
+
+def as_slide(fid: str, values: dict, width: int, height: int, theme="light", font_scale=1.0) -> go.Figure:
+    """A figure (or chart) built with builder keyword `values` and laid out as a slide."""
+    from .style import apply_look
+
+    with slide(width, height):
+        fig = SPECS[fid](**values)
+    return apply_look(slide_layout(fig, width, height), theme, font_scale)
 
 
 def played(fid: str, *, lang="ko", theme="light", font_scale=1.0, params=None) -> dict:

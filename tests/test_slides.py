@@ -174,3 +174,23 @@ def test_export_time_is_reported(look):
     theme, _, seconds = look
     print(f"\n1080p SVG export and reading of {len(ordered_ids())} figures, {theme}: {seconds:.1f} s")
     assert seconds < 120  # slides of 31 figures are a batch, not an afternoon
+
+
+@pytest.mark.parametrize("figure_id", ["A15", "A24"])
+def test_a_chart_s_slide_png_download_is_the_slide_the_export_draws(figure_id):
+    """The ⤓ PNG 1920×1080 button draws the slide layout, not the screen figure stretched."""
+    import io
+
+    import numpy as np
+    from PIL import Image
+
+    from figures import FIGURES
+    from figures.export import styled, to_bytes
+    from ui.charts import file_bytes
+
+    size = dict(zip(("width", "height"), SLIDE_SIZES["1080p"]))
+    pixels = [np.asarray(Image.open(io.BytesIO(png)).convert("RGB")) for png in (
+        file_bytes(FIGURES[figure_id](lang="en"), figure_id, {"lang": "en"}, "png", size),
+        to_bytes(styled(figure_id, lang="en", size=size), "png", **size))]
+    assert pixels[0].shape == (size["height"], size["width"], 3)
+    assert np.array_equal(*pixels)

@@ -104,12 +104,15 @@ def download_files(figure_id: str) -> tuple[tuple[str, str, str, dict, str], ...
 
 
 def file_bytes(fig, figure_id: str, knobs: dict, fmt: str, size: dict) -> bytes:
-    """A download's bytes; a figure with a play control downloads as HTML with its frames."""
-    from figures.export import html, to_bytes
+    """A download's bytes; a figure with a play control downloads as HTML with its frames, a
+    slide-size PNG is built and laid out as a slide (as the export CLI and the deck draw it)."""
+    from figures.export import as_slide, html, to_bytes
 
+    v = view()
     if fmt == "html" and figure_id in PLAYS:
-        v = view()
         return html(animated(figure_id, v.theme, v.font_scale, **knobs)).encode()
+    if size:
+        fig = as_slide(figure_id, knobs, size["width"], size["height"], v.theme, v.font_scale)
     return to_bytes(fig, fmt, **size)
 
 
