@@ -26,4 +26,5 @@ def test_an_uploaded_config_joins_the_models_and_every_chart_draws(page, app_url
 def test_a_variant_switched_on_draws_the_reconciliation_chart(page, app_url):
     assert_opens_without_exception(page, f"{app_url}/any-model?lang=en&var-mtp-layer=true")
     chart = page.locator(".kv-plot").last
+    chart.scroll_into_view_if_needed()  # charts below the fold are first drawn near the viewport
     expect(chart.locator("text", has_text="71,424 B").first).to_be_attached()
