@@ -103,16 +103,17 @@ def download_files(figure_id: str) -> tuple[tuple[str, str, str, dict, str], ...
             ("CSV", "csv", "text/csv", {}, f"kv-atlas-{figure_id}.csv"))
 
 
-def file_bytes(fig, figure_id: str, knobs: dict, fmt: str, size: dict) -> bytes:
+def file_bytes(fig, figure_id: str, knobs: dict, fmt: str, size: dict, theme: str, font_scale: float) -> bytes:
     """A download's bytes; a figure with a play control downloads as HTML with its frames, a
-    slide-size PNG is built and laid out as a slide (as the export CLI and the deck draw it)."""
+    slide-size PNG is built and laid out as a slide (as the export CLI and the deck draw it).
+    The look comes as arguments: Streamlit calls a download's callable on another thread,
+    where this session's state is not to be had."""
     from figures.export import as_slide, html, to_bytes
 
-    v = view()
     if fmt == "html" and figure_id in PLAYS:
-        return html(animated(figure_id, v.theme, v.font_scale, **knobs)).encode()
+        return html(animated(figure_id, theme, font_scale, **knobs)).encode()
     if size:
-        fig = as_slide(figure_id, knobs, size["width"], size["height"], v.theme, v.font_scale)
+        fig = as_slide(figure_id, knobs, size["width"], size["height"], theme, font_scale)
     return to_bytes(fig, fmt, **size)
 
 
@@ -122,7 +123,8 @@ def downloads(fig, figure_id: str, knobs: dict) -> None:
     seven elements per chart; files are rendered only when clicked."""
     from figures.export import IMAGE_FORMATS, image_browser
 
-    lang = knobs.get("lang", view().lang)
+    v = view()
+    lang = knobs.get("lang", v.lang)
     popover = st.popover(t("app.download", lang), width="content", key=f"dl-{figure_id}", on_change="rerun")
     if not popover.open:
         return
@@ -133,7 +135,8 @@ def downloads(fig, figure_id: str, knobs: dict) -> None:
         for label, fmt, mime, size, name in download_files(figure_id):
             if fmt in IMAGE_FORMATS and not images:
                 continue
-            st.download_button(label, data=lambda fmt=fmt, size=size: file_bytes(fig, figure_id, knobs, fmt, size),
+            st.download_button(label, data=lambda fmt=fmt, size=size: file_bytes(fig, figure_id, knobs, fmt, size,
+                                                                                 v.theme, v.font_scale),
                                file_name=name, mime=mime, key=f"dl-{name}", on_click="ignore")
         if figure_id in FIGURES:
             st.caption(t("app.link", lang))
