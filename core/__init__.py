@@ -1,10 +1,6 @@
 """KV Atlas core: model specs, byte formats and the cost model (no UI imports)."""
 
-from .preload import preload
-
-preload()  # before anything of ours touches numpy: see core/preload.py
-
-from .cost import (  # noqa: E402
+from .cost import (
     ALL_BF16,
     DEPLOYED,
     PRESETS,
@@ -19,8 +15,8 @@ from .cost import (  # noqa: E402
     reads,
     storage_per_token,
 )
-from .formats import PRECISIONS, Layout  # noqa: E402
-from .models import A1_MODELS, ARTICLE_CONTEXT, MODELS, ROLES, Dims, Layer, Model, get  # noqa: E402
+from .formats import PRECISIONS, Layout
+from .models import A1_MODELS, ARTICLE_CONTEXT, MODELS, ROLES, Dims, Layer, Model, get
 
 __all__ = [
     "A1_MODELS", "ALL_BF16", "ARTICLE_CONTEXT", "DEPLOYED", "MODELS", "PRECISIONS", "PRESETS", "ROLES",

@@ -6,9 +6,9 @@ keyword arguments are its knobs. `EXTRAS` holds the charts the article describes
 but does not number; `SPECS` both.
 """
 
-from core.preload import preload
+from .preload import preload
 
-preload()  # before plotly builds the template: see core/preload.py
+preload()  # before plotly builds the template: see preload.py
 
 from . import style  # noqa: E402, F401  (registers the shared template)
 from .registry import EXTRAS, FIGURES, SPECS, FigureSpec, ordered_ids  # noqa: E402

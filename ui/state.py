@@ -13,6 +13,7 @@ from dataclasses import dataclass, replace
 
 import streamlit as st
 from streamlit.runtime.pages_manager import PagesManager
+from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 from core import Precision
 from figures import SPECS
@@ -62,7 +63,7 @@ def sidebar() -> View:
 
 def view() -> View:
     """The view chosen in the sidebar this run (defaults when a page runs on its own)."""
-    if PagesManager.uses_pages_directory:
+    if getattr(PagesManager, "uses_pages_directory", False) and get_script_run_ctx():
         # Until some session's app.py has called st.navigation, a fresh process serves
         # pages/ the old way: a reader opening /export first ran the page without app.py.
         # Leave that mode and rerun: app.py routes to the same page by its URL.
