@@ -37,7 +37,7 @@ def spec(figure_id: str, theme: str = "light", font_scale: float = 1.0, **knobs)
 
 
 # A figure's animation: every step's build, a few MB while building (seconds for the largest);
-# kept as JSON (≤ 1 MB). Its frames do not depend on the stepped knob's value within the play
+# kept as JSON (0.1–1.1 MB). Its frames do not depend on the stepped knob's value within the play
 # range, so a step of that knob redraws the built animation at another step (≈ 10 ms).
 @st.cache_resource(max_entries=2 * len(PLAYS), show_spinner=False)
 def _animation(figure_id: str, theme: str = "light", font_scale: float = 1.0, **knobs) -> str:
