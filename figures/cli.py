@@ -13,17 +13,23 @@ from __future__ import annotations
 
 import argparse
 import math
-import re
 import sys
 import time
+from html import escape
 from pathlib import Path
 
 from i18n import LANGS
 
 from . import FIGURES, ordered_ids
+from . import deck as talk
 from .animation import play_spec
 from .export import FORMATS, SLIDE_SIZES, files, html, played, slug
 from .knobs import CONTEXT, FONT_SCALE, PRECISION, THEME, Knob
+from .video import FPS_RANGE, VIDEO_FORMATS
+
+# What rendering and writing a file raise when they fail (no browser, a kaleido timeout, a
+# crashed browser, a full disk): one line and status 1, not a traceback.
+FAILURES = (OSError, RuntimeError)
 
 
 class _Parser(argparse.ArgumentParser):
@@ -32,9 +38,12 @@ class _Parser(argparse.ArgumentParser):
 
 
 def parse_ids(text: str | None) -> list[str]:
-    if not text:
+    """Figure ids from 'A1,A14,B2' (None: all of them; an empty list is refused)."""
+    if text is None:
         return ordered_ids()
     ids = [x.strip().upper() for x in text.split(",") if x.strip()]
+    if not ids:
+        raise argparse.ArgumentTypeError("names no figure; give ids like A1,A14,B2, or leave it out for all")
     unknown = [x for x in ids if x not in FIGURES]
     if unknown:
         raise argparse.ArgumentTypeError(f"unknown figure id(s) {', '.join(unknown)}; known: A1…A27, B1…B4")
@@ -63,6 +72,7 @@ def _formats(text: str) -> list[str]:
 
 
 def _out_dir(text: str) -> Path:
+    """A directory to write files in, made if missing."""
     path = Path(text)
     try:
         path.mkdir(parents=True, exist_ok=True)
@@ -74,12 +84,23 @@ def _out_dir(text: str) -> Path:
     return path
 
 
+def _out_file(text: str) -> Path:
+    """A file to write, checked before anything renders: not a directory, and in a directory
+    that exists and takes files."""
+    path = Path(text)
+    if path.is_dir():
+        raise argparse.ArgumentTypeError(f"{text} is a directory; name the file to write in it")
+    if not path.parent.is_dir():
+        raise argparse.ArgumentTypeError(f"no directory {path.parent} to write {path.name} in")
+    _out_dir(str(path.parent))
+    return path
+
+
 def _pptx(text: str) -> Path:
     path = Path(text)
     if path.suffix.lower() != ".pptx":
         raise argparse.ArgumentTypeError(f"--out names the deck file, e.g. talk.pptx; got {text!r}")
-    _out_dir(str(path.parent))
-    return path
+    return _out_file(text)
 
 
 def _animated_id(text: str) -> str:
@@ -93,8 +114,6 @@ def _animated_id(text: str) -> str:
 
 
 def _fps(text: str) -> float:
-    from .video import FPS_RANGE
-
     try:
         fps = float(text)
     except ValueError:
@@ -103,12 +122,6 @@ def _fps(text: str) -> float:
         raise argparse.ArgumentTypeError(f"takes frames per second from {FPS_RANGE[0]:g} to {FPS_RANGE[1]:g}, "
                                          f"got {text!r}")
     return fps
-
-
-def _video_out(text: str) -> Path:
-    path = Path(text)
-    _out_dir(str(path.parent))
-    return path
 
 
 def _pixels(text: str) -> int:
@@ -153,21 +166,20 @@ def export(args) -> int:
 
 
 def deck(args) -> int:
-    """A .pptx: a title slide, then one slide per figure in article order (figures/deck.py)."""
-    from .deck import build
-    from .export import ImagesUnavailable
-
+    """A .pptx: a title slide, then one slide per figure in article order (figures/deck.py).
+    Nothing is written when no figure renders."""
     params = _params(args)
     if params is None:
         return 2
     t0, total = time.perf_counter(), len(set(args.ids))
     try:
-        data, failed = build(args.ids, lang=args.lang, theme=args.theme, font_scale=args.font_scale, params=params,
-                             size=args.size, progress=lambda n, fid: _progress(n, total, fid))
-    except ImagesUnavailable as e:
-        print(f"error: {e}", file=sys.stderr)
-        return 1
-    args.out.write_bytes(data)
+        data, failed = talk.build(args.ids, lang=args.lang, theme=args.theme, font_scale=args.font_scale,
+                                  params=params, size=args.size, progress=lambda n, fid: _progress(n, total, fid))
+        if len(failed) == total:
+            return _fail(f"no figure rendered, no deck written: {'; '.join(failed)}")
+        args.out.write_bytes(data)
+    except FAILURES as e:
+        return _fail(e)
     print(f"\n{1 + total - len(failed)} slides, {len(data) / 1e6:.1f} MB in {time.perf_counter() - t0:.1f} s → "
           f"{args.out}" + (f"; {len(failed)} failed: {'; '.join(failed)}" if failed else ""))
     return 1 if failed else 0
@@ -175,8 +187,7 @@ def deck(args) -> int:
 
 def animate(args) -> int:
     """One figure's steps as a video: each still rendered through the warm image path, encoded."""
-    from .export import ImagesUnavailable
-    from .video import VIDEO_FORMATS, frames, write
+    from .video import frames, write
 
     suffix = args.out.suffix.lower().lstrip(".")
     fmt = args.format or suffix
@@ -195,10 +206,9 @@ def animate(args) -> int:
         images = frames(args.id, values, theme=args.theme, font_scale=args.font_scale,
                         width=args.width or slide[0], height=args.height or slide[1],
                         progress=lambda n, total: _progress(n, total, args.id))
-    except ImagesUnavailable as e:
-        print(f"\nerror: {e}", file=sys.stderr)
-        return 1
-    write(args.out, images, fmt, args.fps)
+        write(args.out, images, fmt, args.fps)
+    except FAILURES as e:
+        return _fail(e)
     h, w = images[0].shape[:2]
     print(f"\n{len(images)} frames, {w}×{h}, {len(images) / args.fps:.1f} s at {args.fps:g} fps in "
           f"{time.perf_counter() - t0:.1f} s → {args.out}")
@@ -218,8 +228,7 @@ def site(args) -> int:
             name = f"{slug(fid)}-{lang}.html"
             shown = played(fid, lang=lang) if FIGURES[fid].play else fig  # a figure that plays, plays here too
             (args.out / name).write_text(html(shown, shared_js=True), encoding="utf-8")
-            title = re.sub(r"<[^>]+>", " ", (fig.layout.title.text or fid).split("<br>")[0]).strip()
-            links.append(f'<li><a href="{name}">{fid}</a> — {title}</li>')
+            links.append(f'<li><a href="{name}">{fid}</a> — {escape(talk.title_parts(fig)[0])}</li>')
             pages += 1
             _progress(pages, 2 * len(FIGURES), fid)
         other = [x for x in LANGS if x != lang][0]
@@ -243,6 +252,14 @@ def _look(knob: Knob):
     return read
 
 
+def _fail(error: Exception | str) -> int:
+    """A failure after the arguments were read: one line on stderr (after the progress bar's),
+    status 1."""
+    text = " ".join(str(error).split()) or type(error).__name__
+    print(f"\nerror: {text}", file=sys.stderr)
+    return 1
+
+
 def _progress(done: int, total: int, label: str) -> None:
     bar = "#" * (30 * done // total)
     sys.stdout.write(f"\r[{bar:<30}] {done}/{total} {label:<6}")
@@ -261,24 +278,17 @@ def main(argv=None) -> int:
     e.add_argument("--scale", type=float, default=1.0)
     d = sub.add_parser("deck", help="a 16:9 .pptx: a title slide, one slide per figure with speaker notes")
     d.add_argument("--out", type=_pptx, required=True, help="the deck file, e.g. talk.pptx")
-    d.add_argument("--size", choices=SLIDE_SIZES, default="1080p", help="the pictures' size in pixels")
-    for q in (e, d):
-        _figure_options(q)
+    d.add_argument("--size", choices=SLIDE_SIZES, default=talk.DEFAULT_SIZE, help="the pictures' size in pixels")
     a = sub.add_parser("animate", help="one figure's steps as a GIF or MP4 (the figures with a ▶ play control)")
     a.add_argument("--id", type=_animated_id, required=True, help="a figure with a play control, e.g. A14")
-    a.add_argument("--out", type=_video_out, required=True, help="the video file, e.g. a14.mp4")
-    a.add_argument("--format", choices=("gif", "mp4"), help="gif or mp4 (default: from --out)")
+    a.add_argument("--out", type=_out_file, required=True, help="the video file, e.g. a14.mp4")
+    a.add_argument("--format", choices=VIDEO_FORMATS, help=f"{' or '.join(VIDEO_FORMATS)} (default: from --out)")
     a.add_argument("--fps", type=_fps, default=2.0, help="steps per second (default 2)")
     a.add_argument("--size", choices=SLIDE_SIZES, help="the frames' size in pixels (default: the figure's own)")
     a.add_argument("--width", type=_pixels, help="overrides --size")
     a.add_argument("--height", type=_pixels, help="overrides --size")
-    a.add_argument("--lang", choices=LANGS, default="ko")
-    a.add_argument("--theme", type=_look(THEME), default=THEME.default, help=", ".join(THEME.choices))
-    a.add_argument("--font-scale", type=_look(FONT_SCALE), default=FONT_SCALE.default,
-                   help=", ".join(map(str, FONT_SCALE.choices)))
-    a.add_argument("--set", type=_setting, action="append", default=[], metavar="KEY=VALUE",
-                   help="a knob by its link key, e.g. --set m=2 (the stepped knob's value joins the steps)")
-    a.set_defaults(context=None, precision=None)
+    for q in (e, d, a):
+        _figure_options(q, ids=q is not a)  # animate names its one figure with --id
     s = sub.add_parser("site", help="an offline static site of every figure")
     s.add_argument("--out", type=_out_dir, required=True)
     c = sub.add_parser("catalogue", help="the figure catalogue as markdown")
@@ -288,9 +298,11 @@ def main(argv=None) -> int:
             "catalogue": catalogue}[args.command](args)
 
 
-def _figure_options(p: argparse.ArgumentParser) -> None:
-    """Which figures, in which language and look, with which knob values (export and deck)."""
-    p.add_argument("--ids", type=parse_ids, default=ordered_ids(), help="e.g. A1,A14,B2 (default: all)")
+def _figure_options(p: argparse.ArgumentParser, *, ids: bool = True) -> None:
+    """Which figures (--ids), in which language and look, with which knob values (export, deck
+    and animate)."""
+    if ids:
+        p.add_argument("--ids", type=parse_ids, default=ordered_ids(), help="e.g. A1,A14,B2 (default: all)")
     p.add_argument("--lang", choices=LANGS, default="ko")
     p.add_argument("--theme", type=_look(THEME), default=THEME.default, help=", ".join(THEME.choices))
     p.add_argument("--font-scale", type=_look(FONT_SCALE), default=FONT_SCALE.default,
@@ -298,7 +310,8 @@ def _figure_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--context", help="context length N for the bar charts (e.g. 131072, 128K, 1M)")
     p.add_argument("--precision", help="deployed or bf16 (per role: --set main=fp8 --set ikey=fp4 …)")
     p.add_argument("--set", type=_setting, action="append", default=[], metavar="KEY=VALUE",
-                   help="a figure knob by its link key or name, e.g. --set groups=2,4 --set t=9")
+                   help="a figure knob by its link key or name, e.g. --set groups=2,4 --set t=9 (animate: the "
+                        "stepped knob's value joins the steps)")
 
 
 def catalogue(args) -> int:

@@ -13,7 +13,6 @@ import html
 import io
 import math
 import re
-import unicodedata
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
@@ -29,10 +28,12 @@ from core.units import fmt_bytes, fmt_exact
 from i18n import model_name, t
 
 from .catalogue import article_title
-from .export import NO_BROWSER, SLIDE_SIZES, ImagesUnavailable, files, image_browser, styled
+from .contrast import hex_colour, readable, rgba
+from .export import NO_BROWSER, SLIDE_SIZES, ImagesUnavailable, image, image_browser, styled
 from .knobs import LANG
 from .registry import FIGURES, ordered_ids
-from .style import MUTED, TEMPLATE, apply_look
+from .slide import narrow_wide
+from .style import BACKGROUNDS, MUTED, TEMPLATE, apply_look
 
 DEFAULT_SIZE = "1080p"
 WIDTH = Inches(40 / 3)  # PowerPoint's 16:9 slide, 13⅓ × 7.5 in
@@ -46,7 +47,8 @@ MIME = "application/vnd.openxmlformats-officedocument.presentationml.presentatio
 @dataclass(frozen=True)
 class Colours:
     """A slide's colours in the chosen look: the background (None: the slide's own, for a
-    transparent look), text and muted text."""
+    transparent look), text and muted text, both reading at 4.5:1 on what the look's text may
+    sit on (style.BACKGROUNDS: white and black alike for a transparent look)."""
 
     background: RGBColor | None
     text: RGBColor
@@ -57,9 +59,10 @@ class Colours:
         """Taken from what apply_look gives an empty figure, so slides and figures match."""
         fig = apply_look(go.Figure(layout=dict(template="kv_atlas")), theme)
         paper = ImageColor.getrgb(fig.layout.paper_bgcolor or TEMPLATE.layout.paper_bgcolor)
-        text = ImageColor.getrgb(fig.layout.font.color or TEMPLATE.layout.font.color)
         opaque = len(paper) < 4 or paper[3] > 0
-        return cls(RGBColor(*paper[:3]) if opaque else None, RGBColor(*text[:3]), RGBColor(*ImageColor.getrgb(MUTED)))
+        ink = [readable(c, BACKGROUNDS[theme]) for c in (fig.layout.font.color or TEMPLATE.layout.font.color, MUTED)]
+        text, muted = (RGBColor.from_string(hex_colour(rgba(c))[1:]) for c in ink)
+        return cls(RGBColor(*paper[:3]) if opaque else None, text, muted)
 
 
 def plain(text: str) -> str:
@@ -70,11 +73,18 @@ def plain(text: str) -> str:
     return html.unescape(re.sub(r"<[^>]+>", "", text)).strip()
 
 
+_SUBTITLE = re.compile(r"\s*<(sup|span)\b")
+
+
 def title_parts(fig: go.Figure) -> tuple[str, str]:
-    """The figure's title and subtitle (the `<br><sup>…</sup>` after it) as plain text."""
-    head, _, rest = (fig.layout.title.text or "").partition("<br>")
-    rest = re.sub(r"^<sup>(.*)</sup>$", r"\1", rest.strip(), flags=re.S)
-    return plain(head), plain(rest)
+    """The figure's title and subtitle as plain one-line text. The subtitle starts at the first
+    line in a `<sup>` (on a slide, in a `<span>` figures/slide.py sizes it with); line breaks,
+    the builder's or a slide's, become spaces."""
+    lines = (fig.layout.title.text or "").split("<br>")
+    n = next((i for i, line in enumerate(lines) if _SUBTITLE.match(line)), len(lines))
+    sub = re.sub(r"^\s*<sup>(.*)</sup>\s*$", r"\1", "<br>".join(lines[n:]), flags=re.S)
+    head, sub = (" ".join(plain(part).split()) for part in ("<br>".join(lines[:n]), sub))
+    return head, sub
 
 
 def notes(fig: go.Figure, lang: str, units: str = "decimal") -> str:
@@ -106,7 +116,7 @@ def build(ids: Iterable[str] | None = None, *, lang: str = "ko", theme: str = "l
     without a browser to render the pictures."""
     if not image_browser():  # every slide's picture would fail alike: say it once
         raise ImagesUnavailable(NO_BROWSER)
-    chosen = set(ids or ordered_ids())
+    chosen = set(ordered_ids() if ids is None else ids)
     ids = [fid for fid in ordered_ids() if fid in chosen]
     prs = Presentation()
     w, h = SLIDE_SIZES[size]
@@ -120,7 +130,7 @@ def build(ids: Iterable[str] | None = None, *, lang: str = "ko", theme: str = "l
             _figure_slide(prs, fid, colours, lang=lang, theme=theme, font_scale=font_scale, params=params or {},
                           size=(w, h))
         except Exception as e:  # noqa: BLE001 — one figure failing must not stop the deck
-            failed.append(f"{fid}: {e}")
+            failed.append(f"{fid}: {' '.join(str(e).split()) or type(e).__name__}")  # one line each
         if progress:
             progress(n, fid)
     out = io.BytesIO()
@@ -129,14 +139,14 @@ def build(ids: Iterable[str] | None = None, *, lang: str = "ko", theme: str = "l
 
 
 def _figure_slide(prs, fid: str, colours: Colours, *, lang, theme, font_scale, params, size) -> None:
-    """The picture is the figure's slide-size export (its own title on it, laid out as that
+    """The picture is the figure's slide-size PNG export (its own title on it, laid out as that
     export lays out a slide), above a credit line. The slide's title placeholder holds the same
-    title just above the visible area: PowerPoint's outline and screen readers read it."""
-    look = dict(lang=lang, theme=theme, font_scale=font_scale, params=params)
-    ((_, _, png),) = files([fid], ["png"], **look, size=dict(zip(("width", "height"), size)))
-    if isinstance(png, Exception):
-        raise png
-    fig, spec = styled(fid, **look), FIGURES[fid]
+    title just above the visible area: PowerPoint's outline and screen readers read it. The
+    figure is built once: the picture, the title and the notes all come from it."""
+    w, h = size
+    fig = styled(fid, lang=lang, theme=theme, font_scale=font_scale, params=params, size={"width": w, "height": h})
+    png = image(fig, "png", width=w, height=h)
+    spec = FIGURES[fid]
     values = spec.read(params)[0]
     slide = _slide(prs, colours, "Title Only")
     height = _place(slide.shapes.title, title_parts(fig)[0], 0, TITLE_PT, colours.text, bold=True)
@@ -176,7 +186,8 @@ def _place(shape, text: str, top: int, size: Pt, colour: RGBColor, *, bold: bool
     frame.text = text
     for para in frame.paragraphs:
         para.alignment = PP_ALIGN.LEFT
-        para.font.size, para.font.bold, para.font.color.rgb = size, bold, colour
+        for run in para.runs:  # on the runs: PowerPoint takes a paragraph's defaults as a hint only
+            run.font.size, run.font.bold, run.font.color.rgb = size, bold, colour
     return height
 
 
@@ -187,8 +198,8 @@ def _text_width(prs) -> int:
 
 def _height(text: str, size: Pt, width: int) -> int:
     """A text box's height for `text` wrapped at `width`, roughly: Hangul and other wide
-    characters are a square, others ~0.6 of the font size."""
-    ems = [sum(1.0 if unicodedata.east_asian_width(c) in "WF" else 0.6 for c in line) for line in text.split("\n")]
+    characters (as figures/slide.py counts them) are a square, others ~0.6 of the font size."""
+    ems = [narrow * 0.6 + wide for narrow, wide in map(narrow_wide, text.split("\n"))]
     lines = sum(max(1, math.ceil(e * size / width)) for e in ems)
     return Emu(int(lines * size * LINE)) + 2 * INSET
 

@@ -23,9 +23,12 @@ from core.summary import summarise
 from core.units import fmt_bytes, fmt_exact
 from figures import FIGURES, deck, export
 from figures.catalogue import article_title
+from figures.cli import main
+from figures.contrast import READABLE, contrast
 from figures.deck import plain, title_parts
 from figures.export import SLIDE_SIZES, image_browser
-from figures.style import apply_look
+from figures.registry import FigureSpec
+from figures.style import BACKGROUNDS, THEMES, apply_look
 from i18n import t
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -48,6 +51,20 @@ def decks() -> dict[str, Presentation]:
         assert not failed
         out[lang] = Presentation(io.BytesIO(data))
     return out
+
+
+@pytest.fixture
+def blank_pictures(monkeypatch):
+    """Slides without a browser: each picture a blank PNG of the asked size (for tests about
+    the deck's text and builds, not its pictures). Returns the stand-in."""
+    def png(fig, fmt="png", *, width, height, **_):
+        out = io.BytesIO()
+        Image.new("RGB", (width, height)).save(out, "png")
+        return out.getvalue()
+
+    monkeypatch.setattr(deck, "image_browser", lambda: "chromium")
+    monkeypatch.setattr(deck, "image", png)
+    return png
 
 
 def figure_slides(prs) -> list:
@@ -128,6 +145,50 @@ def test_the_look_colours_slides_and_pictures(decks, lang, theme):
     assert corner == paper[:3]
 
 
+def slide_backgrounds(slide, theme: str) -> tuple[str, ...]:
+    """What a slide's text sits on: its own fill, or (a transparent look's slide keeps the
+    master's) every background the look promises to read on, white and black alike."""
+    if slide.follow_master_background:
+        assert theme == "transparent"
+        return BACKGROUNDS[theme]
+    return (f"#{slide.background.fill.fore_color.rgb}",)
+
+
+@pytest.mark.parametrize("theme", THEMES)
+def test_every_text_run_reads_at_4_5_to_1_on_its_slide_background(blank_pictures, tmp_path, theme):
+    data, failed = deck.build(["A1", "A14"], lang="en", theme=theme, params=PARAMS)
+    assert not failed
+    (tmp_path / "talk.pptx").write_bytes(data)
+    prs = Presentation(str(tmp_path / "talk.pptx"))
+    runs = [(slide, run) for slide in prs.slides for shape in slide.shapes if shape.has_text_frame
+            for para in shape.text_frame.paragraphs for run in para.runs]
+    assert len(runs) >= 2 + 2 * 2  # the title slide's title and subtitle, each figure's title and credit
+    for slide, run in runs:
+        assert run.font.color.rgb is not None, run.text  # its own colour, not the template's dark default
+        worst = min(contrast(f"#{run.font.color.rgb}", bg) for bg in slide_backgrounds(slide, theme))
+        assert worst >= READABLE, (theme, run.text, str(run.font.color.rgb), round(worst, 2))
+
+
+def test_each_figure_is_built_once_for_its_picture_title_and_notes(blank_pictures, monkeypatch):
+    built, pictured, real = [], [], FigureSpec.__call__
+
+    def counted(self, **values):
+        built.append(self.id)
+        return real(self, **values)
+
+    monkeypatch.setattr(FigureSpec, "__call__", counted)
+    monkeypatch.setattr(deck, "image", lambda fig, *a, **k: pictured.append(fig) or blank_pictures(fig, *a, **k))
+    data, failed = deck.build(["B2", "A14", "A1"], lang="en", params=PARAMS)
+    assert not failed and sorted(built) == ["A1", "A14", "B2"]
+    for fig, slide in zip(pictured, figure_slides(Presentation(io.BytesIO(data)))):
+        assert notes_of(slide).startswith("\n".join(title_parts(fig)))  # the notes read the pictured figure
+
+
+def test_no_figures_chosen_is_a_title_slide_alone(blank_pictures):
+    data, failed = deck.build([], lang="en")
+    assert not failed and len(Presentation(io.BytesIO(data)).slides) == 1
+
+
 def test_plain_keeps_sub_and_superscripts_readable():
     assert plain("C<sup>KV</sup> · W<sub>u</sub><br>&lt;b&gt; <b>x</b>") == "C^KV · W_u\n<b> x"
 
@@ -138,18 +199,17 @@ def test_without_a_browser_the_deck_says_so_once(monkeypatch):
         deck.build(["A1"])
 
 
-@needs_browser
-def test_a_figure_that_fails_is_listed_and_the_others_keep_their_slides(monkeypatch):
-    real = deck.files
+def test_a_figure_that_fails_is_listed_in_one_line_and_the_others_keep_their_slides(blank_pictures, monkeypatch):
+    a3 = plain(FIGURES["A3"].title("en"))
 
-    def one_broken(ids, *args, **kwargs):
-        if ids == ["A3"]:
-            return iter([("A3", "A03-en.png", RuntimeError("render timed out"))])
-        return real(ids, *args, **kwargs)
+    def one_broken(fig, *args, **kwargs):
+        if title_parts(fig)[0] == a3:
+            raise RuntimeError("render timed out\n  after 60 s")
+        return blank_pictures(fig, *args, **kwargs)
 
-    monkeypatch.setattr(deck, "files", one_broken)
+    monkeypatch.setattr(deck, "image", one_broken)
     data, failed = deck.build(["A3", "B2"], lang="en")
-    assert failed == ["A3: render timed out"]
+    assert failed == ["A3: render timed out after 60 s"]
     slides = list(Presentation(io.BytesIO(data)).slides)
     assert [s.shapes.title.text for s in slides[1:]] == [plain(FIGURES["B2"].title("en"))]
 
@@ -181,6 +241,7 @@ def test_the_command_writes_the_deck(tmp_path):
     (["--size", "4k"], "invalid choice: '4k'"),
     (["--lang", "fr"], "invalid choice: 'fr'"),
     (["--set", "ctx"], "--set takes KEY=VALUE"),
+    (["--ids", ""], "names no figure"),
 ])
 def test_bad_input_exits_2_with_one_line(tmp_path, args, says):
     done = run_cli("--out", str(tmp_path / "talk.pptx"), *args)
@@ -192,6 +253,39 @@ def test_bad_input_exits_2_with_one_line(tmp_path, args, says):
 def test_out_must_name_a_pptx_file(tmp_path):
     done = run_cli("--out", str(tmp_path / "talk.txt"))
     assert done.returncode == 2 and "talk.pptx" in done.stderr and len(done.stderr.strip().splitlines()) == 1
+
+
+def test_out_must_be_a_file_in_a_directory_that_exists(tmp_path, capsys):
+    (tmp_path / "talk.pptx").mkdir()
+    for out, says in ((tmp_path / "talk.pptx", "is a directory"), (tmp_path / "no" / "talk.pptx", "no directory")):
+        with pytest.raises(SystemExit) as e:  # refused before anything renders
+            main(["deck", "--out", str(out), "--ids", "A1"])
+        err = capsys.readouterr().err.strip()
+        assert e.value.code == 2 and says in err and len(err.splitlines()) == 1, err
+    assert not (tmp_path / "no").exists()
+
+
+def test_the_command_says_in_one_line_when_no_figure_renders(blank_pictures, monkeypatch, tmp_path, capsys):
+    def timed_out(*args, **kwargs):
+        raise RuntimeError("kaleido timed out\n  after 60 s")
+
+    monkeypatch.setattr(deck, "image", timed_out)
+    out = tmp_path / "talk.pptx"
+    assert main(["deck", "--out", str(out), "--ids", "A1,B2"]) == 1
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and "A1: kaleido timed out after 60 s" in err and "B2:" in err, err
+    assert not out.exists()
+
+
+def test_the_command_says_in_one_line_when_the_deck_cannot_be_written(blank_pictures, monkeypatch, tmp_path,
+                                                                     capsys):
+    def full_disk(self, data):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(Path, "write_bytes", full_disk)
+    assert main(["deck", "--out", str(tmp_path / "talk.pptx"), "--ids", "B2"]) == 1
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and "No space left on device" in err, err
 
 
 # --- the Export page's Deck -----------------------------------------------------------------
