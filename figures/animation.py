@@ -21,6 +21,7 @@ import plotly.graph_objects as go
 
 from i18n import t
 
+from .contrast import rgba
 from .knobs import FONT_SCALE, LANG, THEME
 from .registry import PLAYS, SPECS, FigureSpec
 from .style import MUTED, apply_look
@@ -28,7 +29,7 @@ from .style import MUTED, apply_look
 FRAME_MS = 800  # how long the play button shows each step
 CONTROLS_PX = 90  # room under the plot for the buttons and the slider
 BUTTONS_PX = 96  # the play/pause buttons, left of the slider
-RAIL = "rgba({}, {}, {}, 0.25)".format(*bytes.fromhex(MUTED[1:]))  # the slider's rail: MUTED, faint on any background
+RAIL = "rgba({:g}, {:g}, {:g}, 0.25)".format(*rgba(MUTED)[:3])  # the slider's rail: MUTED, faint on any background
 AXES = ("xaxis", "yaxis")
 # fixed across frames: the canvas (axes: a range that spans every step), and what is not drawn
 FIXED = ("width", "height", *AXES, "meta", "template")

@@ -6,31 +6,33 @@ from __future__ import annotations
 
 import re
 
+from PIL import ImageColor
+
 READABLE = 4.5  # WCAG AA for text
 VISIBLE = 3.0  # WCAG AA for lines and other marks that carry meaning
 INK = "#111827"  # dark ink on light fills
 PAPER = "#ffffff"
 
-_NAMED = {"white": (255, 255, 255), "black": (0, 0, 0)}
 _RGB = re.compile(r"rgba?\(\s*([\d.]+)\s*,\s*([\d.]+)\s*,\s*([\d.]+)\s*(?:,\s*([\d.]+)\s*)?\)")
 
 RGBA = tuple[float, float, float, float]
 
 
 def rgba(colour: str) -> RGBA:
-    """'#abc', '#aabbcc', 'rgb(…)', 'rgba(…)', 'white' or 'black' as (r, g, b, alpha), 0–255 and 0–1."""
+    """A plotly colour as (r, g, b, alpha), 0–255 and 0–1: 'rgb(…)' and 'rgba(…)' (alpha 0–1, as
+    plotly writes it), 'transparent', and what Pillow reads — hex of 3, 4, 6 or 8 digits (the last
+    two with alpha), CSS names ('grey'), hsl(…). A ValueError for anything else."""
     c = colour.strip().lower()
-    if c in _NAMED:
-        return (*_NAMED[c], 1.0)
-    if c.startswith("#"):
-        h = c[1:]
-        if len(h) == 3:
-            h = "".join(ch * 2 for ch in h)
-        return int(h[0:2], 16), int(h[2:4], 16), int(h[4:6], 16), 1.0
     m = _RGB.fullmatch(c)
-    if not m:
-        raise ValueError(f"not a colour: {colour!r}")
-    return float(m[1]), float(m[2]), float(m[3]), float(m[4]) if m[4] is not None else 1.0
+    if m:
+        return float(m[1]), float(m[2]), float(m[3]), float(m[4]) if m[4] is not None else 1.0
+    if c == "transparent":
+        return 0.0, 0.0, 0.0, 0.0
+    try:
+        r, g, b, *a = ImageColor.getrgb(c)
+    except ValueError:
+        raise ValueError(f"not a colour: {colour!r}") from None
+    return float(r), float(g), float(b), a[0] / 255 if a else 1.0
 
 
 def hex_colour(c: RGBA | tuple[float, float, float]) -> str:

@@ -134,7 +134,7 @@ def slug(fid: str) -> str:
 def styled(fid: str, *, lang="ko", theme="light", font_scale=1.0, params=None, size=None) -> go.Figure:
     """One figure as every export draws it: knob values read from link-like `params`, in the look.
     At a slide size ({"width": 1920, "height": 1080}, SLIDE_SIZES) it is built and laid out as
-    a slide (figures/slide.py); `font_scale` then multiplies the slide's own text sizes."""
+    a slide (figures/slide.py) whose title and text floor are `font_scale` times the slide's own."""
     from .style import apply_look
 
     w, h = (size or {}).get("width"), (size or {}).get("height")
@@ -144,12 +144,14 @@ def styled(fid: str, *, lang="ko", theme="light", font_scale=1.0, params=None, s
 
 
 def as_slide(fid: str, values: dict, width: int, height: int, theme="light", font_scale=1.0) -> go.Figure:
-    """A figure (or chart) built with builder keyword `values` and laid out as a slide."""
+    """A figure (or chart) built with builder keyword `values` and laid out as a slide, its text
+    `font_scale` times the slide's sizes before margins and the drawing's room are set (the look
+    then only colours it)."""
     from .style import apply_look
 
-    with slide(width, height):
+    with slide(width, height, font_scale):
         fig = SPECS[fid](**values)
-    return apply_look(slide_layout(fig, width, height), theme, font_scale)
+    return apply_look(slide_layout(fig, width, height, font_scale), theme)
 
 
 def played(fid: str, *, lang="ko", theme="light", font_scale=1.0, params=None) -> dict:

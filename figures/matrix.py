@@ -10,19 +10,23 @@ A box may carry its values, drawn as a heatmap with the numbers inside.
 On screen a diagram is one column of lanes at fixed sizes. Built for a slide
 (`figures.slide.slide_size()` set), it is a layout of its own: text larger relative to the
 boxes, cells as wide as their numbers, and lane groups packed in rows, chosen so that the
-diagram fills the slide with every text at least the slide's minimum size.
+diagram fills the slide with every text at least the slide's minimum size times its font
+scale. `alike` lays several diagrams out as one (an animation's steps on one canvas).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from contextvars import ContextVar
 from dataclasses import dataclass
+from typing import TypeVar
 
 import numpy as np
 import plotly.colors as pc
 import plotly.graph_objects as go
 
-from .contrast import ink_on
-from .slide import ON_FILL, SLIDE_TEXT, chars, diagram_area, narrow_wide, slide_size
+from .contrast import INK, ink_on
+from .slide import ON_FILL, SLIDE_TEXT, chars, diagram_area, narrow_wide, slide_font_scale, slide_size, wrap
 from .style import MUTED, ROLE_COLOURS
 
 # Fill and border by role: weights purple; what attention reads blue; the indexer's red;
@@ -274,21 +278,11 @@ def _pack(widths: list[float], wrap: float) -> list[list[int]]:
     return rows
 
 
-def _wrap_words(text: str, width: float, m: Metrics) -> str:
-    """A caption broken into lines no wider than `width` (at spaces; tags kept whole)."""
-    words, lines = text.split(" "), [""]
-    for w in words:
-        trial = f"{lines[-1]} {w}" if lines[-1] else w
-        if lines[-1] and m.width(trial, 12) > width:
-            lines.append(w)
-        else:
-            lines[-1] = trial
-    return "<br>".join(lines)
-
-
 def _captions(d: Diagram, m: Metrics, width: float | None) -> list[str]:
     """The captions, each broken into lines no wider than `width` (None: one line each)."""
-    return [_wrap_words(c, max(width, 8.0), m) if width else c for c in d.captions]
+    if not width:
+        return list(d.captions)
+    return ["<br>".join(wrap(c, max(width, 8.0), lambda line: m.width(line, 12))) for c in d.captions]
 
 
 def _caption_step(text: str, m: Metrics) -> float:
@@ -296,19 +290,32 @@ def _caption_step(text: str, m: Metrics) -> float:
     return 0.45 * m.grow * (1.4 if m.slide and "<su" in text else 1)
 
 
-def _rows(sizes, wrap: float | None) -> tuple[list[list[int]], float, float]:
-    """Lane groups in rows no wider than `wrap` (None: one column): the rows, their width and height."""
-    rows = _pack([w for w, _ in sizes], wrap) if wrap else [[i] for i in range(len(sizes))]
+Rows = tuple[tuple[int, ...], ...]  # lane groups, by index, row by row
+
+
+def _packings(sizes) -> set[Rows]:
+    """Every way of packing lane groups in reading order into rows as wide as some run of them."""
+    widths = [w for w, _ in sizes]
+    wraps = {sum(widths[i:j]) + BLOCK_GAP * (j - i - 1) for i in range(len(widths))
+             for j in range(i + 1, len(widths) + 1)}
+    return {tuple(map(tuple, _pack(widths, w))) for w in wraps}
+
+
+def _rows_extent(sizes, rows: Rows) -> tuple[float, float]:
+    """The width and height of lane groups (their sizes) in these rows."""
     width = max(sum(sizes[i][0] for i in row) + BLOCK_GAP * (len(row) - 1) for row in rows)
-    return rows, width, sum(max(sizes[i][1] for i in row) for row in rows)
+    return width, sum(max(sizes[i][1] for i in row) for row in rows)
 
 
-def _layout(d: Diagram, m: Metrics, wrap: float | None, ranks) -> tuple[_Drawing, float, float]:
-    """Draw the diagram: lane groups in rows no wider than `wrap` (None: one column), captions
-    under them; returns the drawing and its width and height in layout units."""
+def _layout(d: Diagram, m: Metrics, rows: Rows | None, ranks) -> tuple[_Drawing, float, float]:
+    """Draw the diagram: lane groups in `rows` (None: one column, the screen's), captions under
+    them (on a slide broken to the rows' width); returns the drawing and its width and height in
+    layout units."""
     blocks = _blocks(d)
     sizes = [_draw_block(d, b, 0, 0, ranks, m, _Drawing()) for b in blocks]
-    rows, width, _ = _rows(sizes, wrap)
+    wrapped = rows is not None
+    rows = rows if wrapped else tuple((i,) for i in range(len(blocks)))
+    width, _ = _rows_extent(sizes, rows)
     out, y = _Drawing(), 0.0
     for row in rows:
         x = 0.0
@@ -317,7 +324,7 @@ def _layout(d: Diagram, m: Metrics, wrap: float | None, ranks) -> tuple[_Drawing
             x += sizes[i][0] + BLOCK_GAP
         y += max(sizes[i][1] for i in row)
     at = y + 0.35 * m.grow
-    for text in _captions(d, m, width if wrap else None):
+    for text in _captions(d, m, width if wrapped else None):
         out.notes.append(dict(x=0, y=at, text=text, xanchor="left", yanchor="top", showarrow=False, align="left",
                               font=dict(size=m.font(12), color=MUTED), xref="x", yref="y"))
         lines = text.split("<br>")
@@ -327,23 +334,36 @@ def _layout(d: Diagram, m: Metrics, wrap: float | None, ranks) -> tuple[_Drawing
 
 
 def render(d: Diagram) -> go.Figure:
-    boxes = [it for lane in d.lanes for it in lane if isinstance(it, Box)]
-    ranks = (_ranks([b.shape[1] for b in boxes], d.size_order), _ranks([b.shape[0] for b in boxes], d.size_order))
-    title = d.title + (f"<br><sup>{d.subtitle}</sup>" if d.subtitle else "")
-    slide = slide_size()
-    if slide:
-        return _slide_figure(d, ranks, title, slide)
+    slide, gathering = slide_size(), _GATHERED.get()
+    if slide and gathering is None:
+        layout = _PINNED.get()
+        if layout is None or sum(map(len, layout.rows)) != len(_blocks(d)):
+            layout = _choose([d], slide)
+        return _slide_figure(d, layout)
+    if slide:  # only the diagram is wanted now (`alike`); the figure is built again
+        gathering.append(d)
+    ranks = _diagram_ranks(d)
     out, width, y = _layout(d, SCREEN, None, ranks)
     top = 70 if not d.subtitle else 85
     for c in (*d.captions, d.subtitle):  # captions and the subtitle may be wider than the lanes
         width = max(width, text_width(c, 12))
     width = max(width, text_width(d.title, 17))
-    return _figure(d, out, title, width, y, top)
+    return _figure(d, out, width, y, top)
 
 
-def _figure(d: Diagram, out: _Drawing, title: str, width: float, y: float, top: int, pad: int = 10) -> go.Figure:
+def _diagram_ranks(d: Diagram) -> tuple[dict, dict]:
+    """The ranks of the diagram's column and row sizes (a box's width and height show them)."""
+    boxes = [it for lane in d.lanes for it in lane if isinstance(it, Box)]
+    return _ranks([b.shape[1] for b in boxes], d.size_order), _ranks([b.shape[0] for b in boxes], d.size_order)
+
+
+def _title(d: Diagram) -> str:
+    return d.title + (f"<br><sup>{d.subtitle}</sup>" if d.subtitle else "")
+
+
+def _figure(d: Diagram, out: _Drawing, width: float, y: float, top: int, pad: int = 10) -> go.Figure:
     layout = dict(
-        template="kv_atlas", title=dict(text=title), shapes=out.shapes, annotations=out.notes,
+        template="kv_atlas", title=dict(text=_title(d)), shapes=out.shapes, annotations=out.notes,
         xaxis=dict(visible=False, range=[-0.1, width + 0.1], constrain="domain"),
         yaxis=dict(visible=False, range=[y + 0.1, -0.1], scaleanchor="x", scaleratio=1, constrain="domain"),
         width=int((width + 0.2) * PX) + 2 * pad, height=int((y + 0.2) * PX) + top + 2 * pad,
@@ -354,37 +374,81 @@ def _figure(d: Diagram, out: _Drawing, title: str, width: float, y: float, top: 
     return go.Figure(data=out.traces, layout=layout)
 
 
-def _slide_figure(d: Diagram, ranks, title: str, slide: tuple[int, int]) -> go.Figure:
-    """The slide layout: of the text sizes and packings tried, one whose smallest text, once
-    the diagram is scaled into the slide's drawing area, is at least the slide's minimum; of
+@dataclass(frozen=True)
+class SlideLayout:
+    """How a diagram is laid out on a slide: its text against its boxes, and its lane groups' rows."""
+
+    metrics: Metrics
+    rows: Rows
+
+
+_GATHERED: ContextVar[list[Diagram] | None] = ContextVar("gathered", default=None)
+_PINNED: ContextVar[SlideLayout | None] = ContextVar("pinned", default=None)
+T = TypeVar("T")
+
+
+def alike(build: Callable[[], T]) -> T:
+    """`build()`, every diagram it renders for the current slide laid out alike: one text size
+    and one packing of lane groups chosen for all of them at once, as if one diagram were the
+    largest of each (an animation's steps on a canvas that holds every step). Off a slide, or
+    where it renders no diagram, just `build()`."""
+    slide, gathered = slide_size(), []
+    token = _GATHERED.set(gathered)
+    try:
+        first = build()
+    finally:
+        _GATHERED.reset(token)
+    if not slide or not gathered:
+        return first
+    token = _PINNED.set(_choose(gathered, slide))
+    try:
+        return build()
+    finally:
+        _PINNED.reset(token)
+
+
+def _slide_figure(d: Diagram, layout: SlideLayout) -> go.Figure:
+    out, w, h = _layout(d, layout.metrics, layout.rows, _diagram_ranks(d))
+    return _figure(d, out, w, h, top=0, pad=0)
+
+
+def _choose(ds: list[Diagram], slide: tuple[int, int]) -> SlideLayout:
+    """The slide layout of the diagrams `ds` (one, or an animation's steps): of the text sizes and
+    packings tried, one whose smallest text, once the canvas that holds every diagram is scaled
+    into the slide's drawing area, is at least the slide's minimum (times its font scale); of
     those, the one that fills the area best (then the one whose smallest text is nearest a
     comfortable size); where none reaches the minimum, the one with the largest smallest text."""
-    area_w, area_h = diagram_area(*slide, title)
+    scale = slide_font_scale()
+    area_w = diagram_area(*slide, _title(ds[0]), scale)[0]
+    area_h = min(diagram_area(*slide, _title(d), scale)[1] for d in ds)  # under the tallest title
     u = slide[1] / 1080
+    ranks = [_diagram_ranks(d) for d in ds]
     best = None
     for text in TEXT_STEPS:
-        m = Metrics(text, slide=True)
-        sizes = [_draw_block(d, b, 0, 0, ranks, m, _Drawing()) for b in _blocks(d)]
-        widths = [w for w, _ in sizes]
-        wraps = {sum(widths[i:j]) + BLOCK_GAP * (j - i - 1) for i in range(len(widths))
-                 for j in range(i + 1, len(widths) + 1)}
-        for wrap in wraps:
-            _, w, h = _rows(sizes, wrap)
-            caps = _captions(d, m, w)
-            lines = [line for c in caps for line in c.split("<br>")]
-            w = max(w, *(m.width(line, 12) for line in lines)) if lines else w
-            h += sum(_caption_step(c, m) * (c.count("<br>") + 1) for c in caps) + 0.4 * m.grow if caps else 0
+        m = Metrics(text * scale, slide=True)
+        sizes = [[_draw_block(d, b, 0, 0, r, m, _Drawing()) for b in _blocks(d)] for d, r in zip(ds, ranks)]
+        for rows in sorted(set().union(*map(_packings, sizes))):
+            extents = [_extent(d, s, rows, m) for d, s in zip(ds, sizes)]
+            w, h = max(w for w, _ in extents), max(h for _, h in extents)
             g = min(area_w / ((w + 0.2) * PX), area_h / ((h + 0.2) * PX))  # the drawing's scale on the slide
             smallest = m.font(9) * g
             fill = w * h * (g * PX) ** 2 / (area_w * area_h)
-            ok = smallest >= SLIDE_TEXT * u * 1.04  # a little to spare: the estimates are estimates
+            ok = smallest >= SLIDE_TEXT * u * scale * 1.04  # a little to spare: the estimates are estimates
             # fill to 5 %, then the smallest text nearest a comfortable size
-            key = (ok, round(fill * 20) if ok else smallest, -abs(smallest - SLIDE_COMFORT * u))
+            key = (ok, round(fill * 20) if ok else smallest, -abs(smallest - SLIDE_COMFORT * u * scale))
             if best is None or key > best[0]:
-                best = (key, m, wrap)
-    _, m, wrap = best
-    out, w, h = _layout(d, m, wrap, ranks)
-    return _figure(d, out, title, w, h, top=0, pad=0)
+                best = (key, SlideLayout(m, rows))
+    return best[1]
+
+
+def _extent(d: Diagram, sizes, rows: Rows, m: Metrics) -> tuple[float, float]:
+    """The width and height `_layout` gives the diagram in these rows, captions included."""
+    w, h = _rows_extent(sizes, rows)
+    caps = _captions(d, m, w)
+    lines = [line for c in caps for line in c.split("<br>")]
+    w = max(w, *(m.width(line, 12) for line in lines)) if lines else w
+    h += sum(_caption_step(c, m) * (c.count("<br>") + 1) for c in caps) + 0.4 * m.grow if caps else 0
+    return w, h
 
 
 def _draw_box(b: Box, x, y, w, h, cached_label, m: Metrics, out: _Drawing):
@@ -495,7 +559,7 @@ def _op_width(op: Op, m: Metrics) -> float:
 
 def _draw_op(op: Op, x, y, m: Metrics, out: _Drawing):
     big = len(op.glyph) <= 2
-    out.notes.append(_text(x, y, op.glyph, m.font(20 if big else 12), colour="#111827"))
+    out.notes.append(_text(x, y, op.glyph, m.font(20 if big else 12), colour=INK))
     if op.over:
         above = 0.22 * m.grow if not m.slide else 0.6 * m.font(20) / PX  # clear of the glyph's line
         out.notes.append(_text(x, y - above, op.over, m.font(10), yanchor="bottom", colour=MUTED))

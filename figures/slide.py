@@ -3,17 +3,20 @@ out for a projector, not stretched from the screen layout.
 
 Sizes are given for a 1080-line slide and scale with the slide's height: a SAFE margin on
 every side, the title at the top-left of that safe area at SLIDE_TITLE px, every other text at
-least SLIDE_TEXT px, and the drawing filling the rest. Charts scale their text until the smallest reaches
-the floor and stretch to the area; matrix diagrams are re-laid out for it while they are
-built (figures.matrix reads `slide_size()`), and scale into it.
+least SLIDE_TEXT px, and the drawing filling the rest. A font scale multiplies the title and the
+floor before anything is placed, so margins, title lines and the drawing's room are those of
+the larger text. Charts scale their text until the smallest reaches the floor and stretch to
+the area; matrix diagrams are re-laid out for it while they are built (figures.matrix reads
+`slide_size()` and `slide_font_scale()`), and scale into it.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
+from functools import partial
 
 import plotly.graph_objects as go
 
@@ -23,27 +26,36 @@ SLIDE_TEXT = 20  # px, every other text at least
 LINE = 1.3  # plotly's line spacing, in ems of the title's size
 AXIS_TITLE = 1.2  # plotly's axis titles, of the body size
 SUP = 0.7  # plotly draws <sup> and <sub> at 70 %
+ASCENT = 0.8  # how far a line's letters reach above its baseline, in ems (Noto Sans CJK: about 0.78)
 SUBTITLE = 0.8  # a slide's subtitle lines, of the title size: their own sub/superscripts still reach 20 px
 ON_FILL = "on-fill"  # names text drawn on a fill of its own (a look leaves its colour alone)
 
-_SIZE: ContextVar[tuple[int, int] | None] = ContextVar("slide_size", default=None)
+_SLIDE: ContextVar[tuple[int, int, float] | None] = ContextVar("slide", default=None)
 _TAGS = re.compile(r"<[^>]+>")
-_INLINE = re.compile(r"font-size:\s*([\d.]+)px")
+INLINE_SIZE = re.compile(r"font-size:\s*([\d.]+)px")  # a size given in a label's HTML
 
 
 @contextmanager
-def slide(width: int, height: int) -> Iterator[None]:
-    """Figures built inside are built for a slide of this size."""
-    token = _SIZE.set((width, height))
+def slide(width: int, height: int, font_scale: float = 1.0) -> Iterator[None]:
+    """Figures built inside are built for a slide of this size, their text `font_scale` times
+    the slide's sizes."""
+    token = _SLIDE.set((width, height, font_scale))
     try:
         yield
     finally:
-        _SIZE.reset(token)
+        _SLIDE.reset(token)
 
 
 def slide_size() -> tuple[int, int] | None:
     """The slide size figures are being built for, or None (the screen)."""
-    return _SIZE.get()
+    current = _SLIDE.get()
+    return current[:2] if current else None
+
+
+def slide_font_scale() -> float:
+    """The font scale of the slide figures are being built for (1 on the screen)."""
+    current = _SLIDE.get()
+    return current[2] if current else 1.0
 
 
 def narrow_wide(html: str) -> tuple[int, int]:
@@ -64,41 +76,46 @@ def text_px(html: str, size: float) -> float:
     return 0.56 * size * chars(html)
 
 
-def _wrap(words: list[str], width: float, size: float) -> list[str]:
+def wrap(text: str, width: float, measure: Callable[[str], float], first: float | None = None) -> list[str]:
+    """`text` broken at spaces into lines no wider than `width` (the first no wider than `first`)
+    as `measure` measures a line (a word wider than that keeps a line of its own; tags stay whole
+    where they hold no space)."""
     lines = [""]
-    for w in words:
-        trial = f"{lines[-1]} {w}".strip()
-        if lines[-1] and text_px(trial, size) > width:
+    for w in text.split(" "):
+        trial = f"{lines[-1]} {w}" if lines[-1] else w
+        if lines[-1] and measure(trial) > (first if first is not None and len(lines) == 1 else width):
             lines.append(w)
         else:
             lines[-1] = trial
     return lines
 
 
-def slide_title(title: str, width: int, height: int) -> list[str]:
-    """The title's lines, broken so each fits the safe width: the first at the title size,
-    the <sup> lines under it at 70 % of it."""
+def slide_title(title: str, width: int, height: int, font_scale: float = 1.0, beside: float = 0.0) -> list[str]:
+    """The title's lines, broken so each fits the safe width (the first leaves `beside` px on its
+    right, for a legend level with it): the first at the title size, the <sup> lines under it
+    at SUBTITLE of it."""
     u = height / 1080
-    room, size = width - 2 * SAFE * u, SLIDE_TITLE * u
+    room, size = width - 2 * SAFE * u, SLIDE_TITLE * u * font_scale
     out = []
     for line in title.split("<br>"):
         sup = line.startswith("<sup>") and line.endswith("</sup>")
-        inner = line[5:-6] if sup else line
-        for part in _wrap(inner.split(" "), room, size * (SUBTITLE if sup else 1)):
-            out.append(f"<span style='font-size:{size * SUBTITLE:g}px'>{part}</span>" if sup else part)
+        inner, at = (line[5:-6], size * SUBTITLE) if sup else (line, size)
+        for part in wrap(inner, room, partial(text_px, size=at), None if out else room - beside):
+            out.append(f"<span style='font-size:{at:g}px'>{part}</span>" if sup else part)
     return out
 
 
-def title_height(title: str, width: int, height: int) -> float:
+def title_height(title: str, width: int, height: int, font_scale: float = 1.0, beside: float = 0.0) -> float:
     """px from the slide's top edge to where the drawing may start."""
     u = height / 1080
-    return SAFE * u + len(slide_title(title, width, height)) * LINE * SLIDE_TITLE * u + 24 * u
+    lines = len(slide_title(title, width, height, font_scale, beside))
+    return SAFE * u + lines * LINE * SLIDE_TITLE * u * font_scale + 24 * u
 
 
-def diagram_area(width: int, height: int, title: str) -> tuple[float, float]:
+def diagram_area(width: int, height: int, title: str, font_scale: float = 1.0) -> tuple[float, float]:
     """The px a diagram is drawn in on this slide, under this title."""
     u = height / 1080
-    return width - 2 * SAFE * u, height - title_height(title, width, height) - SAFE * u
+    return width - 2 * SAFE * u, height - title_height(title, width, height, font_scale) - SAFE * u
 
 
 def font_sizes(fig: go.Figure) -> list[float]:
@@ -109,7 +126,7 @@ def font_sizes(fig: go.Figure) -> list[float]:
     sizes = [body, fig.layout.legend.font.size or body]
     for a in fig.layout.annotations:
         sizes.append(a.font.size or body)
-        sizes += [float(s) for s in _INLINE.findall(a.text or "")]
+        sizes += [float(s) for s in INLINE_SIZE.findall(a.text or "")]
     sizes += [tr.textfont.size for tr in fig.data if "textfont" in tr and tr.textfont.size]
     return sizes
 
@@ -135,43 +152,32 @@ def _diagram_scale(fig: go.Figure, area: tuple[float, float]) -> float:
     return min(area[0] / xs, area[1] / ys) / own
 
 
-def _chart_margins(fig: go.Figure, u: float, top: float) -> dict:
-    """Margins that keep a chart's outside text (tick labels, labels left of the plot, axis
-    titles, labels above it) inside the safe area; `fig`'s fonts are already slide sizes."""
-    body = fig.layout.font.size
-    left = [text_px(str(s), body) + 12 * u for s in fig.layout.yaxis.ticktext or ()] if fig.layout.yaxis.visible \
-        is not False else []
-    above = 0.0
-    for a in fig.layout.annotations:
-        size = a.font.size or body
-        if a.xref == "paper" and a.x is not None and a.x <= 0 and a.xanchor == "right":
-            left.append(text_px(a.text or "", size) - (a.xshift or 0))
-        if a.yref == "paper" and a.y is not None and a.y >= 1:
-            above = max(above, LINE * size * (1 + (a.text or "").count("<br>")) + 8 * u)
-    axes = [ax for name, ax in fig.layout.to_plotly_json().items() if name.startswith("xaxis")]
-    below = 0.0
-    if any(ax.get("visible", True) for ax in axes) or not axes and fig.layout.xaxis.visible is not False:
-        titled = any((ax.get("title") or {}).get("text") for ax in axes)
-        below = body * LINE * (2.5 if titled else 1.2) + 10 * u
-    return dict(l=SAFE * u + max(left, default=0), r=SAFE * u, t=top + above, b=SAFE * u + below, autoexpand=False)
-
-
-def slide_layout(fig: go.Figure, width: int, height: int) -> go.Figure:
+def slide_layout(fig: go.Figure, width: int, height: int, font_scale: float = 1.0) -> go.Figure:
     """The figure as a slide of `width` × `height`: margins, title and text sizes for a
-    projector, the drawing filling the safe area. Returns a new figure."""
+    projector (`font_scale` times the slide's own), the drawing filling the safe area. A
+    diagram keeps the text it was built with against its boxes: build it inside
+    `slide(width, height, font_scale)`. Returns a new figure."""
+    from .chart_slide import chart_margins, fitting_scale, legend_width
     from .style import scale_fonts
 
     out = go.Figure(fig)
     u = height / 1080
-    title = "<br>".join(slide_title(out.layout.title.text or "", width, height))
-    top = title_height(out.layout.title.text or "", width, height)
+    text = out.layout.title.text or ""
     diagram = out.layout.yaxis.scaleanchor == "x"
     if diagram:
-        k = _diagram_scale(out, diagram_area(width, height, out.layout.title.text or ""))
-    else:
-        k = SLIDE_TEXT * u / min(font_sizes(out))
+        k, beside = _diagram_scale(out, diagram_area(width, height, text, font_scale)), 0.0
+    else:  # a chart's labels sit in its plot: its text grows only as far as it fits
+        font_scale = fitting_scale(out, width, height, font_scale)
+        k = SLIDE_TEXT * u * font_scale / min(font_sizes(out))
+        beside = legend_width(out, k)  # the legend sits level with the title's first line
+    title = "<br>".join(slide_title(text, width, height, font_scale, beside))
+    top = title_height(text, width, height, font_scale, beside)
+    floor = SLIDE_TEXT * u * font_scale
     scale_fonts(out, k)
-    floor = SLIDE_TEXT * u
+    title_size = SLIDE_TITLE * u * font_scale
+    # plotly puts a one-line title's baseline 0.7 em under `y` (yanchor top), but the first
+    # baseline of a title of several lines at `y` itself: either way the letters start at SAFE
+    baseline = SAFE * u + ASCENT * title_size - (0 if "<br>" in title else 0.7 * title_size)
     for a in out.layout.annotations:
         a.xshift, a.yshift = (a.xshift or 0) * k, (a.yshift or 0) * k
         a.text = scripts_at_least(a.text or "", a.font.size or out.layout.font.size, floor)
@@ -179,12 +185,12 @@ def slide_layout(fig: go.Figure, width: int, height: int) -> go.Figure:
         if isinstance(tr.text, (list, tuple)) and "textfont" in tr:
             size = tr.textfont.size or out.layout.font.size
             tr.text = [scripts_at_least(x, size, floor) if isinstance(x, str) else x for x in tr.text]
-    margin = dict(l=SAFE * u, r=SAFE * u, t=top, b=SAFE * u) if diagram else _chart_margins(out, u, top)
+    margin = dict(l=SAFE * u, r=SAFE * u, t=top, b=SAFE * u) if diagram else chart_margins(out, u, top)
     out.update_layout(
         width=width, height=height, margin=margin,
-        title=dict(text=title, x=SAFE * u / width, xref="container", xanchor="left", y=1 - SAFE * u / height,
-                   yref="container", yanchor="top", font_size=SLIDE_TITLE * u, pad=dict(l=0, t=0, r=0, b=0)),
-        meta={**(out.layout.meta if isinstance(out.layout.meta, dict) else {}), "slide": [width, height]})
+        title=dict(text=title, x=SAFE * u / width, xref="container", xanchor="left", y=1 - baseline / height,
+                   yref="container", yanchor="top", font_size=title_size, pad=dict(l=0, t=0, r=0, b=0)),
+        meta={**(out.layout.meta if isinstance(out.layout.meta, dict) else {}), "slide": [width, height, font_scale]})
     out.update_xaxes(dtick=1, selector=dict(type="log"))  # decades only: minor labels would crowd at this size
     titled = dict(title_font_size=AXIS_TITLE * out.layout.font.size)  # plotly would round it, unlike the rest
     out.for_each_xaxis(lambda ax: ax.update(titled) if ax.title.text else None)

@@ -7,8 +7,8 @@ import re
 import plotly.graph_objects as go
 import plotly.io as pio
 
-from .contrast import readable
-from .slide import ON_FILL
+from .contrast import INK, readable
+from .slide import INLINE_SIZE, ON_FILL
 
 # Colours by role, as the article uses them.
 ROLE_COLOURS = {
@@ -42,7 +42,7 @@ _DARK = dict(paper="#0f172a", plot="#0f172a", font="#e5e7eb", grid="#334155")
 # What text may sit on in each look: a transparent figure goes on any slide, so its text must
 # read on white and on black alike.
 BACKGROUNDS = {"light": ("#ffffff",), "dark": (_DARK["paper"],), "transparent": ("#ffffff", "#000000")}
-_INKS = (None, "#111827", "#1f2937")  # the template's dark text
+_INKS = (None, INK, TEMPLATE.layout.font.color)  # the template's dark text
 
 
 def apply_look(fig: go.Figure, theme: str = "light", font_scale: float = 1.0) -> go.Figure:
@@ -68,7 +68,8 @@ def apply_look(fig: go.Figure, theme: str = "light", font_scale: float = 1.0) ->
     return out
 
 
-_INLINE_COLOUR = re.compile(r"color:\s*(#[0-9a-fA-F]{6})")
+# a text colour in a label's HTML (`color:`, not `background-color:`): a hex, rgb()/rgba() or a name
+_INLINE_COLOUR = re.compile(r"(?<![\w-])color:\s*(#[0-9a-fA-F]{3,8}\b|rgba?\([^)]*\)|[a-zA-Z]+)")
 
 
 def _text_colour(colour, theme: str):
@@ -79,11 +80,19 @@ def _text_colour(colour, theme: str):
     return readable(colour, BACKGROUNDS[theme])
 
 
+def _inline_colour(m: re.Match, theme: str) -> str:
+    """A `color:` in a label's HTML nudged to read in the look; a keyword (inherit, currentColor) stays."""
+    try:
+        return f"color:{readable(m[1], BACKGROUNDS[theme])}"
+    except ValueError:
+        return m[0]
+
+
 def _recolour_text(fig: go.Figure, theme: str) -> None:
     """Text on the page takes colours that read on it; text on a fill of its own (marked
     ON_FILL, or an annotation with a background) keeps the colour its builder chose."""
     def inline(text: str) -> str:
-        return _INLINE_COLOUR.sub(lambda m: f"color:{readable(m.group(1), BACKGROUNDS[theme])}", text or "")
+        return _INLINE_COLOUR.sub(lambda m: _inline_colour(m, theme), text or "")
 
     for a in fig.layout.annotations:
         if a.name == ON_FILL:
@@ -101,8 +110,6 @@ def _recolour_text(fig: go.Figure, theme: str) -> None:
             tr.text = [inline(x) if isinstance(x, str) else x for x in tr.text]
 
 
-_INLINE_SIZE = re.compile(r"font-size:\s*([\d.]+)px")
-
 
 def scale_fonts(fig: go.Figure, scale: float) -> None:
     """Every font size the figure sets (resolved through the template where it sets none),
@@ -111,11 +118,11 @@ def scale_fonts(fig: go.Figure, scale: float) -> None:
     fig.update_layout(font_size=body * scale,
                       title_font_size=(fig.layout.title.font.size or TEMPLATE.layout.title.font.size) * scale,
                       legend_font_size=(fig.layout.legend.font.size or body) * scale)
-    fig.layout.title.text = _INLINE_SIZE.sub(lambda m: f"font-size:{float(m.group(1)) * scale:g}px",
+    fig.layout.title.text = INLINE_SIZE.sub(lambda m: f"font-size:{float(m.group(1)) * scale:g}px",
                                               fig.layout.title.text or "")
     for a in fig.layout.annotations:
         a.font.size = (a.font.size or body) * scale
-        a.text = _INLINE_SIZE.sub(lambda m: f"font-size:{float(m.group(1)) * scale:g}px", a.text or "")
+        a.text = INLINE_SIZE.sub(lambda m: f"font-size:{float(m.group(1)) * scale:g}px", a.text or "")
     for tr in fig.data:
         if "textfont" in tr and tr.textfont.size:
             tr.textfont.size *= scale

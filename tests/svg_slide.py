@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from PIL import Image
 
 from figures.contrast import RGBA, contrast, over, rgba
-from figures.slide import chars
+from figures.slide import ASCENT, chars
 
 NS = "{http://www.w3.org/2000/svg}"
 XLINK = "{http://www.w3.org/1999/xlink}href"
@@ -149,14 +149,18 @@ def _text(el, dx: float, dy: float, bg_rect) -> Text:
     if bg_rect is not None:  # an annotation: its background box, as the browser measured the text
         return Text(runs, bg_rect, measured=True)
     x = float(el.get("x", 0)) + dx
-    baseline = float(el.get("y", 0)) + dy + _em(el.get("dy"), size)
+    first = lines[0]
+    if first is not el and first.get("y") is not None:  # lines placed by their own y: the text's dy does not apply
+        baseline = float(first.get("y")) + dy + _em(first.get("dy"), size)
+    else:
+        baseline = float(el.get("y", 0)) + dy + _em(el.get("dy"), size)
     widths = [0.52 * sum(r.size * chars(r.text.replace("\u200b", "")) for r in _runs(line, size, colour))
               for line in lines]
     width = max(widths, default=0.0)
     anchor = el.get("text-anchor", "start")
     x0 = x - {"start": 0, "middle": width / 2, "end": width}[anchor]
-    return Text(runs, (x0, baseline - 0.7 * size, x0 + width, baseline + 0.22 * size + 1.3 * size * (len(lines) - 1)),
-                title="gtitle" in (el.get("class") or ""))
+    bottom = baseline + 0.22 * size + 1.3 * size * (len(lines) - 1)
+    return Text(runs, (x0, baseline - ASCENT * size, x0 + width, bottom), title="gtitle" in (el.get("class") or ""))
 
 
 def _em(value: str | None, size: float) -> float:
