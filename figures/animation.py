@@ -6,7 +6,9 @@ A frame carries the static figure's traces and the layout parts that change from
 step (title, shapes, annotations). What it cannot change without the page jumping, the
 canvas, is fixed at the largest step's: width, height and axis ranges span every step, so
 each step draws at its own scale from the same top-left corner. `stills` are the same steps
-on that canvas without the controls: the frames of a video (figures/video.py).
+on that canvas without the controls: the frames of a video (figures/video.py); `slide_stills`
+are the steps as slides (figures/slide.py), built for the slide with one layout for every
+step (figures.matrix.alike) on the canvas that holds the largest.
 
 plotly.js applies a frame by merging it into what is drawn, item by item: a shorter list of
 annotations leaves the rest standing, and an annotation that sets no `bgcolor` keeps the
@@ -23,7 +25,9 @@ from i18n import t
 
 from .contrast import rgba
 from .knobs import FONT_SCALE, LANG, THEME
+from .matrix import alike
 from .registry import PLAYS, SPECS, FigureSpec
+from .slide import slide, slide_layout
 from .style import MUTED, apply_look
 
 FRAME_MS = 800  # how long the play button shows each step
@@ -55,18 +59,28 @@ def steps(spec: FigureSpec, at: int | None = None) -> range:
 def _steps(figure_id: str, theme: str, font_scale: float, knobs: dict) -> tuple[list[dict], range, int]:
     """Every step's static figure (built by its builder, in the look) as a dict on one shared
     canvas; the values stepped, and the index of the knobs' own value among them."""
-    spec = play_spec(figure_id)
-    values = {**spec.defaults, **knobs}
-    at = values[spec.play.knob]
-    values_at = steps(spec, at)
+    spec, values, values_at, at = _stepped(figure_id, knobs)
     figs = [spec(**{**values, spec.play.knob: v}) for v in values_at]
     if (theme, font_scale) != (THEME.default, FONT_SCALE.default):
         figs = [apply_look(f, theme, font_scale) for f in figs]
-    dicts = [f.to_plotly_json() for f in figs]  # dicts: copying 30 go.Figures would cost seconds
+    return _on_canvas(figs), values_at, values_at.index(at)
+
+
+def _stepped(figure_id: str, knobs: dict) -> tuple[FigureSpec, dict, range, int]:
+    """The figure's spec, its knob values, the values its steps take, and the knobs' own one."""
+    spec = play_spec(figure_id)
+    values = {**spec.defaults, **knobs}
+    at = values[spec.play.knob]
+    return spec, values, steps(spec, at), at
+
+
+def _on_canvas(figs: list[go.Figure]) -> list[dict]:
+    """The figures as dicts (copying 30 go.Figures would cost seconds) on one canvas."""
+    dicts = [f.to_plotly_json() for f in figs]
     canvas = _canvas([d["layout"] for d in dicts])
     for d in dicts:
         d["layout"].update({k: {**d["layout"][k], **v} if k in AXES else v for k, v in canvas.items()})
-    return dicts, values_at, values_at.index(at)
+    return dicts
 
 
 def stills(figure_id: str, theme: str = "light", font_scale: float = 1.0, **knobs) -> tuple[list[go.Figure], range]:
@@ -75,9 +89,22 @@ def stills(figure_id: str, theme: str = "light", font_scale: float = 1.0, **knob
     return [go.Figure(d) for d in dicts], values_at
 
 
+def slide_stills(figure_id: str, width: int, height: int, theme: str = "light", font_scale: float = 1.0,
+                 **knobs) -> tuple[list[go.Figure], range]:
+    """Every step as a slide of `width` × `height` in the look, all laid out alike: built for
+    the slide with one layout for every step, on the canvas that holds the largest, then laid
+    out as slides (as figures.export.as_slide lays out one figure) — a video's frames at a slide size."""
+    spec, values, values_at, _ = _stepped(figure_id, knobs)
+    with slide(width, height, font_scale):
+        figs = alike(lambda: [spec(**{**values, spec.play.knob: v}) for v in values_at])
+    slides = [slide_layout(go.Figure(d), width, height, font_scale) for d in _on_canvas(figs)]
+    return slides if theme == THEME.default else [apply_look(f, theme) for f in slides], values_at
+
+
 def _canvas(layouts: list[dict]) -> dict:
     """Width, height and axis ranges that hold every step (a reversed axis stays reversed)."""
-    out = {"width": max(lay["width"] for lay in layouts), "height": max(lay["height"] for lay in layouts)}
+    out = {side: max(lay[side] for lay in layouts) for side in ("width", "height")
+           if all(lay.get(side) for lay in layouts)}  # a chart may leave its size to the page
     for axis in AXES:
         ranges = [lay.get(axis, {}).get("range") for lay in layouts]
         if all(ranges):

@@ -183,10 +183,11 @@ def _size(box: Box, col_rank: dict, row_rank: dict, m: Metrics) -> tuple[float, 
 
 
 class _Drawing:
-    """What a diagram draws, in layout units: shapes, annotations and traces."""
+    """What a diagram draws, in layout units: shapes, annotations and traces (none where it is
+    only measured: the cells' colours cost most of a layout and do not change its size)."""
 
-    def __init__(self):
-        self.shapes, self.notes, self.traces = [], [], []
+    def __init__(self, measured: bool = False):
+        self.shapes, self.notes, self.traces, self.measured = [], [], [], measured
 
 
 def _blocks(d: Diagram) -> list[list[int]]:
@@ -312,7 +313,7 @@ def _layout(d: Diagram, m: Metrics, rows: Rows | None, ranks) -> tuple[_Drawing,
     them (on a slide broken to the rows' width); returns the drawing and its width and height in
     layout units."""
     blocks = _blocks(d)
-    sizes = [_draw_block(d, b, 0, 0, ranks, m, _Drawing()) for b in blocks]
+    sizes = [_draw_block(d, b, 0, 0, ranks, m, _Drawing(measured=True)) for b in blocks]
     wrapped = rows is not None
     rows = rows if wrapped else tuple((i,) for i in range(len(blocks)))
     width, _ = _rows_extent(sizes, rows)
@@ -340,8 +341,9 @@ def render(d: Diagram) -> go.Figure:
         if layout is None or sum(map(len, layout.rows)) != len(_blocks(d)):
             layout = _choose([d], slide)
         return _slide_figure(d, layout)
-    if slide:  # only the diagram is wanted now (`alike`); the figure is built again
+    if slide:  # only the diagram is wanted now (`alike`): the figure is built again
         gathering.append(d)
+        return go.Figure()
     ranks = _diagram_ranks(d)
     out, width, y = _layout(d, SCREEN, None, ranks)
     top = 70 if not d.subtitle else 85
@@ -426,7 +428,8 @@ def _choose(ds: list[Diagram], slide: tuple[int, int]) -> SlideLayout:
     best = None
     for text in TEXT_STEPS:
         m = Metrics(text * scale, slide=True)
-        sizes = [[_draw_block(d, b, 0, 0, r, m, _Drawing()) for b in _blocks(d)] for d, r in zip(ds, ranks)]
+        sizes = [[_draw_block(d, b, 0, 0, r, m, _Drawing(measured=True)) for b in _blocks(d)]
+                 for d, r in zip(ds, ranks)]
         for rows in sorted(set().union(*map(_packings, sizes))):
             extents = [_extent(d, s, rows, m) for d, s in zip(ds, sizes)]
             w, h = max(w for w, _ in extents), max(h for _, h in extents)
@@ -475,7 +478,7 @@ def _draw_box(b: Box, x, y, w, h, cached_label, m: Metrics, out: _Drawing):
                                colour=ink_on(fill), on_fill=True))
     else:
         out.notes.append(_text(x + w / 2, y - 0.05, label, m.font(12), yanchor="bottom"))
-        out.traces += _heatmap(b, x, y, cw, ch, m)
+        out.traces += [] if out.measured else _heatmap(b, x, y, cw, ch, m)
     if b.cached:  # a badge on the top-right corner, outside the box (above a value box's label)
         out.notes.append(dict(x=x + w, y=y, text=f" {cached_label} ", xref="x", yref="y", xanchor="right",
                               yanchor="bottom", showarrow=False, font=dict(size=m.font(10), color=ink_on(line)),

@@ -26,7 +26,7 @@ SLIDE_TEXT = 20  # px, every other text at least
 LINE = 1.3  # plotly's line spacing, in ems of the title's size
 AXIS_TITLE = 1.2  # plotly's axis titles, of the body size
 SUP = 0.7  # plotly draws <sup> and <sub> at 70 %
-ASCENT = 0.8  # how far a line's letters reach above its baseline, in ems (Noto Sans CJK: about 0.78)
+ASCENT = 0.86  # room for a line's letters above its baseline, in ems (Noto Sans CJK's tallest reach about 0.82)
 SUBTITLE = 0.8  # a slide's subtitle lines, of the title size: their own sub/superscripts still reach 20 px
 ON_FILL = "on-fill"  # names text drawn on a fill of its own (a look leaves its colour alone)
 
@@ -191,6 +191,8 @@ def slide_layout(fig: go.Figure, width: int, height: int, font_scale: float = 1.
         title=dict(text=title, x=SAFE * u / width, xref="container", xanchor="left", y=1 - baseline / height,
                    yref="container", yanchor="top", font_size=title_size, pad=dict(l=0, t=0, r=0, b=0)),
         meta={**(out.layout.meta if isinstance(out.layout.meta, dict) else {}), "slide": [width, height, font_scale]})
+    if diagram:  # right under the title (an animation's steps grow from the same top-left corner)
+        out.update_yaxes(constraintoward="top")
     out.update_xaxes(dtick=1, selector=dict(type="log"))  # decades only: minor labels would crowd at this size
     titled = dict(title_font_size=AXIS_TITLE * out.layout.font.size)  # plotly would round it, unlike the rest
     out.for_each_xaxis(lambda ax: ax.update(titled) if ax.title.text else None)

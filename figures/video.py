@@ -1,7 +1,8 @@
 """A figure's animation as a video for a talk: each step's still (figures/animation.py, the
-static figure on the canvas that holds every step) rendered to PNG through the warm kaleido
-server (figures/export.image), then encoded by imageio — GIF through Pillow, MP4 (H.264,
-yuv420p, which every player takes) through the ffmpeg binary that imageio-ffmpeg ships.
+static figure on the canvas that holds every step; at a slide size, each step a slide, all
+laid out alike) rendered to PNG through the warm kaleido server (figures/export.image), then
+encoded by imageio — GIF through Pillow, MP4 (H.264, yuv420p, which every player takes)
+through the ffmpeg binary that imageio-ffmpeg ships.
 
 A video has no transparency: a transparent look is laid on white.
 """
@@ -12,9 +13,10 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 
 import numpy as np
+import plotly.graph_objects as go
 
-from .animation import stills
-from .export import image
+from .animation import slide_stills, stills
+from .export import SLIDE_SIZES, image
 
 VIDEO_FORMATS = ("gif", "mp4")
 FPS_RANGE = (0.1, 30.0)  # a GIF stores delays in 1/100 s: past 30 fps they round too far
@@ -24,7 +26,7 @@ def frames(figure_id: str, values: dict, *, theme: str = "light", font_scale: fl
            height: int | None = None, progress: Callable[[int, int], None] | None = None) -> list[np.ndarray]:
     """One RGB image per step, all width × height pixels (default: the canvas's), sides even
     (H.264 in yuv420p halves them)."""
-    figs, _ = stills(figure_id, theme, font_scale, **values)
+    figs = pictures(figure_id, values, theme=theme, font_scale=font_scale, width=width, height=height)
     width, height = width or figs[0].layout.width, height or figs[0].layout.height
     width, height = width + width % 2, height + height % 2
     out = []
@@ -33,6 +35,15 @@ def frames(figure_id: str, values: dict, *, theme: str = "light", font_scale: fl
         if progress:
             progress(i, len(figs))
     return out
+
+
+def pictures(figure_id: str, values: dict, *, theme: str = "light", font_scale: float = 1.0,
+             width: int | None = None, height: int | None = None) -> list[go.Figure]:
+    """The figures a video's frames render: at a slide size (SLIDE_SIZES) each step a slide, all
+    laid out alike; else the steps on their canvas, which the image stretches to the size."""
+    if (width, height) in SLIDE_SIZES.values():
+        return slide_stills(figure_id, width, height, theme, font_scale, **values)[0]
+    return stills(figure_id, theme, font_scale, **values)[0]
 
 
 def _rgb(png: bytes) -> np.ndarray:

@@ -14,13 +14,14 @@ from dataclasses import dataclass, field
 from PIL import Image
 
 from figures.contrast import RGBA, contrast, over, rgba
-from figures.slide import ASCENT, chars
+from figures.slide import chars
 
 NS = "{http://www.w3.org/2000/svg}"
 XLINK = "{http://www.w3.org/1999/xlink}href"
 _TRANSLATE = re.compile(r"translate\(\s*(-?[\d.e+-]+)(?:[ ,]+(-?[\d.e+-]+))?\s*\)")
 _ROTATE = re.compile(r"rotate\(\s*(-?[\d.]+)")
 _NUM = r"-?[\d.]+(?:e[+-]?\d+)?"
+ASCENT = 0.8  # ems: how far the font's tall letters reach above the baseline
 
 
 def style(el) -> dict:

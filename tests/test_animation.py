@@ -2,7 +2,7 @@
 figure at step k — also after plotly.js has merged other frames into the plot first — the
 HTML export carries frames and controls, the page's ▶ Play toggle shows them, and
 `python -m figures animate` writes a GIF and an MP4 with a frame per step at the asked size
-and speed."""
+and speed; at a slide size its frames are slides, laid out alike."""
 
 from __future__ import annotations
 
@@ -23,7 +23,7 @@ from figures.export import files, image_browser
 from figures.registry import PLAYS, FigureSpec, Play
 from figures.style import apply_look
 from figures.v4 import build_a14
-from figures.video import FPS_RANGE
+from figures.video import FPS_RANGE, pictures
 
 # what the issue asks for: the figure, the knob its frames step
 ASKED = {"A14": "t_", "A19": "t_", "B3": "position", "A25": "tokens", "A27": "prompt"}
@@ -253,3 +253,39 @@ def test_animate_writes_an_mp4_with_a_frame_per_step_at_the_asked_size_and_speed
     pixels = iio.imread(videos / "a14.mp4", plugin="FFMPEG")
     assert pixels.shape == (n, 180, 320, 3)
     assert np.median(pixels[0]) < 64  # the dark look: a dark background
+
+
+def test_the_frames_at_a_slide_size_are_slides_laid_out_alike():
+    """`animate --size 1080p`: every step built for the slide with one layout (the drawing on the
+    canvas that holds the largest step), its text at least the slide's minimum — A14's largest
+    step is the slide the export draws at that step — and what it draws stays inside the margins."""
+    from svg_slide import read
+    from test_slides import _clashes, _outside_margins, _shown
+
+    from figures.export import SLIDE_SIZES, as_slide, image
+    from figures.slide import SAFE, SLIDE_TEXT, is_laid_out
+
+    w, h = SLIDE_SIZES["1080p"]
+    figs = pictures("A14", {"lang": "en"}, width=w, height=h)
+    assert len(figs) == len(steps(FIGURES["A14"]))
+    texts = [_text_sizes(f) for f in figs]
+    for f, sizes in zip(figs, texts):
+        assert is_laid_out(f) and (f.layout.width, f.layout.height) == (w, h)
+        assert (f.layout.margin.l, f.layout.margin.r, f.layout.margin.b) == (SAFE, SAFE, SAFE)
+        assert (f.layout.xaxis.range, f.layout.yaxis.range) == (figs[0].layout.xaxis.range, figs[0].layout.yaxis.range)
+        assert set(sizes) == set(texts[-1]) and min(sizes) >= SLIDE_TEXT  # one text size for every step
+    last = FIGURES["A14"].play.hi
+    alone = as_slide("A14", {"lang": "en", "t_": last}, w, h)
+    assert set(_text_sizes(alone)) == set(texts[-1]) and alone.layout.xaxis.range == figs[-1].layout.xaxis.range
+    if image_browser():  # what the largest step draws
+        s = read(image(figs[-1], "svg", width=w, height=h).decode())
+        assert min(r.size for _, t in _shown(s) for r in t.runs if r.text.strip()) >= SLIDE_TEXT
+        assert not _outside_margins(s) and not _clashes(s)
+
+
+def _text_sizes(fig) -> list[float]:
+    """The sizes of the texts a figure draws (annotations and text traces), rounded to 0.01 px."""
+    body = fig.layout.font.size
+    sizes = [a.font.size or body for a in fig.layout.annotations if (a.text or "").strip()]
+    sizes += [tr.textfont.size or body for tr in fig.data if tr.type == "scatter" and "text" in (tr.mode or "")]
+    return [round(x, 2) for x in sizes]

@@ -67,14 +67,17 @@ def test_only_the_densest_diagrams_stay_under_the_slide_minimum(look):
 
 def test_everything_stays_inside_the_margins(look):
     _, slides, _ = look
-    out = []
-    for fid, s in slides.items():
-        boxes = [t.box for _, t in _shown(s)] + [p.box for _, p in s.paints if _drawn(p, s)]
-        for x0, y0, x1, y1 in boxes:
-            if x0 < SAFE - 1 or y0 < SAFE - 1 or x1 > W - SAFE + 1 or y1 > H - SAFE + 1:
-                out.append(f"{fid} ({x0:.0f},{y0:.0f})–({x1:.0f},{y1:.0f})")
-                break
+    out = [f"{fid} {box}" for fid, s in slides.items() if (box := _outside_margins(s))]
     assert not out, out
+
+
+def _outside_margins(s: Slide) -> str | None:
+    """The first text or mark that reaches into the safe margin, or None."""
+    boxes = [t.box for _, t in _shown(s)] + [p.box for _, p in s.paints if _drawn(p, s)]
+    for x0, y0, x1, y1 in boxes:
+        if x0 < SAFE - 1 or y0 < SAFE - 1 or x1 > W - SAFE + 1 or y1 > H - SAFE + 1:
+            return f"({x0:.0f},{y0:.0f})–({x1:.0f},{y1:.0f})"
+    return None
 
 
 def _drawn(p, s: Slide) -> bool:
@@ -123,14 +126,18 @@ def _overlap(a, b) -> float:
 
 def test_no_text_overlaps_another(look):
     _, slides, _ = look
-    clashes = []
-    for fid, s in slides.items():
-        shown = _shown(s)
-        for n, (_, a) in enumerate(shown):
-            for _, b in shown[n + 1:]:
-                if _overlap(_shrunk(a), _shrunk(b)) > 0.2:
-                    clashes.append(f"{fid}: {a.plain[:20]!r} × {b.plain[:20]!r}")
+    clashes = [f"{fid}: {clash}" for fid, s in slides.items() for clash in _clashes(s)]
     assert not clashes, f"{len(clashes)}: {clashes[:10]}"
+
+
+def _clashes(s: Slide) -> list[str]:
+    """Pairs of texts that overlap."""
+    shown, out = _shown(s), []
+    for n, (_, a) in enumerate(shown):
+        for _, b in shown[n + 1:]:
+            if _overlap(_shrunk(a), _shrunk(b)) > 0.2:
+                out.append(f"{a.plain[:20]!r} × {b.plain[:20]!r}")
+    return out
 
 
 def _shrunk(t):
@@ -166,8 +173,14 @@ def test_a24_divider_is_visible(look):
 def test_titles_sit_at_the_safe_margin(look):
     _, slides, _ = look
     for fid, s in slides.items():
-        title = [t for t in s.texts if t.title]
-        assert title and abs(title[0].box[0] - SAFE) < 1, fid
+        assert _title_at_margin(s), fid
+
+
+def _title_at_margin(s: Slide) -> bool:
+    """The title starts at the safe area's top-left corner (its letters' top a tenth of its size under it at most)."""
+    title = [t for t in s.texts if t.title]
+    return bool(title) and abs(title[0].box[0] - SAFE) < 1 and \
+        SAFE - 1 <= title[0].box[1] <= SAFE + 0.1 * title[0].runs[0].size
 
 
 def test_export_time_is_reported(look):
@@ -194,3 +207,83 @@ def test_a_chart_s_slide_png_download_is_the_slide_the_export_draws(figure_id):
         to_bytes(styled(figure_id, lang="en", theme="dark", size=size), "png", **size))]
     assert pixels[0].shape == (size["height"], size["width"], 3)
     assert np.array_equal(*pixels)
+
+
+# --- font scales: the slide's sizes times the scale, set before margins and the drawing's room -----
+
+SCALED = ["A1", "A14", "A24", "B2"]  # bars with a legend and labels beside them; a play; layer cells; a diagram
+SCALES = (1.5, 2.0)
+
+
+@pytest.fixture(scope="module")
+def scaled() -> dict[tuple[str, float], Slide]:
+    """Those figures as 1080p SVGs at each font scale (English, light)."""
+    out = {}
+    for scale in SCALES:
+        for fid, _, data in files(SCALED, ["svg"], lang="en", font_scale=scale, size={"width": W, "height": H}):
+            assert not isinstance(data, Exception), f"{fid}: {data}"
+            out[fid, scale] = read(data.decode())
+    return out
+
+
+@pytest.mark.parametrize("scale", SCALES)
+def test_a_font_scale_keeps_the_margins_the_title_and_text_apart(scaled, scale):
+    for fid in SCALED:
+        s = scaled[fid, scale]
+        assert not _outside_margins(s), (fid, _outside_margins(s))
+        assert not _clashes(s), (fid, _clashes(s))
+        assert _title_at_margin(s), fid
+
+
+@pytest.mark.parametrize("scale", SCALES)
+def test_a_font_scale_makes_the_text_larger(scaled, scale):
+    """Each text at least 1.2 × the slide's minimum, the title 1.2 × its size: a chart's labels
+    grow as far as they fit (A1's to 1.25 ×), a diagram as far as the slide holds it."""
+    for fid in SCALED:
+        s = scaled[fid, scale]
+        smallest = min(r.size for _, t in _shown(s) for r in t.runs if r.text.strip())
+        title = next(t for t in s.texts if t.title)
+        assert smallest >= 1.2 * SLIDE_TEXT and title.runs[0].size >= 1.2 * SLIDE_TITLE, (fid, smallest)
+
+
+@pytest.mark.parametrize("figure_id", ["A1", "A14"])
+def test_nothing_is_drawn_in_the_margins_at_font_scale_2(figure_id):
+    """The pixels themselves: no title cut at the top, no label past an edge."""
+    import io
+
+    import numpy as np
+    from PIL import Image
+
+    from figures.export import styled, to_bytes
+
+    size = {"width": W, "height": H}
+    png = to_bytes(styled(figure_id, lang="en", font_scale=2.0, size=size), "png", **size)
+    ink = np.abs(np.asarray(Image.open(io.BytesIO(png)).convert("RGB")).astype(int) - 255).sum(axis=2) > 30
+    edge = SAFE - 1  # a letter's anti-aliased edge may reach a pixel over
+    assert not (ink[:edge].any() or ink[-edge:].any() or ink[:, :edge].any() or ink[:, -edge:].any())
+
+
+# --- colours a look reads ------------------------------------------------------------------------
+
+def test_any_plotly_colour_is_read_with_its_alpha():
+    assert rgba("grey") == (128, 128, 128, 1.0) and rgba("DarkSlateGray")[:3] == (47, 79, 79)
+    assert rgba("#11223380") == pytest.approx((17, 34, 51, 128 / 255))  # 8-digit hex: its alpha kept
+    assert rgba("rgba(1, 2, 3, 0.5)") == (1, 2, 3, 0.5) and rgba("transparent")[3] == 0
+    with pytest.raises(ValueError, match="not a colour"):
+        rgba("no-such-colour")
+
+
+@pytest.mark.parametrize("theme", ["dark", "transparent"])
+def test_a_look_recolours_named_and_inline_text_colours_but_not_backgrounds(theme):
+    import plotly.graph_objects as go
+
+    from figures.style import BACKGROUNDS, apply_look
+
+    fig = go.Figure(layout=dict(template="kv_atlas", annotations=[
+        dict(text="named", font_color="grey", showarrow=False),
+        dict(text="<span style='background-color:#111111; color:#222222'>inline</span>", showarrow=False)]))
+    named, inline = apply_look(fig, theme).layout.annotations
+    assert min(contrast(named.font.color, page) for page in BACKGROUNDS[theme]) >= READABLE
+    assert "background-color:#111111" in inline.text  # a background is not a text colour
+    shown = inline.text.split("; color:")[1].split("'")[0]
+    assert shown != "#222222" and min(contrast(shown, page) for page in BACKGROUNDS[theme]) >= READABLE
