@@ -22,6 +22,7 @@ from .style import FONT, TEMPLATE
 
 Box = tuple[float, float, float, float]  # x0, y0, x1, y1 in px from the slide's top-left
 SCALE_STEP = 0.02  # font scales closer than this are one
+GAP = 0.1  # ems: what a text keeps clear on its left and right
 _EM = 100  # px: the size text is measured at (widths scale with the size)
 _TAG = re.compile(r"(<[^>]+>)")
 
@@ -166,11 +167,12 @@ def _texts(c: _Chart, width: int, height: int, margin: dict, k: float):
 
 
 def _box(text: str, size: float, x: float, y: float, xanchor: str, yanchor: str) -> Box:
+    """The text's box, GAP wider on each side: texts side by side must not touch to be read apart."""
     lines = text.split("<br>")
     w, h = max(_width(line, size) for line in lines), LINE * size * len(lines)
     x0 = x - {"left": 0, "right": w}.get(xanchor, w / 2)
     y0 = y - {"top": 0, "bottom": h}.get(yanchor, h / 2)
-    return x0, y0, x0 + w, y0 + h
+    return x0 - GAP * size, y0, x0 + w + GAP * size, y0 + h
 
 
 def _width(html: str, size: float) -> float:
