@@ -13,6 +13,7 @@ from core.units import fmt_bytes, fmt_exact, fmt_ratio, fmt_tokens
 from core.variants import V4_PAGE_ALIGN, VARIANTS, Varied
 from i18n import model_name, t
 
+from .contrast import INK
 from .style import MUTED, ROLE_COLOURS
 
 PANELS = ("x", "x2")
@@ -43,7 +44,7 @@ def build_reconciliation(*, variants: Sequence[str] = tuple(VARIANTS), context: 
                            hoverinfo="skip"))
         traces.append(dict(type="scatter", x=before, y=names, mode="markers", xaxis=xref, yaxis="y",
                            showlegend=xref == "x", name=t("rec.article", lang), hoverinfo="skip",
-                           marker=dict(symbol="line-ns", size=26, line=dict(width=3, color="#111827"))))
+                           marker=dict(symbol="line-ns", size=26, line=dict(width=3, color=INK))))
         low, high = min(before + after), max(before + after)
         axes[xref] = [math.log10(low) - 0.3, math.log10(high) + 2.4]  # room for the labels after the bars
     titles = (t("a1.storage", lang), t("a1.read", lang, n=fmt_tokens(context)))

@@ -15,7 +15,7 @@ from core.factors import factors
 from core.sharing import kv_groups, layer_roles, selection_groups
 from i18n import model_name, t
 
-from .contrast import ink_on
+from .contrast import INK, ink_on
 from .matrix import Box, Diagram, Op, render
 from .mla import sym
 from .slide import ON_FILL
@@ -116,7 +116,7 @@ def build_factors(*, lang: str = "ko", models=A1_MODELS) -> go.Figure:
               for k, v in series.items()]
     total = [f.total / base.total for f in rows]
     traces.append(go.Scatter(x=names, y=total, mode="markers+text", name=t("fx.total", lang),
-                             marker=dict(symbol="diamond", size=12, color="#111827"),
+                             marker=dict(symbol="diamond", size=12, color=INK),
                              text=[_times(x) for x in total], textposition="middle right"))
     fig = go.Figure(data=traces)
     fig.update_layout(
