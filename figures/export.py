@@ -168,11 +168,14 @@ def files(ids, formats, *, lang="ko", theme="light", font_scale=1.0, params=None
     """(figure id, file name, bytes or the error) for every figure and format, in order.
     `params` are link-like knob values ({"ctx": "1M", "groups": "2,4"}): each figure reads
     them through its own knobs (clamped to its own ranges); the others keep their defaults."""
+    size = size or {}
+    slides = (size.get("width"), size.get("height")) in SLIDE_SIZES.values()
     for fid in ids:
-        try:
-            fig = styled(fid, lang=lang, theme=theme, font_scale=font_scale, params=params)
-            if any(fmt in IMAGE_FORMATS for fmt in formats) and size:  # images at a slide size: a slide
-                pictured = styled(fid, lang=lang, theme=theme, font_scale=font_scale, params=params, size=size)
+        try:  # built once for the screen, once as a slide, each only if some format needs it
+            fig = styled(fid, lang=lang, theme=theme, font_scale=font_scale, params=params) \
+                if not slides or set(formats) - set(IMAGE_FORMATS) else None
+            pictured = styled(fid, lang=lang, theme=theme, font_scale=font_scale, params=params, size=size) \
+                if slides and set(formats) & set(IMAGE_FORMATS) else fig
         except Exception as e:  # noqa: BLE001 — reported per figure by the caller
             for fmt in formats:
                 yield fid, f"{slug(fid)}-{lang}.{fmt}", e
@@ -181,9 +184,10 @@ def files(ids, formats, *, lang="ko", theme="light", font_scale=1.0, params=None
             try:
                 if fmt == "html" and FIGURES[fid].play:  # the interactive file plays the figure's steps
                     data = html(played(fid, lang=lang, theme=theme, font_scale=font_scale, params=params)).encode()
+                elif fmt in IMAGE_FORMATS:
+                    data = to_bytes(pictured, fmt, **size)
                 else:
-                    data = to_bytes(pictured if size else fig, fmt, **size) if fmt in IMAGE_FORMATS \
-                        else to_bytes(fig, fmt)
+                    data = to_bytes(fig, fmt)
             except Exception as e:  # noqa: BLE001
                 data = e
             yield fid, f"{slug(fid)}-{lang}.{fmt}", data

@@ -10,10 +10,11 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pandas as pd
+import plotly.graph_objects as go
 import pytest
 
 import core
-from figures import FIGURES
+from figures import FIGURES, export
 from figures.cli import ordered_ids, slug
 from figures.export import image
 from figures.slide import SLIDE_TEXT, SLIDE_TITLE
@@ -149,3 +150,22 @@ def test_export_files_apply_the_look_to_images(exported, tmp_path, fid):
         assert plain and sizes == pytest.approx([1.25 * px for px in plain], rel=1e-3)
     else:  # a diagram is laid out again for the larger text, its smallest at 1.25 × the slide's floor
         assert min(sizes) >= 1.25 * SLIDE_TEXT * u - 0.01 and min(sizes) > min(plain)
+
+
+@pytest.mark.parametrize("formats, builds", [(["png"], [True]), (["csv"], [False]), (["png", "csv"], [False, True]),
+                                             (["svg", "json"], [False, True])])
+def test_files_build_a_figure_once_per_layout_its_formats_need(monkeypatch, formats, builds):
+    """At a slide size, images take the slide build and the other formats the screen build:
+    each is made only when a format needs it."""
+    made = []
+
+    def styled(fid, *, size=None, **look):
+        made.append(bool(size))
+        return go.Figure()
+
+    monkeypatch.setattr(export, "styled", styled)
+    monkeypatch.setattr(export, "to_bytes", lambda fig, fmt, **size: b"x")
+    size = dict(zip(("width", "height"), export.SLIDE_SIZES["1080p"]))
+    out = list(export.files(["A1"], formats, lang="en", size=size))
+    assert [data for _, _, data in out] == [b"x"] * len(formats)
+    assert made == builds
