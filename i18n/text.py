@@ -571,7 +571,7 @@ TEXT: dict[str, dict[str, str]] = {
     "var.hf-reference-v3.2": {"ko": "HF 참조 코드 (BF16, 전체 읽기)", "en": "HF reference (BF16, dense read)"},
     "var.mha-key-192": {"ko": "V2 실제 key 폭의 MHA", "en": "MHA with V2's key width"},
     "var.architecture-only": {"ko": "구조만 (모두 BF16)", "en": "architecture only (all BF16)"},
-    # page: beyond the article (pages/beyond.py)
+    # page: beyond the article (pages/any-model.py)
     "app.page.beyond": {"ko": "다른 모델 · GPU", "en": "Any model · GPU"},
     "by.title": {"ko": "다른 모델의 KV 캐시, 그리고 GPU에 들어가는 요청 수", "en": "Any model's KV cache, and how many requests fit on a GPU"},
     "by.intro": {"ko": "글과 같은 비용 모델로 공개 모델과 직접 올린 config.json을 계산합니다. 문맥 길이와 정밀도는 사이드바에서 고릅니다.", "en": "The same cost model that reproduces the article, applied to open models and to a config.json of your own. Context length and precision are in the sidebar."},

@@ -179,7 +179,7 @@ def test_the_html_export_of_a_figure_that_plays_carries_its_frames_and_controls(
 
 
 def test_the_play_toggle_shows_the_animation_on_the_page():
-    at = AppTest.from_file(str(ROOT / "pages/v4_flash.py"), default_timeout=120).run()
+    at = AppTest.from_file(str(ROOT / "pages/v4-flash.py"), default_timeout=120).run()
     assert not at.exception
     assert not any("frames" in c for c in page_charts(at))  # off: the static figures
     assert {t.key for t in at.toggle} >= {"toggle-play-A14", "toggle-play-A19"}

@@ -124,12 +124,12 @@ def test_every_page_file_is_routed_by_the_app(page):
 # session state, the page's own knobs from the URL) ---------------------------------------
 
 MECHANISM_PAGES = {
-    "pages/v2_mla.py": [{}, dict(seed="0", T="2", rkv="2", dk="1", calc="FP8"),
+    "pages/v2-mla.py": [{}, dict(seed="0", T="2", rkv="2", dk="1", calc="FP8"),
                         dict(seed="9999", T="10", rkv="12", dk="8", calc="BF16")],
-    "pages/v32_dsa.py": [{}, dict(T="2", k="1", seed="0"), dict(T="10", k="12", seed="9999")],
-    "pages/v4_flash.py": [{}, dict(m="1", seed="0", t="0", win="1", sink="-4.0", tq="0", k="1"),
+    "pages/v3-2-dsa.py": [{}, dict(T="2", k="1", seed="0"), dict(T="10", k="12", seed="9999")],
+    "pages/v4-flash.py": [{}, dict(m="1", seed="0", t="0", win="1", sink="-4.0", tq="0", k="1"),
                           dict(m="8", seed="9999", t="30", win="8", sink="4.0", tq="30", k="8")],
-    "pages/v41_flash.py": [{}, dict(m="1", seed="0", T="8", pool="1", k="1", hseed="0", prompt="1", win="1"),
+    "pages/v4-1-flash.py": [{}, dict(m="1", seed="0", T="8", pool="1", k="1", hseed="0", prompt="1", win="1"),
                            dict(m="8", seed="9999", T="40", pool="5", k="12", hseed="9999", prompt="16", win="8")],
 }
 
@@ -155,25 +155,25 @@ def test_mechanism_pages_run_at_the_ends_of_every_control(page, params, lang):
 
 
 def test_v2_page_states_the_article_numbers():
-    at = assert_page_runs("pages/v2_mla.py")
+    at = assert_page_runs("pages/v2-mla.py")
     values = [m.value for m in at.metric]
     assert values[:3] == ["69,120 B", "1/57", "9.06 GB"]
     assert float(values[3]) < 1e-12 and float(values[4]) < 1e-12  # absorbed == expanded at fp64
 
 
 def test_v2_page_shows_rounding_differences_in_low_precision():
-    at = assert_page_runs("pages/v2_mla.py", calc="FP8")
+    at = assert_page_runs("pages/v2-mla.py", calc="FP8")
     assert float(at.metric[3].value) > 0
 
 
 def test_v32_page_states_storage_read_and_the_key_share():
-    at = assert_page_runs("pages/v32_dsa.py")
+    at = assert_page_runs("pages/v3-2-dsa.py")
     assert [m.value for m in at.metric] == ["48,068 B", "1.14 GB", "93%"]
     assert "22%" in at.info[0].value  # same-precision storage grows vs V3
 
 
 def test_v4_page_states_the_article_numbers_and_the_layer_mix():
-    at = assert_page_runs("pages/v4_flash.py")
+    at = assert_page_runs("pages/v4-flash.py")
     assert [m.value for m in at.metric] == ["≈3,514 B", "1/1,119", "3.21 MB", "68.2 MB"]
     assert "2 SWA + 21 CSA + 20 HCA" in at.markdown[0].value
     assert "21.5 MB" in at.markdown[0].value and "46.8 MB" in at.markdown[0].value
@@ -181,7 +181,7 @@ def test_v4_page_states_the_article_numbers_and_the_layer_mix():
 
 
 def test_v41_page_states_the_article_numbers():
-    at = assert_page_runs("pages/v41_flash.py")
+    at = assert_page_runs("pages/v4-1-flash.py")
     assert [m.value for m in at.metric] == ["890 B", "1/4,418", "2.70 MB", "35.0 MB"]
     text = at.markdown[0].value
     assert "저장하는 층 4개" in text and "8.31 MB" in text and "5.60 MB" in text and "26.7 MB" in text
@@ -189,7 +189,7 @@ def test_v41_page_states_the_article_numbers():
 
 
 def test_token_axis_page_states_stored_and_read_counts():
-    at = assert_page_runs("pages/token_axis.py")
+    at = assert_page_runs("pages/token-axis.py")
     assert [m.value for m in at.metric] == ["8 / 5", "4 / 7"]
     assert len(page_charts(at)) == 4
 
@@ -199,7 +199,7 @@ def test_token_axis_page_states_stored_and_read_counts():
     ("1, 0, 0; 0, 1, 0", "W_u and W_s"),
 ])
 def test_token_axis_page_explains_bad_matrices_without_a_traceback(text, message):
-    at = AppTest.from_file(str(ROOT / "pages/token_axis.py"), default_timeout=60).run()
+    at = AppTest.from_file(str(ROOT / "pages/token-axis.py"), default_timeout=60).run()
     at.text_input(key="Ws").set_value(text).run()
     assert not at.exception
     assert message in at.error[0].value
@@ -211,7 +211,7 @@ def test_token_axis_page_explains_bad_matrices_without_a_traceback(text, message
 ])
 @pytest.mark.parametrize("lang", ["ko", "en"])
 def test_token_axis_page_runs_at_the_ends_of_every_control(params, lang):
-    at = assert_page_runs("pages/token_axis.py", ui.View(lang=lang), **params)
+    at = assert_page_runs("pages/token-axis.py", ui.View(lang=lang), **params)
     assert len(page_charts(at)) == 4
 
 
@@ -263,9 +263,9 @@ def test_a_link_with_per_component_precision_reproduces_the_figure():
 
 
 @pytest.mark.parametrize("page, params, key, value", [
-    ("pages/v2_mla.py", dict(seed="-inf"), "seed", 0), ("pages/v4_flash.py", dict(seed="1e400"), "seed", 9999),
-    ("pages/v4_flash.py", dict(t="99"), "t", 30), ("pages/v41_flash.py", dict(T="3"), "T", 8),
-    ("pages/token_axis.py", dict(g1="0"), "g1", 1),
+    ("pages/v2-mla.py", dict(seed="-inf"), "seed", 0), ("pages/v4-flash.py", dict(seed="1e400"), "seed", 9999),
+    ("pages/v4-flash.py", dict(t="99"), "t", 30), ("pages/v4-1-flash.py", dict(T="3"), "T", 8),
+    ("pages/token-axis.py", dict(g1="0"), "g1", 1),
 ])
 def test_a_page_reads_its_linked_controls_through_their_knobs(page, params, key, value):
     at = assert_page_runs(page, **params)

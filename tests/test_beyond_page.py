@@ -20,7 +20,7 @@ LLAMA = (ROOT / "tests" / "fixtures" / "configs" / "llama-3.1-8b.json").read_byt
 
 
 def assert_page_runs(view=None, **params) -> AppTest:
-    at = AppTest.from_file(str(ROOT / "pages" / "beyond.py"), default_timeout=90)
+    at = AppTest.from_file(str(ROOT / "pages" / "any-model.py"), default_timeout=90)
     at.session_state["_view"] = view or ui.View(lang="en")
     for k, v in params.items():
         at.query_params[k] = v

@@ -105,7 +105,7 @@ def test_control_help_follows_a_changed_spec(changed_specs):
 
 
 def test_page_text_follows_a_changed_spec(changed_specs):
-    at = AppTest.from_file(str(ROOT / "pages/v4_flash.py"), default_timeout=60)
+    at = AppTest.from_file(str(ROOT / "pages/v4-flash.py"), default_timeout=60)
     at.session_state["_view"] = __import__("ui").View(lang="en")
     at.run()
     assert not at.exception

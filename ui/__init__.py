@@ -18,6 +18,7 @@ from .state import (
     language,
     model_picker,
     remember_import,
+    routed,
     sidebar,
     url_notes,
     view,
@@ -25,4 +26,4 @@ from .state import (
 
 __all__ = ["View", "chart", "clear_url_notes", "control", "controls", "embed", "figure_link", "generation_chart",
            "generation_header", "imported_models", "language", "metrics", "model_picker", "remember_import",
-           "sidebar", "url_notes", "view"]
+           "routed", "sidebar", "url_notes", "view"]

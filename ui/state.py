@@ -9,7 +9,9 @@ a rewrite takes one rerun).
 
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass, replace
+from pathlib import Path
 
 import streamlit as st
 from streamlit.runtime.pages_manager import PagesManager
@@ -61,15 +63,30 @@ def sidebar() -> View:
     return v
 
 
+_RUN = threading.local()  # a script run has a thread of its own (st.rerun keeps it)
+
+
+def routed() -> None:
+    """app.py says that this run goes through the router."""
+    _RUN.routed = True
+
+
 def view() -> View:
     """The view chosen in the sidebar this run (defaults when a page runs on its own)."""
-    if getattr(PagesManager, "uses_pages_directory", False) and get_script_run_ctx():
-        # Until some session's app.py has called st.navigation, a fresh process serves
-        # pages/ the old way: a reader opening /export first ran the page without app.py.
-        # Leave that mode and rerun: app.py routes to the same page by its URL.
+    if not getattr(_RUN, "routed", False) and _beside_pages_folder():
+        # Until some session's app.py has called st.navigation, a fresh process serves pages/
+        # the old way: it ran this page without app.py. Leave that mode and rerun; app.py
+        # routes to the same page (its file is named as its URL, so the page hash matches).
         PagesManager.uses_pages_directory = False
         st.rerun()
     return st.session_state.get("_view", View())
+
+
+def _beside_pages_folder() -> bool:
+    """Whether this run's main script has a pages/ folder beside it (the app, not a page that
+    AppTest runs on its own)."""
+    ctx = get_script_run_ctx()
+    return ctx is not None and (Path(ctx.pages_manager.main_script_path).parent / "pages").is_dir()
 
 
 def control(knob: Knob, where=None, *, lang: str | None = None):
