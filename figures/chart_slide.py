@@ -121,7 +121,7 @@ def _clashes(c: _Chart, width: int, height: int, scale: float) -> set:
     boxes.append(title_box)
     for i, a in enumerate(boxes):
         for j in range(i + 1, len(boxes)):
-            if _overlap(a, boxes[j]) > 0.1:
+            if overlap(a, boxes[j]) > 0.1:
                 out.add((i, j))
     return out
 
@@ -130,7 +130,7 @@ def _outside(b: Box, width: int, height: int, safe: float, top: float) -> bool:
     return b[0] < safe - 1 or b[2] > width - safe + 1 or b[3] > height - safe + 1 or b[1] < top - 1
 
 
-def _overlap(a: Box, b: Box) -> float:
+def overlap(a: Box, b: Box) -> float:
     """The share of the smaller box that the two boxes have in common."""
     w, h = min(a[2], b[2]) - max(a[0], b[0]), min(a[3], b[3]) - max(a[1], b[1])
     smaller = min((a[2] - a[0]) * (a[3] - a[1]), (b[2] - b[0]) * (b[3] - b[1]))

@@ -13,8 +13,9 @@ from dataclasses import dataclass, field
 
 from PIL import Image
 
+from figures.chart_slide import overlap
 from figures.contrast import RGBA, contrast, over, rgba
-from figures.slide import chars
+from figures.slide import SAFE, chars
 
 NS = "{http://www.w3.org/2000/svg}"
 XLINK = "{http://www.w3.org/1999/xlink}href"
@@ -237,3 +238,48 @@ def _paint(el, tag, st, dx, dy, opacity, slide) -> Paint | None:
         x, y = float(el.get("x", 0)) + dx, float(el.get("y", 0)) + dy
         return Paint((x, y, x + float(el.get("width")), y + float(el.get("height"))), image=img)
     return None
+
+
+# What the slide checks ask of a read slide (tests/test_slides.py, tests/test_animation.py).
+
+def shown(s: Slide) -> list[tuple[int, Text]]:
+    """The texts with something to read, with their paint order."""
+    return [(i, t) for i, t in enumerate(s.texts) if t.plain.replace("\u200b", "").strip()]
+
+
+def drawn(p: Paint, s: Slide) -> bool:
+    """A painted mark of the figure itself (not the page or an invisible hover box)."""
+    x0, y0, x1, y1 = p.box
+    if (x1 - x0) >= s.width - 1 and (y1 - y0) >= s.height - 1:
+        return False  # the page
+    return (p.colour is not None and p.colour[3] > 0) or p.image is not None or \
+        (p.stroke is not None and p.stroke[3] > 0)
+
+
+def outside_margins(s: Slide) -> str | None:
+    """The first text or mark that reaches into the safe margin, or None."""
+    safe = SAFE * s.height / 1080
+    boxes = [t.box for _, t in shown(s)] + [p.box for _, p in s.paints if drawn(p, s)]
+    for x0, y0, x1, y1 in boxes:
+        if x0 < safe - 1 or y0 < safe - 1 or x1 > s.width - safe + 1 or y1 > s.height - safe + 1:
+            return f"({x0:.0f},{y0:.0f})–({x1:.0f},{y1:.0f})"
+    return None
+
+
+def clashes(s: Slide) -> list[str]:
+    """Pairs of texts that overlap."""
+    texts, out = shown(s), []
+    for n, (_, a) in enumerate(texts):
+        for _, b in texts[n + 1:]:
+            if overlap(_shrunk(a), _shrunk(b)) > 0.2:
+                out.append(f"{a.plain[:20]!r} × {b.plain[:20]!r}")
+    return out
+
+
+def _shrunk(t: Text):
+    """An estimated box loses a little on each side (estimates run wide); a measured one stays."""
+    x0, y0, x1, y1 = t.box
+    if t.measured:
+        return t.box
+    dx, dy = (x1 - x0) * 0.06, (y1 - y0) * 0.1
+    return x0 + dx, y0 + dy, x1 - dx, y1 - dy

@@ -259,8 +259,7 @@ def test_the_frames_at_a_slide_size_are_slides_laid_out_alike():
     """`animate --size 1080p`: every step built for the slide with one layout (the drawing on the
     canvas that holds the largest step), its text at least the slide's minimum — A14's largest
     step is the slide the export draws at that step — and what it draws stays inside the margins."""
-    from svg_slide import read
-    from test_slides import _clashes, _outside_margins, _shown
+    from svg_slide import clashes, outside_margins, read, shown
 
     from figures.export import SLIDE_SIZES, as_slide, image
     from figures.slide import SAFE, SLIDE_TEXT, is_laid_out
@@ -279,8 +278,8 @@ def test_the_frames_at_a_slide_size_are_slides_laid_out_alike():
     assert set(_text_sizes(alone)) == set(texts[-1]) and alone.layout.xaxis.range == figs[-1].layout.xaxis.range
     if image_browser():  # what the largest step draws
         s = read(image(figs[-1], "svg", width=w, height=h).decode())
-        assert min(r.size for _, t in _shown(s) for r in t.runs if r.text.strip()) >= SLIDE_TEXT
-        assert not _outside_margins(s) and not _clashes(s)
+        assert min(r.size for _, t in shown(s) for r in t.runs if r.text.strip()) >= SLIDE_TEXT
+        assert not outside_margins(s) and not clashes(s)
 
 
 def _text_sizes(fig) -> list[float]:

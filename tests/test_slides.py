@@ -7,7 +7,7 @@ from __future__ import annotations
 import time
 
 import pytest
-from svg_slide import Slide, read
+from svg_slide import Slide, clashes, drawn, outside_margins, read, shown
 
 from figures import ordered_ids
 from figures.contrast import READABLE, VISIBLE, contrast, over, rgba
@@ -37,10 +37,6 @@ def look(request) -> tuple[str, dict[str, Slide], float]:
     return theme, slides, time.perf_counter() - t0
 
 
-def _shown(s: Slide):
-    return [(i, t) for i, t in enumerate(s.texts) if t.plain.replace("\u200b", "").strip()]
-
-
 # The densest diagrams hold more numbers than a 1080p slide can show at 20 px (A15: about 300
 # cells in five lanes): their slide layout gives the largest smallest text it can, measured here.
 DENSE = {"A6": 16, "A13": 17.5, "A15": 14, "A17": 17}
@@ -51,7 +47,7 @@ def test_every_text_is_large_enough(look):
     small = []
     for fid, s in slides.items():
         floor = DENSE.get(fid, SLIDE_TEXT)
-        for _, t in _shown(s):
+        for _, t in shown(s):
             smallest = min(r.size for r in t.runs if r.text.strip())
             if smallest < floor - 0.01 or t.title and t.runs[0].size < SLIDE_TITLE:
                 small.append(f"{fid} {t.plain[:30]!r} {smallest:.1f}px")
@@ -61,37 +57,19 @@ def test_every_text_is_large_enough(look):
 def test_only_the_densest_diagrams_stay_under_the_slide_minimum(look):
     _, slides, _ = look
     under = {fid for fid, s in slides.items()
-             if min(r.size for _, t in _shown(s) for r in t.runs if r.text.strip()) < SLIDE_TEXT - 0.01}
+             if min(r.size for _, t in shown(s) for r in t.runs if r.text.strip()) < SLIDE_TEXT - 0.01}
     assert under <= set(DENSE), under - set(DENSE)
 
 
 def test_everything_stays_inside_the_margins(look):
     _, slides, _ = look
-    out = [f"{fid} {box}" for fid, s in slides.items() if (box := _outside_margins(s))]
+    out = [f"{fid} {box}" for fid, s in slides.items() if (box := outside_margins(s))]
     assert not out, out
-
-
-def _outside_margins(s: Slide) -> str | None:
-    """The first text or mark that reaches into the safe margin, or None."""
-    boxes = [t.box for _, t in _shown(s)] + [p.box for _, p in s.paints if _drawn(p, s)]
-    for x0, y0, x1, y1 in boxes:
-        if x0 < SAFE - 1 or y0 < SAFE - 1 or x1 > W - SAFE + 1 or y1 > H - SAFE + 1:
-            return f"({x0:.0f},{y0:.0f})–({x1:.0f},{y1:.0f})"
-    return None
-
-
-def _drawn(p, s: Slide) -> bool:
-    """A painted mark of the figure itself (not the page or an invisible hover box)."""
-    x0, y0, x1, y1 = p.box
-    if (x1 - x0) >= s.width - 1 and (y1 - y0) >= s.height - 1:
-        return False  # the page
-    return (p.colour is not None and p.colour[3] > 0) or p.image is not None or \
-        (p.stroke is not None and p.stroke[3] > 0)
 
 
 def fill(s: Slide) -> tuple[float, float]:
     """How much of the drawing area (the safe area under the title) the drawing spans, across and down."""
-    boxes = [t.box for _, t in _shown(s) if not t.title] + [p.box for _, p in s.paints if _drawn(p, s)]
+    boxes = [t.box for _, t in shown(s) if not t.title] + [p.box for _, p in s.paints if drawn(p, s)]
     top = min(b[1] for b in boxes)
     area_w, area_h = W - 2 * SAFE, H - SAFE - top
     return ((max(b[2] for b in boxes) - min(b[0] for b in boxes)) / area_w,
@@ -115,38 +93,10 @@ def test_a24_and_b2_fill_the_slide(look):
         assert max(across, down) >= 0.95 and min(across, down) >= 0.65, (fid, across, down)
 
 
-def _overlap(a, b) -> float:
-    w = min(a[2], b[2]) - max(a[0], b[0])
-    h = min(a[3], b[3]) - max(a[1], b[1])
-    if w <= 0 or h <= 0:
-        return 0.0
-    smaller = min((a[2] - a[0]) * (a[3] - a[1]), (b[2] - b[0]) * (b[3] - b[1]))
-    return w * h / smaller if smaller > 0 else 0.0
-
-
 def test_no_text_overlaps_another(look):
     _, slides, _ = look
-    clashes = [f"{fid}: {clash}" for fid, s in slides.items() for clash in _clashes(s)]
-    assert not clashes, f"{len(clashes)}: {clashes[:10]}"
-
-
-def _clashes(s: Slide) -> list[str]:
-    """Pairs of texts that overlap."""
-    shown, out = _shown(s), []
-    for n, (_, a) in enumerate(shown):
-        for _, b in shown[n + 1:]:
-            if _overlap(_shrunk(a), _shrunk(b)) > 0.2:
-                out.append(f"{a.plain[:20]!r} × {b.plain[:20]!r}")
-    return out
-
-
-def _shrunk(t):
-    """An estimated box loses a little on each side (estimates run wide); a measured one stays."""
-    x0, y0, x1, y1 = t.box
-    if t.measured:
-        return t.box
-    dx, dy = (x1 - x0) * 0.06, (y1 - y0) * 0.1
-    return x0 + dx, y0 + dy, x1 - dx, y1 - dy
+    found = [f"{fid}: {clash}" for fid, s in slides.items() for clash in clashes(s)]
+    assert not found, f"{len(found)}: {found[:10]}"
 
 
 def test_every_text_reads_against_what_is_behind_it(look):
@@ -154,7 +104,7 @@ def test_every_text_reads_against_what_is_behind_it(look):
     faint = []
     for fid, s in slides.items():
         for page in PAGES[theme]:
-            for i, t in _shown(s):
+            for i, t in shown(s):
                 ratio = s.contrast(i, page)
                 if ratio < READABLE:
                     faint.append(f"{fid} on {page}: {t.plain[:24]!r} {ratio:.2f}")
@@ -230,8 +180,8 @@ def scaled() -> dict[tuple[str, float], Slide]:
 def test_a_font_scale_keeps_the_margins_the_title_and_text_apart(scaled, scale):
     for fid in SCALED:
         s = scaled[fid, scale]
-        assert not _outside_margins(s), (fid, _outside_margins(s))
-        assert not _clashes(s), (fid, _clashes(s))
+        assert not outside_margins(s), (fid, outside_margins(s))
+        assert not clashes(s), (fid, clashes(s))
         assert _title_at_margin(s), fid
 
 
@@ -241,7 +191,7 @@ def test_a_font_scale_makes_the_text_larger(scaled, scale):
     grow as far as they fit (A24's to 1.2 ×, A1's to 1.25 ×), a diagram as far as the slide holds it."""
     for fid in SCALED:
         s = scaled[fid, scale]
-        smallest = min(r.size for _, t in _shown(s) for r in t.runs if r.text.strip())
+        smallest = min(r.size for _, t in shown(s) for r in t.runs if r.text.strip())
         title = next(t for t in s.texts if t.title)
         assert smallest >= 1.15 * SLIDE_TEXT and title.runs[0].size >= 1.15 * SLIDE_TITLE, (fid, smallest)
 
