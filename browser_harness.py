@@ -70,7 +70,6 @@ def _log_tail(log_path: Path, lines: int = 40) -> str:
 def streamlit_server(script: str | Path, log_path: Path, *, cwd: Path = REPO_ROOT, timeout: float = 60.0):
     """Run `streamlit run script` on a free port; yield its base URL; stop it on exit."""
     port = free_port()
-    url = f"http://127.0.0.1:{port}"
     cmd = [
         sys.executable, "-m", "streamlit", "run", str(script),
         "--server.headless", "true",
@@ -78,6 +77,13 @@ def streamlit_server(script: str | Path, log_path: Path, *, cwd: Path = REPO_ROO
         "--server.address", "127.0.0.1",
         "--browser.gatherUsageStats", "false",
     ]  # fmt: skip
+    with serve(cmd, log_path, f"http://127.0.0.1:{port}", cwd=cwd, timeout=timeout) as url:
+        yield url
+
+
+@contextmanager
+def serve(cmd: list[str], log_path: Path, url: str, *, cwd: Path = REPO_ROOT, timeout: float = 60.0):
+    """Run `cmd` (output to `log_path`) until `url`/_stcore/health answers ok; yield `url`; stop it on exit."""
     log_path.parent.mkdir(parents=True, exist_ok=True)
     with open(log_path, "wb") as log:
         proc = subprocess.Popen(cmd, cwd=cwd, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
@@ -94,10 +100,11 @@ def streamlit_server(script: str | Path, log_path: Path, *, cwd: Path = REPO_ROO
 
 
 def _wait_healthy(url: str, proc: subprocess.Popen, log_path: Path, timeout: float) -> None:
+    name = Path(proc.args[0]).name
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if proc.poll() is not None:
-            raise RuntimeError(f"streamlit exited with {proc.returncode}; log tail:\n{_log_tail(log_path)}")
+            raise RuntimeError(f"{name} exited with {proc.returncode}; log tail:\n{_log_tail(log_path)}")
         try:
             with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as r:
                 if r.read().decode().strip() == "ok":
@@ -105,7 +112,56 @@ def _wait_healthy(url: str, proc: subprocess.Popen, log_path: Path, timeout: flo
         except OSError:
             pass
         time.sleep(0.25)
-    raise TimeoutError(f"streamlit not healthy after {timeout:.0f} s at {url}; log tail:\n{_log_tail(log_path)}")
+    raise TimeoutError(f"{name} not healthy after {timeout:.0f} s at {url}; log tail:\n{_log_tail(log_path)}")
+
+
+# deploy/nginx.conf as shipped, in front of app processes on loopback ports (the proxy test,
+# benchmarks/load.py --nginx). The lines swapped: the app servers between their markers, the
+# marked listen line.
+APP_SERVERS = re.compile(r"^[ \t]*# APP_SERVERS\n(?P<servers>.*?)^[ \t]*# END APP_SERVERS$", re.M | re.S)
+SERVER = re.compile(r"^(?P<indent>[ \t]*)server \S+(?P<params>[^;]*);$", re.M)
+LISTEN = re.compile(r"^(?P<indent>[ \t]*)listen \S+;(?P<rest>.*# LISTEN_PORT.*)$", re.M)
+# nginx creates these under /var/lib/nginx unless told otherwise, which needs root
+TEMP_PATHS = ("client_body", "proxy", "fastcgi", "uwsgi", "scgi")
+
+
+def find_nginx() -> str | None:
+    return shutil.which("nginx", path=f"{os.environ.get('PATH', '')}:/usr/sbin")
+
+
+def shipped_servers(text: str) -> list[re.Match]:
+    block = APP_SERVERS.search(text)
+    assert block, "deploy/nginx.conf lost its APP_SERVERS markers"
+    servers = list(SERVER.finditer(block["servers"]))
+    assert servers, "no server lines between the APP_SERVERS markers of deploy/nginx.conf"
+    return servers
+
+
+def derive_config(text: str, app_ports: list[int], listen_port: int, tmp: Path) -> str:
+    """The shipped config with loopback app servers (each keeping its parameters), a loopback
+    listen port and nginx's temp files under `tmp`; every other line as shipped."""
+    block = APP_SERVERS.search(text)
+    # `resolve` (nginx >= 1.27.3) re-resolves Docker's service names; Debian 12's nginx 1.22 lacks
+    # it, and a loopback address needs none.
+    loopback = "".join(f"{m['indent']}server 127.0.0.1:{port}{m['params'].replace(' resolve', '')};\n"
+                       for m, port in zip(shipped_servers(text), app_ports, strict=True))
+    text = text[:block.start("servers")] + loopback + text[block.end("servers"):]
+    text, n = LISTEN.subn(rf"\g<indent>listen 127.0.0.1:{listen_port};\g<rest>", text)
+    assert n == 1, "deploy/nginx.conf needs exactly one `listen …;  # LISTEN_PORT` line"
+    temp = "".join(f"    {name}_temp_path {tmp / name};\n" for name in TEMP_PATHS)
+    text, n = re.subn(r"^http \{\n", lambda m: m[0] + temp, text, count=1, flags=re.M)
+    assert n == 1, "no `http {` block in deploy/nginx.conf"
+    return text
+
+
+@contextmanager
+def nginx(binary: str, conf: Path, tmp: Path, log: Path, port: int, timeout: float = 30.0):
+    """Run nginx in the foreground (access and error log to `log`); yield its URL once it proxies."""
+    # As root, workers would run as `nobody`, who cannot enter pytest's private temp dirs.
+    directives = f"daemon off; pid {tmp / 'nginx.pid'};" + (" user root;" if os.geteuid() == 0 else "")
+    cmd = [binary, "-p", str(tmp), "-c", str(conf), "-e", "stderr", "-g", directives]
+    with serve(cmd, log, f"http://127.0.0.1:{port}", timeout=timeout) as url:
+        yield url
 
 
 def launch_chromium(playwright):

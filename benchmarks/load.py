@@ -26,7 +26,6 @@ import json
 import os
 import random
 import re
-import shutil
 import statistics
 import sys
 import tempfile
@@ -652,17 +651,15 @@ def _child_pids(command: str) -> list[int]:
 @contextmanager
 def _nginx(app_dir: Path, apps: list[str], logs: Path):
     """deploy/nginx.conf in front of `apps`, started as the proxy test starts it; yields its URL."""
-    from tests.browser.test_proxy_browser import derive_config, nginx
-
-    binary = shutil.which("nginx", path=f"{os.environ.get('PATH', '')}:/usr/sbin")
+    binary = bh.find_nginx()
     if not binary:
         raise SystemExit("--nginx needs nginx (apt-get install nginx)")
     port, tmp = bh.free_port(), logs / "nginx"
     tmp.mkdir()
     conf = tmp / "nginx.conf"
     ports = [int(u.rsplit(":", 1)[1]) for u in apps]
-    conf.write_text(derive_config((app_dir / "deploy" / "nginx.conf").read_text(), ports, port, tmp))
-    with nginx(binary, conf, tmp, logs / "nginx.log", port) as url:
+    conf.write_text(bh.derive_config((app_dir / "deploy" / "nginx.conf").read_text(), ports, port, tmp))
+    with bh.nginx(binary, conf, tmp, logs / "nginx.log", port) as url:
         yield url
 
 

@@ -15,7 +15,7 @@ import shutil
 import subprocess
 import time
 import urllib.request
-from contextlib import ExitStack, contextmanager
+from contextlib import ExitStack
 from pathlib import Path
 
 import pytest
@@ -24,7 +24,13 @@ pytest.importorskip("playwright.sync_api", reason="playwright is not installed (
 from playwright.sync_api import expect  # noqa: E402
 
 import browser_harness  # noqa: E402
-from browser_harness import assert_ready_without_exception, context_slider  # noqa: E402
+from browser_harness import (  # noqa: E402
+    assert_ready_without_exception,
+    context_slider,
+    derive_config,
+    nginx,
+    shipped_servers,
+)
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -32,48 +38,14 @@ SHIPPED = browser_harness.REPO_ROOT / "deploy" / "nginx.conf"
 ROUTE_COOKIE = "kvatlas_route"
 READ_LABEL = re.compile(r"read|읽는", re.IGNORECASE)
 
-# The lines the test swaps: the app servers between their markers, the marked listen line.
-APP_SERVERS = re.compile(r"^[ \t]*# APP_SERVERS\n(?P<servers>.*?)^[ \t]*# END APP_SERVERS$", re.M | re.S)
-SERVER = re.compile(r"^(?P<indent>[ \t]*)server \S+(?P<params>[^;]*);$", re.M)
-LISTEN = re.compile(r"^(?P<indent>[ \t]*)listen \S+;(?P<rest>.*# LISTEN_PORT.*)$", re.M)
-# nginx creates these under /var/lib/nginx unless told otherwise, which needs root
-TEMP_PATHS = ("client_body", "proxy", "fastcgi", "uwsgi", "scgi")
 # deploy/nginx.conf's log_format kv_atlas
 ACCESS = re.compile(r'"(?P<method>\S+) (?P<path>\S+) [^"]*" (?P<status>\d{3}) .* upstream=(?P<upstream>.*) '
                     r"route=(?P<route>\S+)$")
 
 
-def shipped_servers(text: str) -> list[re.Match]:
-    block = APP_SERVERS.search(text)
-    assert block, f"{SHIPPED} lost its APP_SERVERS markers"
-    servers = list(SERVER.finditer(block["servers"]))
-    assert servers, f"no server lines between the APP_SERVERS markers of {SHIPPED}"
-    return servers
-
-
-def derive_config(text: str, app_ports: list[int], listen_port: int, tmp: Path) -> str:
-    """The shipped config with loopback app servers (each keeping its parameters), a loopback
-    listen port and nginx's temp files under `tmp`; every other line as shipped."""
-    block = APP_SERVERS.search(text)
-    # `resolve` (nginx >= 1.27.3) re-resolves Docker's service names; Debian 12's nginx 1.22 lacks
-    # it, and a loopback address needs none.
-    loopback = "".join(f"{m['indent']}server 127.0.0.1:{port}{m['params'].replace(' resolve', '')};\n"
-                       for m, port in zip(shipped_servers(text), app_ports, strict=True))
-    text = text[:block.start("servers")] + loopback + text[block.end("servers"):]
-    text, n = LISTEN.subn(rf"\g<indent>listen 127.0.0.1:{listen_port};\g<rest>", text)
-    assert n == 1, f"{SHIPPED} needs exactly one `listen …;  # LISTEN_PORT` line"
-    temp = "".join(f"    {name}_temp_path {tmp / name};\n" for name in TEMP_PATHS)
-    text, n = re.subn(r"^http \{\n", lambda m: m[0] + temp, text, count=1, flags=re.M)
-    assert n == 1, f"no `http {{` block in {SHIPPED}"
-    return text
-
-
 @pytest.fixture(scope="module")
 def nginx_bin():
-    def find():
-        return shutil.which("nginx", path=f"{os.environ.get('PATH', '')}:/usr/sbin")
-
-    found = find()
+    found = browser_harness.find_nginx()
     if found:
         return found
     if os.geteuid() != 0 or not shutil.which("apt-get"):
@@ -83,47 +55,13 @@ def nginx_bin():
         done = subprocess.run(cmd, env=env, stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=600)
         if done.returncode:
             pytest.skip(f"nginx is not installed and `{' '.join(cmd)}` failed: {done.stderr.strip()[-500:]}")
-    return find() or pytest.skip("apt-get installed nginx, but no nginx binary is on PATH or in /usr/sbin")
+    return browser_harness.find_nginx() or pytest.skip("apt-get installed nginx, but no nginx on PATH or in /usr/sbin")
 
 
 def fetch(url: str, cookie: str | None = None) -> str:
     request = urllib.request.Request(url, headers={"Cookie": cookie} if cookie else {})
     with urllib.request.urlopen(request, timeout=10) as response:
         return response.read().decode()
-
-
-def healthy(url: str) -> bool:
-    try:
-        return fetch(f"{url}/_stcore/health") == "ok"
-    except OSError:
-        return False
-
-
-@contextmanager
-def nginx(binary: str, conf: Path, tmp: Path, log: Path, port: int, timeout: float = 30.0):
-    """Run nginx in the foreground (access and error log to `log`); yield its URL once it proxies."""
-    # As root, workers would run as `nobody`, who cannot enter pytest's private temp dirs.
-    directives = f"daemon off; pid {tmp / 'nginx.pid'};" + (" user root;" if os.geteuid() == 0 else "")
-    cmd = [binary, "-p", str(tmp), "-c", str(conf), "-e", "stderr", "-g", directives]
-    url = f"http://127.0.0.1:{port}"
-    with open(log, "wb") as out:
-        proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
-    try:
-        deadline = time.monotonic() + timeout
-        while not healthy(url):
-            if proc.poll() is not None:
-                raise RuntimeError(f"nginx exited with {proc.returncode}:\n{log.read_text(errors='replace')[-3000:]}")
-            if time.monotonic() > deadline:
-                raise TimeoutError(f"nginx not proxying {url}/_stcore/health after {timeout:.0f} s")
-            time.sleep(0.2)
-        yield url
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
 
 
 def access_entries(log: Path) -> list[re.Match]:
