@@ -134,9 +134,9 @@ MECHANISM_PAGES = {
 }
 
 
-def assert_page_runs(page: str, view=None, **params) -> AppTest:
+def assert_page_runs(page: str, view=None, *, timeout: float = 60, **params) -> AppTest:
     """One page run on its own (view in session state, knobs in the URL), without an exception."""
-    at = AppTest.from_file(str(ROOT / page), default_timeout=60)
+    at = AppTest.from_file(str(ROOT / page), default_timeout=timeout)
     if view is not None:
         at.session_state["_view"] = view
     for k, v in params.items():

@@ -7,31 +7,21 @@ import pathlib
 
 import pytest
 from streamlit.testing.v1 import AppTest
+from test_app import assert_page_runs as run_page
+from test_app import page_charts as charts
 
 import core
 import ui
 from core.capacity import plan, weights_bytes
 from core.gpus import GPUS
 from figures import EXTRAS
-from ui.plot import COMPONENT
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 LLAMA = (ROOT / "tests" / "fixtures" / "configs" / "llama-3.1-8b.json").read_bytes()
 
 
 def assert_page_runs(view=None, **params) -> AppTest:
-    at = AppTest.from_file(str(ROOT / "pages" / "any-model.py"), default_timeout=90)
-    at.session_state["_view"] = view or ui.View(lang="en")
-    for k, v in params.items():
-        at.query_params[k] = v
-    at.run()
-    assert not at.exception, [e.value for e in at.exception]
-    return at
-
-
-def charts(at: AppTest) -> list[dict]:
-    return [json.loads(json.loads(e.proto.json)["spec"]) for e in at.get("bidi_component")
-            if e.proto.component_name == COMPONENT]
+    return run_page("pages/any-model.py", view or ui.View(lang="en"), timeout=90, **params)
 
 
 def test_the_page_shows_open_presets_beside_the_article_s_models():
