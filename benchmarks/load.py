@@ -78,7 +78,7 @@ class Tally:
             self.error("exception", f"{where}: {text}")
         if run.page_not_found:
             self.error("page not found", where)
-        if run.status != "FINISHED_SUCCESSFULLY":
+        if run.status not in ("FINISHED_SUCCESSFULLY", "FINISHED_FRAGMENT_RUN_SUCCESSFULLY"):
             self.error("script", f"{where}: {run.status}")
         return run
 

@@ -11,7 +11,9 @@ What a browser does, recorded from Chromium against Streamlit 1.67 (`python -m b
   `page_name` (empty for the root), the link's query string and `context_info`.
 - Every run is answered by `new_session`, `session_status_changed`, `page_config_changed`,
   `navigation` (the current page's script hash), deltas, `script_finished`. A run that calls
-  `st.rerun()` finishes FINISHED_EARLY_FOR_RERUN and the next run follows on its own.
+  `st.rerun()` finishes FINISHED_EARLY_FOR_RERUN and the next run follows on its own. A run
+  that a callback narrows to fragments (the Overview's context step) sends only their deltas and
+  finishes FINISHED_FRAGMENT_RUN_SUCCESSFULLY; the rest of the page stays as it was.
 - A widget's id is `$$ID-<md5 of its type, key and identity arguments>-<key>`. A widget change
   reruns with the state of every widget on the page (each widget reports its value when drawn:
   the default, or the value the server set), the page's script hash, the query string with
@@ -336,7 +338,7 @@ class Session:
         run.types.append(kind)
         if kind == "script_finished" and msg.script_finished in _FINAL:
             run.status = ForwardMsg.ScriptFinishedStatus.Name(msg.script_finished)
-            self._finish()
+            self._finish(whole=msg.script_finished != ForwardMsg.FINISHED_FRAGMENT_RUN_SUCCESSFULLY)
             return True
         return False
 
@@ -365,9 +367,12 @@ class Session:
                 self.states[proto.id] = state
         return kind
 
-    def _finish(self) -> None:
-        """After a finished run the browser forgets widgets that were not drawn in it."""
+    def _finish(self, whole: bool) -> None:
+        """After a finished run the browser forgets widgets that were not drawn in it; a
+        fragment run (a context step on the Overview) leaves the rest of the page alone."""
         self.cache.finish_run(self.max_age)
+        if not whole:
+            return
         self.widgets = {i: w for i, w in self.widgets.items() if i in self._seen}
         self.states = {i: s for i, s in self.states.items() if i in self._seen}
 

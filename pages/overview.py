@@ -26,36 +26,45 @@ if not models:
     st.stop()
 models = tuple(m for m in (*a1.knob("models").choices, *ui.imported_models()) if m in models)  # catalogue order
 highlight = highlight if highlight in models else None
-rows = [summarise(m, v.context, v.precision) for m in models]
-s = next(r for r in rows if r.model.id == (highlight or models[-1]))
 
-name = model_name(s.model.id, s.model.name, L)
-m1, m2, m3 = st.columns(3)
-m1.metric(t("ov.m.storage", L, m=name), fmt_exact(s.storage.total))
-m2.metric(t("ov.m.cache", L, m=name, n=fmt_tokens(v.context)), fmt_bytes(s.cache.total, v.units))
-m3.metric(t("ov.m.read", L, m=name), fmt_bytes(s.read.total, v.units))
 
-ui.chart("A1", context=v.context, precision=v.precision, models=models, highlight=highlight, lang=L, units=v.units)
+@ui.follows_context("overview-numbers")
+def numbers(models: tuple, highlight: str | None) -> None:
+    """What the context moves: the highlighted model's numbers, A1, the table and its CSV."""
+    v = ui.view()
+    rows = [summarise(m, v.context, v.precision) for m in models]
+    s = next(r for r in rows if r.model.id == (highlight or models[-1]))
 
-st.subheader(t("ov.table", L))
-table = pd.DataFrame({
-    t("col.model", L): [model_name(r.model.id, r.model.name, L) for r in rows],
-    t("col.storage", L): [r.storage.total for r in rows],
-    t("col.local", L): [r.local_kv for r in rows],
-    t("col.cache", L): [r.cache.total for r in rows],
-    t("col.read_kv", L): [r.read.kv for r in rows],
-    t("col.read_key", L): [r.read.index_key for r in rows],
-    t("col.read", L): [r.read.total for r in rows],
-    t("col.ratio", L): [fmt_ratio(r.ratio) for r in rows],
-    # a model without local KV has no crossover
-    t("col.crossover", L): [f"{r.crossover_tokens:,}" if r.crossover_tokens else "—" for r in rows],
-})
-st.dataframe(table, hide_index=True, width="stretch",
-             column_config={c: st.column_config.NumberColumn(format="localized") for c in table.columns[1:7]})
-st.download_button(t("ov.csv", L), table.to_csv(index=False).encode("utf-8"),
-                   file_name=f"kv-atlas-{v.context}-{v.precision.preset}.csv", mime="text/csv")
+    # the metrics' row first and filled after A1: the chart, what a step is watched for, is sent first
+    m1, m2, m3 = st.columns(3)
+    ui.chart("A1", context=v.context, precision=v.precision, models=models, highlight=highlight, lang=L, units=v.units)
+    name = model_name(s.model.id, s.model.name, L)
+    m1.metric(t("ov.m.storage", L, m=name), fmt_exact(s.storage.total))
+    m2.metric(t("ov.m.cache", L, m=name, n=fmt_tokens(v.context)), fmt_bytes(s.cache.total, v.units))
+    m3.metric(t("ov.m.read", L, m=name), fmt_bytes(s.read.total, v.units))
 
-local = tuple(r.model.id for r in rows if r.local_kv)
+    st.subheader(t("ov.table", L))
+    table = pd.DataFrame({
+        t("col.model", L): [model_name(r.model.id, r.model.name, L) for r in rows],
+        t("col.storage", L): [r.storage.total for r in rows],
+        t("col.local", L): [r.local_kv for r in rows],
+        t("col.cache", L): [r.cache.total for r in rows],
+        t("col.read_kv", L): [r.read.kv for r in rows],
+        t("col.read_key", L): [r.read.index_key for r in rows],
+        t("col.read", L): [r.read.total for r in rows],
+        t("col.ratio", L): [fmt_ratio(r.ratio) for r in rows],
+        # a model without local KV has no crossover
+        t("col.crossover", L): [f"{r.crossover_tokens:,}" if r.crossover_tokens else "—" for r in rows],
+    })
+    st.dataframe(table, hide_index=True, width="stretch",
+                 column_config={c: st.column_config.NumberColumn(format="localized") for c in table.columns[1:7]})
+    st.download_button(t("ov.csv", L), table.to_csv(index=False).encode("utf-8"),
+                       file_name=f"kv-atlas-{v.context}-{v.precision.preset}.csv", mime="text/csv")
+
+
+numbers(models, highlight)
+
+local = tuple(m for m in models if get(m).n_windowed)  # the models with local KV
 if local:
     # context=None: no "current N" line, so a slider step does not redraw this chart (measured
     # ≈ 80-130 ms per step in benchmarks/bench_slider.py)

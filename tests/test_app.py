@@ -11,6 +11,7 @@ from streamlit.testing.v1 import AppTest
 import core
 import ui
 from core.units import fmt_bytes, fmt_exact, fmt_tokens
+from figures import SPECS
 from figures.knobs import CONTEXT_STOPS, PRECISION
 from ui.plot import COMPONENT
 
@@ -57,6 +58,21 @@ def test_overview_runs_at_the_ends_of_every_slider(lang, prec, ctx):
     expected = core.reads("v4.1-flash", ctx, core.Precision(prec)).total
     assert metric(at, word) == fmt_bytes(expected)
     assert at.sidebar.select_slider(key="ctx").value == ctx
+
+
+@pytest.mark.parametrize("ctx", [CONTEXT_STOPS[0], 1 << 20, CONTEXT_STOPS[-1]])
+def test_a_context_step_moves_the_overview_numbers_without_rerunning_the_page(ctx):
+    at = assert_runs(lang="en")
+    at.sidebar.select_slider(key="ctx").set_value(ctx).run()
+    assert not at.exception, [e.value for e in at.exception]
+    # a fragment run: only what the context moves is drawn again (AppTest's tree holds just that)
+    assert not at.title and not at.sidebar.select_slider
+    assert f"N = {ctx:,}" in [c.value for c in at.sidebar.caption]
+    assert metric(at, "read") == fmt_bytes(core.reads("v4.1-flash", ctx).total)
+    models = SPECS["A1"].defaults["models"]
+    assert list(at.dataframe[0].value.iloc[:, 3]) == [core.cache_at(m, ctx).total for m in models]
+    (a1,) = page_charts(at)
+    assert [n["context"] for n in a1["layout"]["meta"]["numbers"]] == [ctx] * len(models)
 
 
 @pytest.mark.parametrize("role, key", [("main_kv", "main"), ("index_key", "ikey"), ("local_kv", "local")])

@@ -14,6 +14,7 @@ from .state import (
     clear_url_notes,
     control,
     controls,
+    follows_context,
     imported_models,
     language,
     model_picker,
@@ -24,6 +25,6 @@ from .state import (
     view,
 )
 
-__all__ = ["View", "chart", "clear_url_notes", "control", "controls", "embed", "figure_link", "generation_chart",
-           "generation_header", "imported_models", "language", "metrics", "model_picker", "remember_import",
-           "routed", "sidebar", "url_notes", "view"]
+__all__ = ["View", "chart", "clear_url_notes", "control", "controls", "embed", "figure_link", "follows_context",
+           "generation_chart", "generation_header", "imported_models", "language", "metrics", "model_picker",
+           "remember_import", "routed", "sidebar", "url_notes", "view"]

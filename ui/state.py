@@ -9,6 +9,7 @@ a rewrite takes one rerun).
 
 from __future__ import annotations
 
+import functools
 import threading
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -24,6 +25,8 @@ from i18n import DEFAULT_LANG, t
 
 QP = "query-params"
 _CHECKED, _NOTES = "_url_checked", "_url_notes"
+_VIEW, _MOVED = "_view", "_moved_by_context"
+N_LINE = "n-line"  # the sidebar's "N = …" line: a fragment of its own, so a context step redraws it
 
 
 @dataclass(frozen=True)
@@ -47,8 +50,10 @@ def sidebar() -> View:
     """Render the shared controls and return the view they select."""
     sb = st.sidebar
     lang = control(LANG, sb, lang=language())
-    context = control(CONTEXT, sb, lang=lang)
-    sb.caption(f"N = {context:,}")
+    st.session_state[_MOVED] = {}  # the page registers what the context alone moves (follows_context)
+    context = control(CONTEXT, sb, lang=lang, on_change=_context_moved)
+    with sb:
+        _n_line()
     preset, *roles = PRECISION.parts
     preset = control(preset, sb, lang=lang)
     with sb.expander(t("app.override", lang)):
@@ -59,8 +64,35 @@ def sidebar() -> View:
         theme, font_scale = control(THEME, lang=lang), control(FONT_SCALE, lang=lang)
     precision = Precision(preset, *(None if o == "auto" else o for o in overrides))
     v = View(lang, context, precision, units, theme, font_scale)
-    st.session_state["_view"] = v
+    st.session_state[_VIEW] = v
     return v
+
+
+@st.fragment(key=N_LINE)
+def _n_line() -> None:
+    st.caption(f"N = {st.session_state[CONTEXT.key]:,}")
+
+
+def follows_context(key: str):
+    """Decorator for the part of a page that the context slider moves (nothing else on the
+    page may depend on the context): a slider step reruns that part and the sidebar's N line,
+    not the whole page. A page that does not draw it (it stopped earlier) reruns whole."""
+    def wrap(func):
+        part = st.fragment(func, key=key)
+
+        @functools.wraps(func)
+        def draw(*args, **kwargs):
+            st.session_state.setdefault(_MOVED, {})[key] = True
+            return part(*args, **kwargs)
+        return draw
+    return wrap
+
+
+def _context_moved() -> None:
+    """The context slider's callback: the view follows, and only what follows the context reruns."""
+    st.session_state[_VIEW] = replace(st.session_state.get(_VIEW, View()), context=st.session_state[CONTEXT.key])
+    if moved := st.session_state.get(_MOVED):
+        st.rerun([N_LINE, *moved])
 
 
 _RUN = threading.local()  # a script run has a thread of its own (st.rerun keeps it)
@@ -73,13 +105,19 @@ def routed() -> None:
 
 def view() -> View:
     """The view chosen in the sidebar this run (defaults when a page runs on its own)."""
-    if not getattr(_RUN, "routed", False) and _beside_pages_folder():
+    if not getattr(_RUN, "routed", False) and _beside_pages_folder() and not _part_run():
         # Until some session's app.py has called st.navigation, a fresh process serves pages/
         # the old way: it ran this page without app.py. Leave that mode and rerun; app.py
         # routes to the same page (its file is named as its URL, so the page hash matches).
         PagesManager.uses_pages_directory = False
         st.rerun()
-    return st.session_state.get("_view", View())
+    return st.session_state.get(_VIEW, View())
+
+
+def _part_run() -> bool:
+    """Whether this run reruns fragments only (app.py ran in the full run before it)."""
+    ctx = get_script_run_ctx()
+    return bool(ctx and ctx.fragment_ids_this_run)
 
 
 def _beside_pages_folder() -> bool:
@@ -89,7 +127,7 @@ def _beside_pages_folder() -> bool:
     return ctx is not None and (Path(ctx.pages_manager.main_script_path).parent / "pages").is_dir()
 
 
-def control(knob: Knob, where=None, *, lang: str | None = None):
+def control(knob: Knob, where=None, *, lang: str | None = None, on_change=None):
     """The widget for a knob (its label, range and default from the registry), bound to
     the URL under the knob's key; returns its value. A tuple knob takes one container per
     part; a matrix knob returns None (with an error shown) while its text does not parse."""
@@ -101,7 +139,8 @@ def control(knob: Knob, where=None, *, lang: str | None = None):
     where = where or st
     _tidy_url(knob, lang)
     label = t(knob.label, lang) if knob.label else knob.name
-    kw = dict(key=knob.key, bind=QP, help=t(knob.help, lang, **help_fields()) if knob.help else None)
+    kw = dict(key=knob.key, bind=QP, on_change=on_change,
+              help=t(knob.help, lang, **help_fields()) if knob.help else None)
     widget = knob.widget or {"int": "slider", "float": "slider", "choice": "radio", "matrix": "text"}[knob.kind]
 
     def show(value) -> str:

@@ -61,6 +61,34 @@ def test_moving_the_context_slider_changes_the_read_total_and_the_url(page, app_
     screenshot("overview-ctx-moved")
 
 
+def test_a_context_step_sends_only_what_the_context_moves(page, app_url):
+    """The step reruns the Overview's numbers (a fragment) and the sidebar's N line, not the page:
+    the server sends no sidebar control and no title again, and the numbers still move."""
+    from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
+
+    frames = []
+    page.on("websocket", lambda ws: ws.on("framereceived", lambda f: frames.append(f)))
+    assert_opens_without_exception(page, f"{app_url}/?lang=en")
+    value = read_metric(page)
+    thumb = context_slider(page).get_by_role("slider")
+    thumb.focus()
+    del frames[:]
+    thumb.press("ArrowRight")  # 128K → 192K
+    expect(value).to_have_text(fmt_bytes(core.reads("v4.1-flash", 3 << 16).total))
+    expect(page.locator('[data-testid="stSidebar"]', has_text="N = 196,608")).to_be_visible()
+    assert_ready_without_exception(page)
+
+    msgs = [ForwardMsg.FromString(f) for f in frames if isinstance(f, bytes)]
+    finished = [m.script_finished for m in msgs if m.WhichOneof("type") == "script_finished"]
+    assert ForwardMsg.FINISHED_FRAGMENT_RUN_SUCCESSFULLY in finished
+    assert ForwardMsg.FINISHED_SUCCESSFULLY not in finished
+    elements = [m.delta.new_element for m in msgs if m.delta.WhichOneof("type") == "new_element"]
+    drawn = {e.WhichOneof("type") for e in elements}
+    assert {"metric", "dataframe", "download_button"} <= drawn
+    assert not drawn & {"slider", "radio", "selectbox", "multiselect"}, drawn  # no sidebar control
+    assert "h1" not in {e.heading.tag for e in elements if e.WhichOneof("type") == "heading"}  # no title
+
+
 def test_a_shared_url_restores_language_context_and_precision(page, app_url, screenshot):
     assert_opens_without_exception(page, f"{app_url}/")
     default_text = read_metric(page).inner_text()
