@@ -67,7 +67,7 @@ def chart(figure_id: str, *, width: str = "stretch", **knobs) -> None:
              width=width)
     else:
         plot(spec(figure_id, v.theme, v.font_scale, **knobs), key=f"chart-{figure_id}", config=config, width=width)
-    downloads(figure(figure_id, v.theme, v.font_scale, **knobs), figure_id, knobs)
+    downloads(figure_id, knobs)
 
 
 def play_toggle(figure_id: str, lang: str) -> bool:
@@ -117,7 +117,7 @@ def file_bytes(fig, figure_id: str, knobs: dict, fmt: str, size: dict, theme: st
     return to_bytes(fig, fmt, **size)
 
 
-def downloads(fig, figure_id: str, knobs: dict) -> None:
+def downloads(figure_id: str, knobs: dict) -> None:
     """SVG / slide PNG / interactive HTML / numbers. The popover's buttons exist only while it
     is open (opening it reruns the page), so a slider step or a page load does not pay for
     seven elements per chart; files are rendered only when clicked."""
@@ -128,6 +128,7 @@ def downloads(fig, figure_id: str, knobs: dict) -> None:
     popover = st.popover(t("app.download", lang), width="content", key=f"dl-{figure_id}", on_change="rerun")
     if not popover.open:
         return
+    fig = figure(figure_id, v.theme, v.font_scale, **knobs)  # looked up only while open
     with popover:
         images = bool(image_browser())
         if not images:

@@ -11,7 +11,7 @@ import pytest
 pytest.importorskip("playwright.sync_api", reason="playwright is not installed (scripts/test.sh installs it)")
 from playwright.sync_api import expect  # noqa: E402
 
-from browser_harness import REPO_ROOT, assert_ready_without_exception  # noqa: E402
+from browser_harness import REPO_ROOT, assert_ready_without_exception, context_slider  # noqa: E402
 
 pytestmark = pytest.mark.browser
 
@@ -30,9 +30,15 @@ def test_a_site_page_draws_offline_from_its_shared_plotly_js(page, tmp_path):
 def test_the_download_button_hands_over_an_svg_of_the_figure(page, app_url):
     page.goto(f"{app_url}/?lang=en")
     assert_ready_without_exception(page)
+    thumb = context_slider(page).get_by_role("slider")
+    thumb.focus()
+    thumb.press("ArrowRight")  # 128K → 192K: a fragment run; the popover then opens in the fragment
+    expect(page.locator('[data-testid="stSidebar"]', has_text="N = 196,608")).to_be_visible()
+    assert_ready_without_exception(page)
     page.get_by_text("⤓ Download").first.click()
     with page.expect_download() as info:
         page.get_by_role("button", name="SVG").first.click()
     path = info.value.path()
     text = open(path, encoding="utf-8").read()
     assert text.lstrip().startswith("<svg") and "what is stored and what is read" in text
+    assert "196,608" in text and "131,072" not in text  # the figure at the context shown

@@ -88,6 +88,11 @@ def test_a_context_step_sends_only_what_the_context_moves(page, app_url):
     assert not drawn & {"slider", "radio", "selectbox", "multiselect"}, drawn  # no sidebar control
     assert "h1" not in {e.heading.tag for e in elements if e.WhichOneof("type") == "heading"}  # no title
 
+    # the page's other controls rerun it whole, at the stepped context
+    page.locator('.st-key-prec [data-testid="stRadioOption"]', has_text=re.compile("bf16", re.I)).click()
+    expect(value).to_have_text(fmt_bytes(core.reads("v4.1-flash", 3 << 16, core.ALL_BF16).total))
+    expect(page).to_have_url(re.compile(r"ctx=192K"))
+
 
 def test_a_shared_url_restores_language_context_and_precision(page, app_url, screenshot):
     assert_opens_without_exception(page, f"{app_url}/")
