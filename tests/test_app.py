@@ -75,6 +75,20 @@ def test_a_context_step_moves_the_overview_numbers_without_rerunning_the_page(ct
     assert [n["context"] for n in a1["layout"]["meta"]["numbers"]] == [ctx] * len(models)
 
 
+@pytest.mark.parametrize("page, model", [("pages/v2-mla.py", "v2"), ("pages/v3-2-dsa.py", "v3.2"),
+                                         ("pages/v4-flash.py", "v4-flash"), ("pages/v4-1-flash.py", "v4.1-flash")])
+def test_a_context_step_on_a_generation_page_reruns_its_top_only(page, model):
+    at = assert_runs(lang="en")
+    at.switch_page(page).run()
+    charts = len(page_charts(at))
+    at.sidebar.select_slider(key="ctx").set_value(1 << 20).run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert not at.sidebar.select_slider and len(page_charts(at)) == 1 < charts  # its top: the numbers, one chart
+    assert metric(at, "read") == fmt_bytes(core.reads(model, 1 << 20).total)
+    (chart,) = page_charts(at)
+    assert chart["layout"]["meta"]["numbers"][0]["context"] == 1 << 20
+
+
 @pytest.mark.parametrize("role, key", [("main_kv", "main"), ("index_key", "ikey"), ("local_kv", "local")])
 @pytest.mark.parametrize("choice", OVERRIDES[1:])
 def test_each_component_override_reaches_the_numbers(role, key, choice):

@@ -8,8 +8,11 @@ import pytest
 
 pytest.importorskip("playwright.sync_api", reason="playwright is not installed (scripts/test.sh installs it)")
 from playwright.sync_api import expect  # noqa: E402
+from streamlit.proto.ForwardMsg_pb2 import ForwardMsg  # noqa: E402
 
-from browser_harness import assert_opens_without_exception, assert_ready_without_exception  # noqa: E402
+import core  # noqa: E402
+from browser_harness import assert_opens_without_exception, assert_ready_without_exception, context_slider  # noqa: E402
+from core.units import fmt_bytes  # noqa: E402
 
 pytestmark = pytest.mark.browser
 
@@ -47,3 +50,29 @@ def test_the_v41_layout_and_the_ced_grid_draw_from_the_spec(page, app_url):
     svg = page.locator(".main-svg")
     expect(svg.get_by_text("DeepSeek-V4.1-Flash: the 40-layer layout")).to_be_visible()
     expect(svg.get_by_text("20 of 32 cells executed (62%)")).to_be_visible()
+
+
+def test_a_context_step_on_v4_flash_reruns_its_top_and_the_knobs_below_still_work(page, app_url):
+    """A step reruns the page's top (numbers and A11) as a fragment; a knob further down then
+    reruns the page as before, at the stepped context."""
+    frames = []
+    page.on("websocket", lambda ws: ws.on("framereceived", lambda f: frames.append(f)))
+    assert_opens_without_exception(page, f"{app_url}/v4-flash?t=10&m=4&win=4&lang=en")
+    read = page.locator('[data-testid="stMetric"]', has_text="read").locator('[data-testid="stMetricValue"]')
+    thumb = context_slider(page).get_by_role("slider")
+    thumb.focus()
+    del frames[:]
+    thumb.press("ArrowRight")  # 128K → 192K
+    expect(read).to_have_text(fmt_bytes(core.reads("v4-flash", 3 << 16).total))
+    assert_ready_without_exception(page)
+    finished = [m.script_finished for m in map(ForwardMsg.FromString, (f for f in frames if isinstance(f, bytes)))
+                if m.WhichOneof("type") == "script_finished"]
+    assert ForwardMsg.FINISHED_FRAGMENT_RUN_SUCCESSFULLY in finished
+    assert ForwardMsg.FINISHED_SUCCESSFULLY not in finished
+
+    step = page.locator(".st-key-t").get_by_role("slider")
+    step.focus()
+    step.press("ArrowRight")  # t = 10 → 11: ⌊12/4⌋ = 3 complete entries + 4 window rows
+    expect(page.locator(".main-svg").get_by_text("t = 11: 7 rows (3 compressed + 4 window)")).to_be_visible()
+    expect(page).to_have_url(re.compile(r"ctx=192K"))
+    expect(read).to_have_text(fmt_bytes(core.reads("v4-flash", 3 << 16).total))

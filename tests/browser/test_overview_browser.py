@@ -12,6 +12,7 @@ import pytest
 
 pytest.importorskip("playwright.sync_api", reason="playwright is not installed (scripts/test.sh installs it)")
 from playwright.sync_api import expect  # noqa: E402
+from streamlit.proto.ForwardMsg_pb2 import ForwardMsg  # noqa: E402
 
 import core  # noqa: E402
 from browser_harness import EXCEPTION, PLOTLY_CHART, assert_ready_without_exception, context_slider  # noqa: E402
@@ -64,8 +65,6 @@ def test_moving_the_context_slider_changes_the_read_total_and_the_url(page, app_
 def test_a_context_step_sends_only_what_the_context_moves(page, app_url):
     """The step reruns the Overview's numbers (a fragment) and the sidebar's N line, not the page:
     the server sends no sidebar control and no title again, and the numbers still move."""
-    from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
-
     frames = []
     page.on("websocket", lambda ws: ws.on("framereceived", lambda f: frames.append(f)))
     assert_opens_without_exception(page, f"{app_url}/?lang=en")
