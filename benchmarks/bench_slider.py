@@ -8,7 +8,7 @@ moment of this shared machine slows them all). A sample runs from the key press 
 charts once the script is done (one MutationObserver per page stamps each change; the wait
 ends after a quiet spell, which is not counted).
 
-    python -m benchmarks.bench_slider [--reps 20] [--check] [--no-floor] [--pages app.py other.py]
+    python -m benchmarks.bench_slider [--reps 20] [--check] [--no-floor] [--pages app.py other.py] [--path /v4-flash]
 """
 
 from __future__ import annotations
@@ -52,6 +52,7 @@ def main() -> None:
     parser.add_argument("--pages", nargs="+", default=["app.py"], help="pages to compare with the baseline")
     parser.add_argument("--reps", type=int, default=20, help="measured steps per page (default 20)")
     parser.add_argument("--warmup", type=int, default=3, help="unmeasured steps first (default 3)")
+    parser.add_argument("--path", default="/", help="the URL path opened on the pages compared (default /)")
     parser.add_argument("--no-floor", action="store_true", help="leave out the A1-alone floor page")
     parser.add_argument("--check", action="store_true", help="exit 1 when the goal is missed")
     args = parser.parse_args()
@@ -61,8 +62,9 @@ def main() -> None:
     samples: dict[str, list[float]] = {s: [] for s in scripts}
     with sync_playwright() as pw, ExitStack() as servers:
         browser = bh.launch_chromium(pw)
-        pages = {s: open_page(browser, servers.enter_context(
-            bh.streamlit_server(bh.REPO_ROOT / s, logs / f"{Path(s).stem}.log")) + "/") for s in scripts}
+        urls = {s: servers.enter_context(bh.streamlit_server(bh.REPO_ROOT / s, logs / f"{Path(s).stem}.log"))
+                + (args.path if s in args.pages else "/") for s in scripts}
+        pages = {s: open_page(browser, url) for s, url in urls.items()}
         for i in range(args.warmup + args.reps):
             for s, (page, thumb, keys) in pages.items():
                 ms = step(page, thumb, keys)
