@@ -12,8 +12,8 @@ What a browser does, recorded from Chromium against Streamlit 1.67 (`python -m b
 - Every run is answered by `new_session`, `session_status_changed`, `page_config_changed`,
   `navigation` (the current page's script hash), deltas, `script_finished`. A run that calls
   `st.rerun()` finishes FINISHED_EARLY_FOR_RERUN and the next run follows on its own. A run
-  that a callback narrows to fragments (the Overview's context step) sends only their deltas and
-  finishes FINISHED_FRAGMENT_RUN_SUCCESSFULLY; the rest of the page stays as it was.
+  that a callback narrows to fragments (a context step: ui.follows_context) sends only their
+  deltas and finishes FINISHED_FRAGMENT_RUN_SUCCESSFULLY; the rest of the page stays as it was.
 - A widget's id is `$$ID-<md5 of its type, key and identity arguments>-<key>`. A widget change
   reruns with the state of every widget on the page (each widget reports its value when drawn:
   the default, or the value the server set), the page's script hash, the query string with
@@ -369,7 +369,7 @@ class Session:
 
     def _finish(self, whole: bool) -> None:
         """After a finished run the browser forgets widgets that were not drawn in it; a
-        fragment run (a context step on the Overview) leaves the rest of the page alone."""
+        fragment run (a context step) leaves the rest of the page alone."""
         self.cache.finish_run(self.max_age)
         if not whole:
             return
