@@ -234,6 +234,22 @@ _REDRAWN_SINCE_JS = (
 )
 
 
+def forward_messages(frames) -> list:
+    """The ForwardMsgs among the websocket frames a page received (Playwright's payloads)."""
+    from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
+
+    return [ForwardMsg.FromString(f) for f in frames if isinstance(f, bytes)]
+
+
+def finished_as(msgs) -> list[str]:
+    """How each run among these messages finished: FINISHED_SUCCESSFULLY (the page),
+    FINISHED_FRAGMENT_RUN_SUCCESSFULLY (fragments only), FINISHED_EARLY_FOR_RERUN …"""
+    from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
+
+    return [ForwardMsg.ScriptFinishedStatus.Name(m.script_finished) for m in msgs
+            if m.WhichOneof("type") == "script_finished"]
+
+
 def watch_charts(page) -> None:
     """Install the chart observer on the current page (once; again after a navigation)."""
     page.evaluate(_WATCH_CHARTS_JS)

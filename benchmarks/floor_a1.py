@@ -1,6 +1,7 @@
 """The floor for an Overview step: the baseline's sidebar slider and A1 alone, shown as the app
-shows it (ui/plot.py, a fragment the slider's callback reruns). No other element. See
-bench_slider.py, which reports it beside the Overview. Run: streamlit run benchmarks/floor_a1.py
+shows it (ui.chart: the plot component and its download popover, in a fragment the slider's
+callback reruns). No other element. See bench_slider.py, which reports it beside the Overview.
+Run: streamlit run benchmarks/floor_a1.py
 
 benchmarks/static links to the app's static folder: Streamlit serves static files from beside
 the main script, and the chart component loads plotly.js from there.
@@ -13,15 +14,13 @@ import streamlit as st
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # streamlit puts benchmarks/ first
 
+import ui  # noqa: E402
 from figures.knobs import CONTEXT  # noqa: E402
-from figures.style import plotly_config  # noqa: E402
-from ui.charts import spec  # noqa: E402
-from ui.plot import plot  # noqa: E402
 
 
 @st.fragment(key="a1")
 def a1() -> None:
-    plot(spec("A1", context=st.session_state.ctx), key="chart-A1", config={**plotly_config("A1"), "responsive": True})
+    ui.chart("A1", context=st.session_state.ctx)
 
 
 with st.sidebar:

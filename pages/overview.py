@@ -66,7 +66,7 @@ numbers(models, highlight)
 
 local = tuple(m for m in models if get(m).n_windowed)  # the models with local KV
 if local:
-    # context=None: no "current N" line, so a slider step does not redraw this chart (measured
-    # ≈ 80-130 ms per step in benchmarks/bench_slider.py)
+    # context=None: no "current N" line. The chart sits outside the fragment a context step
+    # reruns, so a line there would go stale.
     ui.chart("crossover", models=local, precision=v.precision, context=None, lang=L, units=v.units)
     st.caption(t("ov.crossover.note", L, w=get(local[0]).window))

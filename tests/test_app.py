@@ -89,6 +89,29 @@ def test_a_context_step_on_a_generation_page_reruns_its_top_only(page, model):
     assert chart["layout"]["meta"]["numbers"][0]["context"] == 1 << 20
 
 
+def test_a_context_step_with_another_change_in_the_same_request_reruns_the_page():
+    at = assert_runs(lang="en")
+    at.sidebar.radio(key="prec").set_value("bf16")
+    at.sidebar.select_slider(key="ctx").set_value(1 << 20).run()
+    assert at.title and metric(at, "read") == fmt_bytes(core.reads("v4.1-flash", 1 << 20, core.ALL_BF16).total)
+
+    at = assert_runs(lang="en")
+    at.switch_page("pages/v4-flash.py")
+    at.sidebar.select_slider(key="ctx").set_value(1 << 20).run()
+    assert at.title[0].value.startswith("DeepSeek-V4-Flash")
+    assert metric(at, "read") == fmt_bytes(core.reads("v4-flash", 1 << 20).total)
+
+
+@pytest.mark.parametrize("page, params", [("pages/any-model.py", {}), ("pages/overview.py", {"models": []})])
+def test_a_context_step_on_a_page_without_a_part_drawn_reruns_the_page(page, params):
+    at = assert_runs(lang="en", **params)
+    at.switch_page(page).run()
+    if params:
+        at.multiselect(key="models").set_value([]).run()
+    at.sidebar.select_slider(key="ctx").set_value(1 << 20).run()
+    assert not at.exception and at.title and at.sidebar.select_slider(key="ctx").value == 1 << 20
+
+
 @pytest.mark.parametrize("role, key", [("main_kv", "main"), ("index_key", "ikey"), ("local_kv", "local")])
 @pytest.mark.parametrize("choice", OVERRIDES[1:])
 def test_each_component_override_reaches_the_numbers(role, key, choice):

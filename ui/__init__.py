@@ -11,7 +11,6 @@ from .embed import embed
 from .header import generation_chart, generation_header, metrics
 from .state import (
     View,
-    clear_url_notes,
     control,
     controls,
     follows_context,
@@ -20,11 +19,12 @@ from .state import (
     model_picker,
     remember_import,
     routed,
+    run_completed,
     sidebar,
     url_notes,
     view,
 )
 
-__all__ = ["View", "chart", "clear_url_notes", "control", "controls", "embed", "figure_link", "follows_context",
-           "generation_chart", "generation_header", "imported_models", "language", "metrics", "model_picker",
-           "remember_import", "routed", "sidebar", "url_notes", "view"]
+__all__ = ["View", "chart", "control", "controls", "embed", "figure_link", "follows_context", "generation_chart",
+           "generation_header", "imported_models", "language", "metrics", "model_picker", "remember_import",
+           "routed", "run_completed", "sidebar", "url_notes", "view"]

@@ -119,8 +119,8 @@ def file_bytes(fig, figure_id: str, knobs: dict, fmt: str, size: dict, theme: st
 
 def downloads(figure_id: str, knobs: dict) -> None:
     """SVG / slide PNG / interactive HTML / numbers. The popover's buttons exist only while it
-    is open (opening it reruns the page), so a slider step or a page load does not pay for
-    seven elements per chart; files are rendered only when clicked."""
+    is open (opening it reruns the page, or the fragment it is in), so a slider step or a page
+    load does not pay for seven elements per chart; files are rendered only when clicked."""
     from figures.export import IMAGE_FORMATS, image_browser
 
     v = view()

@@ -25,7 +25,8 @@ from i18n import DEFAULT_LANG, t
 
 QP = "query-params"
 _CHECKED, _NOTES = "_url_checked", "_url_notes"
-_VIEW, _MOVED = "_view", "_moved_by_context"
+_VIEW = "_view"
+_PARTS, _DRAWN = "_context_parts", "_context_parts_drawn"  # this run's; the last completed run's
 N_LINE = "n-line"  # the sidebar's "N = …" line: a fragment of its own, so a context step redraws it
 
 
@@ -50,7 +51,7 @@ def sidebar() -> View:
     """Render the shared controls and return the view they select."""
     sb = st.sidebar
     lang = control(LANG, sb, lang=language())
-    st.session_state[_MOVED] = {}  # the page registers what the context alone moves (follows_context)
+    st.session_state[_PARTS] = []  # the page registers what the context alone moves (follows_context)
     context = control(CONTEXT, sb, lang=lang, on_change=_context_moved)
     with sb:
         _n_line()
@@ -82,17 +83,31 @@ def follows_context(key: str):
 
         @functools.wraps(func)
         def draw(*args, **kwargs):
-            st.session_state.setdefault(_MOVED, {})[key] = True
+            st.session_state.setdefault(_PARTS, []).append(key)
             return part(*args, **kwargs)
         return draw
     return wrap
 
 
 def _context_moved() -> None:
-    """The context slider's callback: the view follows, and only what follows the context reruns."""
+    """The context slider's callback: the view follows, and only the parts that follow the context
+    rerun, if the last completed run drew them on this page with every other control as it is now.
+    Otherwise (another control changed in the same request, a page switch, a run cut short by
+    this step) the page reruns whole: a part's surroundings would be stale."""
     st.session_state[_VIEW] = replace(st.session_state.get(_VIEW, View()), context=st.session_state[CONTEXT.key])
-    if moved := st.session_state.get(_MOVED):
-        st.rerun([N_LINE, *moved])
+    page, parts, others = st.session_state.get(_DRAWN, (None, (), None))
+    if parts and page == _page() and others == _others():
+        st.rerun([N_LINE, *parts])
+
+
+def _page() -> str | None:
+    ctx = get_script_run_ctx()
+    return ctx and ctx.page_script_hash
+
+
+def _others() -> dict:
+    """Every control's value but the context's (our own state keys start with "_")."""
+    return {k: st.session_state[k] for k in st.session_state if not str(k).startswith("_") and k != CONTEXT.key}
 
 
 _RUN = threading.local()  # a script run has a thread of its own (st.rerun keeps it)
@@ -257,6 +272,9 @@ def url_notes() -> None:
         st.warning(note, icon=":material/link:")
 
 
-def clear_url_notes() -> None:
-    """Called at the end of a completed run: the notes have been shown once."""
+def run_completed() -> None:
+    """app.py, at the end of a completed run: the URL notes have been shown once, and the parts
+    that follow the context are now drawn, on this page, with these controls."""
     st.session_state.pop(_NOTES, None)
+    parts = tuple(st.session_state.get(_PARTS, ()))
+    st.session_state[_DRAWN] = (_page(), parts, _others() if parts else None)

@@ -8,10 +8,15 @@ import pytest
 
 pytest.importorskip("playwright.sync_api", reason="playwright is not installed (scripts/test.sh installs it)")
 from playwright.sync_api import expect  # noqa: E402
-from streamlit.proto.ForwardMsg_pb2 import ForwardMsg  # noqa: E402
 
 import core  # noqa: E402
-from browser_harness import assert_opens_without_exception, assert_ready_without_exception, context_slider  # noqa: E402
+from browser_harness import (  # noqa: E402
+    assert_opens_without_exception,
+    assert_ready_without_exception,
+    context_slider,
+    finished_as,
+    forward_messages,
+)
 from core.units import fmt_bytes  # noqa: E402
 
 pytestmark = pytest.mark.browser
@@ -65,10 +70,8 @@ def test_a_context_step_on_v4_flash_reruns_its_top_and_the_knobs_below_still_wor
     thumb.press("ArrowRight")  # 128K → 192K
     expect(read).to_have_text(fmt_bytes(core.reads("v4-flash", 3 << 16).total))
     assert_ready_without_exception(page)
-    finished = [m.script_finished for m in map(ForwardMsg.FromString, (f for f in frames if isinstance(f, bytes)))
-                if m.WhichOneof("type") == "script_finished"]
-    assert ForwardMsg.FINISHED_FRAGMENT_RUN_SUCCESSFULLY in finished
-    assert ForwardMsg.FINISHED_SUCCESSFULLY not in finished
+    finished = finished_as(forward_messages(frames))
+    assert "FINISHED_FRAGMENT_RUN_SUCCESSFULLY" in finished and "FINISHED_SUCCESSFULLY" not in finished, finished
 
     step = page.locator(".st-key-t").get_by_role("slider")
     step.focus()

@@ -12,10 +12,16 @@ import pytest
 
 pytest.importorskip("playwright.sync_api", reason="playwright is not installed (scripts/test.sh installs it)")
 from playwright.sync_api import expect  # noqa: E402
-from streamlit.proto.ForwardMsg_pb2 import ForwardMsg  # noqa: E402
 
 import core  # noqa: E402
-from browser_harness import EXCEPTION, PLOTLY_CHART, assert_ready_without_exception, context_slider  # noqa: E402
+from browser_harness import (  # noqa: E402
+    EXCEPTION,
+    PLOTLY_CHART,
+    assert_ready_without_exception,
+    context_slider,
+    finished_as,
+    forward_messages,
+)
 from core.units import fmt_bytes  # noqa: E402
 
 pytestmark = pytest.mark.browser
@@ -77,10 +83,9 @@ def test_a_context_step_sends_only_what_the_context_moves(page, app_url):
     expect(page.locator('[data-testid="stSidebar"]', has_text="N = 196,608")).to_be_visible()
     assert_ready_without_exception(page)
 
-    msgs = [ForwardMsg.FromString(f) for f in frames if isinstance(f, bytes)]
-    finished = [m.script_finished for m in msgs if m.WhichOneof("type") == "script_finished"]
-    assert ForwardMsg.FINISHED_FRAGMENT_RUN_SUCCESSFULLY in finished
-    assert ForwardMsg.FINISHED_SUCCESSFULLY not in finished
+    msgs = forward_messages(frames)
+    finished = finished_as(msgs)
+    assert "FINISHED_FRAGMENT_RUN_SUCCESSFULLY" in finished and "FINISHED_SUCCESSFULLY" not in finished, finished
     elements = [m.delta.new_element for m in msgs if m.delta.WhichOneof("type") == "new_element"]
     drawn = {e.WhichOneof("type") for e in elements}
     assert {"metric", "dataframe", "download_button"} <= drawn
