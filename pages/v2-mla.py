@@ -10,15 +10,7 @@ from i18n import t
 v = ui.view()
 L = v.lang
 
-
-@ui.follows_context("v2-top")
-def top() -> None:
-    """What the context moves: the headline numbers and A2."""
-    ui.generation_header("v2", "v2", ("storage", "ratio", "read"))
-    ui.generation_chart("A2")
-
-
-top()
+ui.generation_top("v2", "v2", ("storage", "ratio", "read"), "A2")
 
 st.header(t("v2.paths", L))
 ui.chart("A3", lang=L, width="content")

@@ -13,17 +13,13 @@ v = ui.view()
 L = v.lang
 
 
-@ui.follows_context("dsa-top")
-def top() -> None:
-    """What the context moves: the headline numbers and A7 (the note between them does not)."""
-    ui.generation_header("v3.2", "dsa", ("storage", "read", "key_share"))
+def note(*_) -> None:
     bf16 = {m: storage_per_token(m, ALL_BF16).total for m in ("v3.2", "v3")}
     st.info(t("dsa.note", L, g=f"{bf16['v3.2'] / bf16['v3'] - 1:.0%}", a=fmt_exact(bf16["v3.2"]),
               b=fmt_exact(bf16["v3"])))
-    ui.generation_chart("A7")
 
 
-top()
+ui.generation_top("v3.2", "dsa", ("storage", "read", "key_share"), "A7", notes=note)
 
 st.header(t("dsa.indexer", L))
 ui.chart("A8", lang=L, width="content")

@@ -6,7 +6,6 @@ import streamlit as st
 import ui
 from core import get
 from core.sharing import layer_roles
-from core.summary import Summary
 from core.units import fmt_bytes
 from i18n import t
 
@@ -15,22 +14,13 @@ L = v.lang
 model = get("v4.1-flash")
 
 
-@ui.follows_context("v41-top")
-def top() -> Summary:
-    """What the context moves: the headline numbers, the reads by part and A20. Returns the
-    summary: the page below reads only what the context does not move (its ratio)."""
-    v = ui.view()
-    s = ui.generation_header(model.id, "v41", ("storage", "ratio", "local", "read"))
+def reads(s, v) -> None:
     st.markdown(t("v41.reads", L, kv=fmt_bytes(s.read.kv, v.units), main=fmt_bytes(s.read.main_kv, v.units),
                   local=fmt_bytes(s.read.local_kv, v.units), key=fmt_bytes(s.read.index_key, v.units),
                   n=sum(r.stores_global for r in layer_roles(model))))
-    st.info(t("v4.crossover", L, n=f"{s.crossover_tokens:,}", local=fmt_bytes(s.local_kv, v.units)))
-    ui.generation_chart("A20")
-    return s
 
 
-s = top()
-
+s = ui.generation_top(model.id, "v41", ("storage", "ratio", "local", "read"), "A20", notes=reads)
 
 st.header(t("v41.csa2", L))
 ui.chart("A21", width="content", **ui.controls("A21", "ratio", "seed"))

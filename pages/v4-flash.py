@@ -16,20 +16,14 @@ L = v.lang
 model = get("v4-flash")
 
 
-@ui.follows_context("v4-top")
-def top() -> None:
-    """What the context moves: the headline numbers, the reads per layer kind and A11."""
-    v = ui.view()
-    s = ui.generation_header(model.id, "v4", ("storage", "ratio", "local", "read"), csa=model.ratio("CSA"),
-                             hca=model.ratio("HCA"))
+def reads(s, v) -> None:
     kinds = Counter(ly.kind for ly in model.layers)
     st.markdown(t("v4.mix", L, n=model.n_layers, mix=" + ".join(f"{n} {kind}" for kind, n in kinds.items()),
                   kv=fmt_bytes(s.read.kv, v.units), key=fmt_bytes(s.read.index_key, v.units)))
-    st.info(t("v4.crossover", L, n=f"{s.crossover_tokens:,}", local=fmt_bytes(s.local_kv, v.units)))
-    ui.generation_chart("A11")
 
 
-top()
+ui.generation_top(model.id, "v4", ("storage", "ratio", "local", "read"), "A11", notes=reads, csa=model.ratio("CSA"),
+                  hca=model.ratio("HCA"))
 
 st.header(t("v4.hca", L, m=model.ratio("HCA")))
 ui.chart("A12", lang=L, width="content")

@@ -8,7 +8,7 @@ header  the top of a generation page
 
 from .charts import chart, figure_link
 from .embed import embed
-from .header import generation_chart, generation_header, metrics
+from .header import generation_top, metrics
 from .state import (
     View,
     control,
@@ -25,6 +25,6 @@ from .state import (
     view,
 )
 
-__all__ = ["View", "chart", "control", "controls", "embed", "figure_link", "follows_context", "generation_chart",
-           "generation_header", "imported_models", "language", "metrics", "model_picker", "remember_import",
+__all__ = ["View", "chart", "control", "controls", "embed", "figure_link", "follows_context", "generation_top",
+           "imported_models", "language", "metrics", "model_picker", "remember_import",
            "routed", "run_completed", "sidebar", "url_notes", "view"]

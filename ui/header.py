@@ -1,4 +1,4 @@
-"""The top of a generation page: title, intro, headline numbers and its A1-family chart."""
+"""The top of a generation page: title, intro, headline numbers, notes and its A1-family chart."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from core.units import fmt_bytes, fmt_exact, fmt_ratio, fmt_tokens
 from i18n import t
 
 from .charts import chart
-from .state import View, view
+from .state import View, follows_context, view
 
 
 def metrics(s: Summary, v: View, items: tuple[str, ...]) -> None:
@@ -26,16 +26,25 @@ def metrics(s: Summary, v: View, items: tuple[str, ...]) -> None:
         col.metric(*shown[item])
 
 
-def generation_header(model_id: str, key: str, items: tuple[str, ...], **intro_fields) -> Summary:
-    """Title, intro (its spec numbers in `intro_fields`), and the model's headline numbers."""
-    v = view()
-    st.title(t(f"{key}.title", v.lang))
-    st.caption(t(f"{key}.intro", v.lang, **intro_fields))
-    s = summarise(model_id, v.context, v.precision)
-    metrics(s, v, items)
-    return s
+def generation_top(model_id: str, key: str, items: tuple[str, ...], figure_id: str, notes=None,
+                   **intro_fields) -> Summary:
+    """The top of a generation page, the part a context step reruns (follows_context): title,
+    intro (its spec numbers in `intro_fields`), the model's headline numbers, the page's own lines
+    about them (`notes(summary, view)`), where its local KV is overtaken, and its A1-family chart.
+    Returns the summary: below the top, a page reads only what the context does not move."""
 
+    @follows_context(f"{key}-top")
+    def top() -> Summary:
+        v = view()
+        st.title(t(f"{key}.title", v.lang))
+        st.caption(t(f"{key}.intro", v.lang, **intro_fields))
+        s = summarise(model_id, v.context, v.precision)
+        metrics(s, v, items)
+        if notes:
+            notes(s, v)
+        if s.crossover_tokens:
+            st.info(t("v4.crossover", v.lang, n=f"{s.crossover_tokens:,}", local=fmt_bytes(s.local_kv, v.units)))
+        chart(figure_id, context=v.context, precision=v.precision, lang=v.lang, units=v.units)
+        return s
 
-def generation_chart(figure_id: str) -> None:
-    v = view()
-    chart(figure_id, context=v.context, precision=v.precision, lang=v.lang, units=v.units)
+    return top()
