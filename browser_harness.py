@@ -203,6 +203,15 @@ def assert_opens_without_exception(page, url: str) -> None:
     assert_ready_without_exception(page)
 
 
+READ_LABEL = re.compile(r"read|읽는", re.IGNORECASE)
+
+
+def read_metric(page):
+    """The value of the first st.metric whose label mentions reading ("read" / "읽는")."""
+    label = page.locator('[data-testid="stMetricLabel"]', has_text=READ_LABEL)
+    return page.locator('[data-testid="stMetric"]', has=label).first.locator('[data-testid="stMetricValue"]')
+
+
 def context_slider(page):
     """The sidebar's context `stSlider`: by its key class (`st-key-ctx`), else by its label.
 

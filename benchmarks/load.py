@@ -454,11 +454,11 @@ def validate(app_dir: Path) -> int:
     log = Path(tempfile.mkdtemp(prefix="load-validate-")) / "streamlit.log"
     problems: list[str] = []
     with bh.streamlit_server(app_dir / "app.py", log, cwd=app_dir) as url, sync_playwright() as pw:
-        _aside(_client_pass(url, "/"))  # the first session after a start gets navigation twice
+        aside(_client_pass(url, "/"))  # the first session after a start gets navigation twice
         browser = bh.launch_chromium(pw)
         for path in PAGES:
             seen, handshake = _browser_pass(browser, url, path)
-            mine = _aside(_client_pass(url, path))
+            mine = aside(_client_pass(url, path))
             problems += [f"{path}: {p}" for p in _handshake_problems(handshake)]
             problems += [f"{path} {n}: {p}" for n in mine for p in _compare(seen, mine, n)]
             print(f"{path}: compared {_summary(mine)}", flush=True)
@@ -481,8 +481,9 @@ def _summary(phases: dict[str, Frames]) -> str:
     return ", ".join(out)
 
 
-def _aside(coroutine):
-    """Run a coroutine to its end in a thread of its own: Playwright's sync API holds this one's loop."""
+def aside(coroutine):
+    """Run a coroutine to its end in a thread of its own: Playwright's sync API (here, or a
+    browser test elsewhere in the suite) may hold this thread's running loop."""
     with ThreadPoolExecutor(1) as pool:
         return pool.submit(asyncio.run, coroutine).result()
 

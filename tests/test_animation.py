@@ -32,11 +32,10 @@ LISTS = ("shapes", "annotations")
 
 def test_the_figures_whose_story_is_a_sequence_play_their_knob():
     assert {fid: spec.play.knob for fid, spec in PLAYS.items()} == ASKED
-    assert (PLAYS["A14"].play.lo, PLAYS["A14"].play.hi) == (0, 15)
-    for fid, spec in PLAYS.items():  # unless narrowed, a play spans its knob's range
+    assert (PLAYS["A14"].play.lo, PLAYS["A14"].play.hi) == (0, 15)  # narrowed: 15 steps tell its story
+    for fid, spec in PLAYS.items():  # the others span their knob's whole range
         knob = spec.knob(spec.play.knob)
-        assert knob.lo <= spec.play.lo < spec.play.hi <= knob.hi, fid
-    assert (PLAYS["A19"].play.lo, PLAYS["A19"].play.hi) == (FIGURES["A19"].knob("t_").lo, FIGURES["A19"].knob("t_").hi)
+        assert fid == "A14" or (spec.play.lo, spec.play.hi) == (knob.lo, knob.hi), fid
 
 
 @pytest.mark.parametrize("play", [Play("lang"), Play("nothing"), Play("t_", 0, 99), Play("t_", 5, 5)])

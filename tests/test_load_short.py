@@ -9,35 +9,18 @@ never run the app are benchmarks/load.py's cold start, measured there (RESULTS.m
 from __future__ import annotations
 
 import asyncio
-import threading
 import urllib.error
 
 import pytest
 
 import browser_harness as bh
-from benchmarks.load import EXPORT, Tally, cold_start, fetch, plans, run_readers, warm
+from benchmarks.load import EXPORT, Tally, aside, cold_start, fetch, plans, run_readers, warm
 from benchmarks.protocol import Session
 
 READERS, STEPS = 10, 5
 
 
-def run(coro):
-    """asyncio.run on a thread of its own: a sync Playwright session elsewhere in the suite may
-    still own this thread's running loop."""
-    box: dict = {}
-
-    def target():
-        try:
-            box["value"] = asyncio.run(coro)
-        except BaseException as e:  # noqa: BLE001 - re-raised on the caller's thread
-            box["error"] = e
-
-    thread = threading.Thread(target=target)
-    thread.start()
-    thread.join()
-    if "error" in box:
-        raise box["error"]
-    return box["value"]
+run = aside  # asyncio.run on a thread of its own
 
 
 @pytest.fixture(scope="module")
@@ -95,3 +78,4 @@ def test_readers_arriving_at_a_fresh_process_see_their_pages_without_errors(tmp_
     with bh.streamlit_server(bh.REPO_ROOT / "app.py", tmp_path / "streamlit.log") as url:
         tally = run(cold_start(url, READERS, 60.0))
     assert not tally.errors, tally.details
+    assert len(tally.loads) == READERS and len(tally.steps) == READERS  # every reader opened and stepped

@@ -3,23 +3,22 @@ Overview's context slider: every tab redraws, no reader sees an error."""
 
 from __future__ import annotations
 
-import threading
+from concurrent.futures import ThreadPoolExecutor
 
 from test_load_short import assert_clean, readers, run
 
 import browser_harness as bh
-from benchmarks.load import Tally, warm
+from benchmarks.load import warm
 
 
 def test_two_browsers_beside_ten_protocol_readers(app_url, browser):
     run(warm(app_url, 30.0, ["/"], stops=1))
-    result: dict[str, Tally] = {}
-    thread = threading.Thread(target=lambda: result.setdefault("tally", readers(app_url)))
+    pool = ThreadPoolExecutor(1)
     contexts = [browser.new_context(viewport={"width": 1400, "height": 1000}) for _ in range(2)]
     tabs = [context.new_page() for context in contexts]
     for tab in tabs:
         tab.goto(app_url + "/")
-    thread.start()
+    tally = pool.submit(readers, app_url)
     for tab in tabs:
         bh.assert_ready_without_exception(tab)
         bh.watch_charts(tab)
@@ -32,5 +31,6 @@ def test_two_browsers_beside_ten_protocol_readers(app_url, browser):
         bh.assert_ready_without_exception(tab)
     for context in contexts:
         context.close()
-    thread.join(timeout=60)
-    assert_clean(result["tally"])
+    done = tally.result(timeout=60)  # a reader's exception is raised here, as itself
+    pool.shutdown()
+    assert_clean(done)

@@ -16,6 +16,7 @@ from browser_harness import (  # noqa: E402
     context_slider,
     finished_as,
     forward_messages,
+    read_metric,
 )
 from core.units import fmt_bytes  # noqa: E402
 
@@ -63,7 +64,7 @@ def test_a_context_step_on_v4_flash_reruns_its_top_and_the_knobs_below_still_wor
     frames = []
     page.on("websocket", lambda ws: ws.on("framereceived", lambda f: frames.append(f)))
     assert_opens_without_exception(page, f"{app_url}/v4-flash?t=10&m=4&win=4&lang=en")
-    read = page.locator('[data-testid="stMetric"]', has_text="read").locator('[data-testid="stMetricValue"]')
+    read = read_metric(page)
     thumb = context_slider(page).get_by_role("slider")
     thumb.focus()
     del frames[:]

@@ -17,24 +17,18 @@ import core  # noqa: E402
 from browser_harness import (  # noqa: E402
     EXCEPTION,
     PLOTLY_CHART,
+    READ_LABEL,
     assert_ready_without_exception,
     context_slider,
     finished_as,
     forward_messages,
+    read_metric,
 )
 from core.units import fmt_bytes  # noqa: E402
 
 pytestmark = pytest.mark.browser
 
 MIN_CHARTS = 2  # A1 and the local/global KV crossover
-READ_LABEL = re.compile(r"read|읽는", re.IGNORECASE)
-
-
-def read_metric(page):
-    """The value element of the st.metric whose label mentions reading ("read" / "읽는")."""
-    label = page.locator('[data-testid="stMetricLabel"]', has_text=READ_LABEL)
-    metric = page.locator('[data-testid="stMetric"]', has=label).first
-    return metric.locator('[data-testid="stMetricValue"]')
 
 
 def assert_opens_without_exception(page, url: str):

@@ -29,6 +29,7 @@ from browser_harness import (  # noqa: E402
     context_slider,
     derive_config,
     nginx,
+    read_metric,
     shipped_servers,
 )
 
@@ -36,8 +37,6 @@ pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 SHIPPED = browser_harness.REPO_ROOT / "deploy" / "nginx.conf"
 ROUTE_COOKIE = "kvatlas_route"
-READ_LABEL = re.compile(r"read|읽는", re.IGNORECASE)
-
 # deploy/nginx.conf's log_format kv_atlas
 ACCESS = re.compile(r'"(?P<method>\S+) (?P<path>\S+) [^"]*" (?P<status>\d{3}) .* upstream=(?P<upstream>.*) '
                     r"route=(?P<route>\S+)$")
@@ -66,12 +65,6 @@ def fetch(url: str, cookie: str | None = None) -> str:
 
 def access_entries(log: Path) -> list[re.Match]:
     return [m for line in log.read_text(errors="replace").splitlines() if (m := ACCESS.search(line))]
-
-
-def read_metric(page):
-    """The value of the st.metric whose label mentions reading (as in test_overview_browser.py)."""
-    label = page.locator('[data-testid="stMetricLabel"]', has_text=READ_LABEL)
-    return page.locator('[data-testid="stMetric"]', has=label).first.locator('[data-testid="stMetricValue"]')
 
 
 def assert_overview_steps(page, url: str) -> None:
