@@ -6,7 +6,7 @@ import streamlit as st
 import ui
 from core import get
 from core.summary import summarise
-from core.units import fmt_bytes, fmt_exact, fmt_ratio, fmt_tokens
+from core.units import fmt_ratio
 from figures import FIGURES
 from figures.catalogue import article_title
 from i18n import model_name, t
@@ -35,13 +35,8 @@ def numbers(models: tuple, highlight: str | None) -> None:
     rows = [summarise(m, v.context, v.precision) for m in models]
     s = next(r for r in rows if r.model.id == (highlight or models[-1]))
 
-    # the metrics' row first and filled after A1: the chart, what a step is watched for, is sent first
-    m1, m2, m3 = st.columns(3)
+    ui.metrics(s, v, ("storage", "cache", "read"))
     ui.chart("A1", context=v.context, precision=v.precision, models=models, highlight=highlight, lang=L, units=v.units)
-    name = model_name(s.model.id, s.model.name, L)
-    m1.metric(t("ov.m.storage", L, m=name), fmt_exact(s.storage.total))
-    m2.metric(t("ov.m.cache", L, m=name, n=fmt_tokens(v.context)), fmt_bytes(s.cache.total, v.units))
-    m3.metric(t("ov.m.read", L, m=name), fmt_bytes(s.read.total, v.units))
 
     st.subheader(t("ov.table", L))
     table = pd.DataFrame({

@@ -5,7 +5,6 @@ import streamlit as st
 
 import ui
 from core import get
-from core.sharing import layer_roles
 from core.units import fmt_bytes
 from i18n import t
 
@@ -17,7 +16,7 @@ model = get("v4.1-flash")
 def reads(s, v) -> None:
     st.markdown(t("v41.reads", L, kv=fmt_bytes(s.read.kv, v.units), main=fmt_bytes(s.read.main_kv, v.units),
                   local=fmt_bytes(s.read.local_kv, v.units), key=fmt_bytes(s.read.index_key, v.units),
-                  n=sum(r.stores_global for r in layer_roles(model))))
+                  n=model.n_global))
 
 
 s = ui.generation_top(model.id, "v41", ("storage", "ratio", "local", "read"), "A20", notes=reads)

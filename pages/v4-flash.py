@@ -1,8 +1,6 @@
 """V4-Flash · CSA/HCA: the bars with V4-Flash highlighted (A11), the layer mix from the spec,
 HCA (A12–A15) and CSA (A16–A19) as computed by small seeded runs."""
 
-from collections import Counter
-
 import streamlit as st
 
 import ui
@@ -17,8 +15,7 @@ model = get("v4-flash")
 
 
 def reads(s, v) -> None:
-    kinds = Counter(ly.kind for ly in model.layers)
-    st.markdown(t("v4.mix", L, n=model.n_layers, mix=" + ".join(f"{n} {kind}" for kind, n in kinds.items()),
+    st.markdown(t("v4.mix", L, n=model.n_layers, mix=" + ".join(f"{n} {k}" for k, n in model.layer_counts.items()),
                   kv=fmt_bytes(s.read.kv, v.units), key=fmt_bytes(s.read.index_key, v.units)))
 
 

@@ -6,17 +6,19 @@ import streamlit as st
 
 from core.summary import Summary, summarise
 from core.units import fmt_bytes, fmt_exact, fmt_ratio, fmt_tokens
-from i18n import t
+from i18n import model_name, t
 
 from .charts import chart
 from .state import View, follows_context, view
 
 
 def metrics(s: Summary, v: View, items: tuple[str, ...]) -> None:
-    """One st.metric per item (storage, ratio, local, read, key_share) for a model's summary."""
-    name, L = s.model.name, v.lang
+    """One st.metric per item (storage, cache, ratio, local, read, key_share) for a model's summary."""
+    L = v.lang
+    name = model_name(s.model.id, s.model.name, L)
     shown = {
         "storage": (t("ov.m.storage", L, m=name), fmt_exact(s.storage.total)),
+        "cache": (t("ov.m.cache", L, m=name, n=fmt_tokens(v.context)), fmt_bytes(s.cache.total, v.units)),
         "ratio": (t("v2.m.ratio", L), fmt_ratio(s.ratio)),
         "local": (t("v4.m.local", L), fmt_bytes(s.local_kv, v.units)),
         "read": (f"{t('ov.m.read', L, m=name)} ({fmt_tokens(v.context)})", fmt_bytes(s.read.total, v.units)),
