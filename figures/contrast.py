@@ -4,6 +4,7 @@ until it reads on every background it may sit on."""
 
 from __future__ import annotations
 
+import functools
 import re
 
 from PIL import ImageColor
@@ -74,10 +75,7 @@ def ink_on(*fills: str) -> str:
     return max((INK, PAPER, "#000000"), key=lambda ink: min(contrast(ink, f) for f in fills))
 
 
-def _mix(c: RGBA, towards: RGBA, amount: float) -> RGBA:
-    return (*(c[i] + (towards[i] - c[i]) * amount for i in range(3)), 1.0)
-
-
+@functools.cache  # pure, and a dark look asks it for the same few colours on every text
 def readable(colour: str, backgrounds: tuple[str, ...], ratio: float = READABLE) -> str:
     """`colour` itself if it reads on every background, else the least change towards black or
     white (keeping its hue) that does; mid-grey is the fallback where nothing reads on all."""
@@ -87,7 +85,7 @@ def readable(colour: str, backgrounds: tuple[str, ...], ratio: float = READABLE)
     best = None
     for pole in ((0, 0, 0, 1.0), (255, 255, 255, 1.0)):
         for step in range(1, 101):
-            mixed = _mix(c, pole, step / 100)
+            mixed = over(pole, c, step / 100)  # `step` % of the way towards the pole
             if min(contrast(mixed, b) for b in backgrounds) >= ratio:
                 if best is None or step < best[0]:
                     best = (step, mixed)

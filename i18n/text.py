@@ -486,7 +486,7 @@ TEXT: dict[str, dict[str, str]] = {
     # the talk deck (figures/deck.py, the Export page's Deck)
     "deck.sub": {"ko": "KV Atlas · 그림 {n}개 · 모든 숫자는 모델 명세에서 계산", "en": "KV Atlas · {n} figures · every number computed from the model specs"},
     "deck.credit": {"ko": "그림 {fid} · KV Atlas가 모델 명세에서 계산해 다시 그림", "en": "Figure {fid} · redrawn by KV Atlas, computed from the model specs"},
-    "ex.deck": {"ko": "발표 자료 (PowerPoint)", "en": "Deck (PowerPoint)"},
+    "ex.kind.deck": {"ko": "발표 자료 (PowerPoint)", "en": "Deck (PowerPoint)"},
     "ex.deck.intro": {"ko": "위에서 고른 그림을 글 순서대로 16:9 슬라이드 한 장씩: 현재 모양과 언어의 PNG, 제목, 출처 한 줄, 그림이 보여 주는 것과 숫자를 담은 발표자 노트. 명령줄: python -m figures deck --out talk.pptx", "en": "The figures picked above, one 16:9 slide each in article order: a PNG in the current look and language, its title, a credit line, and speaker notes with what it shows and its numbers. Command line: python -m figures deck --out talk.pptx"},
     "ex.deck.build": {"ko": "발표 자료 만들기 (.pptx)", "en": "Build the deck (.pptx)"},
     "ex.deck.download": {"ko": ".pptx 내려받기 (슬라이드 {n}장)", "en": "Download the .pptx ({n} slides)"},

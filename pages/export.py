@@ -84,5 +84,5 @@ st.caption(t("ex.intro", L, theme=v.theme, fs=v.font_scale, lang=L))
 ids = st.multiselect(t("ex.figures", L), ordered_ids(), default=ordered_ids(), key="ex_ids",
                      format_func=lambda fid: f"{fid} · {FIGURES[fid].title(L)}")
 kind = st.radio(t("ex.kind", L), ("zip", "deck"), key="ex_kind", horizontal=True,
-                format_func=lambda k: t(f"ex.kind.{k}" if k == "zip" else "ex.deck", L))
+                format_func=lambda k: t(f"ex.kind.{k}", L))
 (build_deck if kind == "deck" else build_zip)(ids)
