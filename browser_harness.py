@@ -35,9 +35,14 @@ CHROMIUM_ARGS = [
 ]
 
 APP_READY = '[data-testid="stApp"][data-test-script-state="notRunning"]'
-# a page's charts (ui/plot.py's component, drawn when near the viewport) and a figure-only
-# view's (Streamlit's own element)
-PLOTLY_CHART = '.kv-plot, [data-testid="stPlotlyChart"]'
+# A chart: on a page, ui/plot.py's component, whose plot div (.kv-plot) its module makes once it
+# has loaded, which can be after the script has finished, and draws near the viewport; in a
+# figure-only view, Streamlit's own element; on an exported HTML page, plotly.io.to_html's div.
+PLOTLY_CHART = '[data-testid="stBidiComponentRegular"], [data-testid="stPlotlyChart"], .plotly-graph-div'
+# ui/plot.js marks its plot div data-drawn="true" once plotly has drawn the latest figure sent to
+# it; the others hold plotly's SVG once drawn (their wrapper comes before it)
+DRAWN = (':is([data-testid="stBidiComponentRegular"]:has(> .kv-plot[data-drawn="true"]),'
+         ' [data-testid="stPlotlyChart"]:has(.main-svg), .plotly-graph-div:has(.main-svg))')
 EXCEPTION = '[data-testid="stException"]'
 SKELETON = '[data-testid="stSkeleton"]'
 
@@ -171,9 +176,46 @@ def launch_chromium(playwright):
     return playwright.chromium.launch(headless=True, args=CHROMIUM_ARGS, **kwargs)
 
 
+def chart(page, which: str | int = 0, *, play: bool = False, timeout: float = 60_000):
+    """The one way to read a chart: scroll it into view, wait until its latest figure is drawn
+    and return it (a Locator; on a page, the plot div that plotly draws in), for the text,
+    pixels or attributes inside it. `which` is a figure id (its chart on a page; its animation
+    with `play`, while ▶ Play is on) or the chart's index on the page. A chart that is not drawn
+    in time fails with its title.
+
+    Charts are drawn only when they come near the viewport (ui/plot.js), so a chart below the
+    fold that is read without scrolling to it is never drawn: nothing else may read one.
+    """
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+    from playwright.sync_api import expect
+
+    if isinstance(which, str):
+        found = page.locator(f".st-key-{'play' if play else 'chart'}-{which} [data-testid='stBidiComponentRegular']")
+    else:
+        found = page.locator(PLOTLY_CHART).nth(which)
+    try:
+        found.scroll_into_view_if_needed(timeout=timeout)
+        expect(found.and_(page.locator(DRAWN))).to_have_count(1, timeout=timeout)
+    except (AssertionError, PlaywrightTimeout) as e:
+        name = chart_title(found) or f"{which} (not on the page, or no figure sent to it)"
+        raise AssertionError(f"chart {name!r} was not drawn within {timeout / 1000:g} s on {page.url}") from e
+    plot = found.locator(":scope > .kv-plot")
+    return plot if plot.count() else found
+
+
+def chart_title(found) -> str:
+    """A chart's title as its figure gives it (ui/plot.js keeps the figure before drawing it), tags
+    stripped; "" when there is none."""
+    plot = found.locator(":scope > .kv-plot")
+    if not plot.count():
+        return ""
+    title = plot.first.evaluate("d => d.kv?.fig?.layout?.title?.text ?? ''", timeout=5_000)
+    return " · ".join(filter(None, (s.strip() for s in re.split(r"<[^>]*>", title))))
+
+
 def assert_ready_without_exception(page, timeout: float = 60_000) -> None:
-    """Wait until the script has finished and every plotly chart is drawn (`.main-svg`
-    present), then assert that no exception is shown.
+    """Wait until the script has finished and every plotly chart is drawn, then assert that
+    no exception is shown.
 
     Lazily loaded elements (plotly among them) show an `stSkeleton` until their code has
     arrived, which can be after the script state is back to notRunning: wait those out too.
@@ -183,10 +225,8 @@ def assert_ready_without_exception(page, timeout: float = 60_000) -> None:
 
     expect(page.locator(APP_READY)).to_have_count(1, timeout=timeout)
     expect(page.locator(SKELETON)).to_have_count(0, timeout=timeout)
-    charts = page.locator(PLOTLY_CHART)
-    for i in range(charts.count()):
-        charts.nth(i).scroll_into_view_if_needed(timeout=timeout)
-        expect(charts.nth(i).locator(".main-svg").first).to_be_attached(timeout=timeout)
+    for i in range(page.locator(PLOTLY_CHART).count()):
+        chart(page, i, timeout=timeout)
     exceptions = page.locator(EXCEPTION)
     n = exceptions.count()
     assert n == 0, f"{page.url} shows {n} exception(s):\n{exceptions.first.inner_text()[:3000]}"
@@ -197,8 +237,9 @@ def assert_opens_without_exception(page, url: str) -> None:
     "Page not found" modal on the first session after start when it opens a non-default page
     (streamlit#9992): enter through the root first."""
     root = url.split("?")[0].rsplit("/", 1)[0] + "/"
-    page.goto(root)
-    assert_ready_without_exception(page)
+    if url.split("?")[0] != root:
+        page.goto(root)
+        assert_ready_without_exception(page)
     page.goto(url)
     assert_ready_without_exception(page)
 
@@ -257,6 +298,22 @@ def finished_as(msgs) -> list[str]:
 
     return [ForwardMsg.ScriptFinishedStatus.Name(m.script_finished) for m in msgs
             if m.WhichOneof("type") == "script_finished"]
+
+
+def run_messages(page, frames: list, timeout: float = 30.0) -> list:
+    """The ForwardMsgs in `frames` (a list the page's websocket handler appends to) once a run
+    among them has finished, not cut short for a rerun: the page may show the run's end before
+    Playwright has handed over the frame that said so."""
+    from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
+
+    deadline = time.monotonic() + timeout
+    while True:
+        msgs = forward_messages(frames)
+        if any(m.WhichOneof("type") == "script_finished" and m.script_finished != ForwardMsg.FINISHED_EARLY_FOR_RERUN
+               for m in msgs):
+            return msgs
+        assert time.monotonic() < deadline, f"no finished run among {len(msgs)} messages in {timeout:g} s"
+        page.wait_for_timeout(50)  # Playwright delivers frames while it waits
 
 
 def watch_charts(page) -> None:

@@ -30,7 +30,7 @@ _DRAWN_JS = f"""() => {{
   const charts = [...document.querySelectorAll('{bh.PLOTLY_CHART}')];
   const seen = charts.filter(c => {{ const r = c.getBoundingClientRect();
     return r.bottom > 0 && r.top < window.innerHeight && r.height > 0; }});
-  return (charts.length === 0 || seen.length > 0) && seen.every(c => c.querySelector('.main-svg'));
+  return (charts.length === 0 || seen.length > 0) && seen.every(c => c.matches(`{bh.DRAWN}`));
 }}"""
 
 

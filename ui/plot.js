@@ -24,11 +24,15 @@ function plotly(src) {
   return loading;
 }
 
+// data-drawn says whether the latest figure sent is on screen: "false" while it is being drawn,
+// "true" once plotly has drawn it (a newer figure arriving meanwhile keeps it "false").
 function draw(div) {
-  const { fig, config, src } = div.kv;
+  const { fig, config, src, spec } = div.kv;
+  div.dataset.drawn = "false";
   // one object, so an animation's frames (figures/animation.py) come along
   return plotly(src).then((Plotly) => Plotly.react(div, { data: fig.data, layout: fig.layout, frames: fig.frames, config }))
     .then(() => {
+      if (div.kv.spec === spec) div.dataset.drawn = "true";
       if (div.kv.listening) return;
       div.kv.listening = true;
       div.on("plotly_animationinterrupted", () => { interruptedAt = performance.now(); });

@@ -10,7 +10,7 @@ import pytest
 pytest.importorskip("playwright.sync_api", reason="playwright is not installed (scripts/test.sh installs it)")
 from playwright.sync_api import expect  # noqa: E402
 
-from browser_harness import assert_opens_without_exception, assert_ready_without_exception  # noqa: E402
+from browser_harness import assert_opens_without_exception, assert_ready_without_exception, chart  # noqa: E402
 from figures import FIGURES  # noqa: E402
 from figures.animation import steps  # noqa: E402
 from i18n import t  # noqa: E402
@@ -19,6 +19,8 @@ pytestmark = pytest.mark.browser
 
 # every frame plotly.js starts drawing, by name (the stepped value)
 _LISTEN_JS = "div => { window.__played = []; div.on('plotly_animatingframe', e => window.__played.push(e.name)); }"
+# plotly.js's animation loop has ended and has no frame queued: no further frame will start
+_STOPPED_JS = "div => !div._transitionData._animationRaf && div._transitionData._frameQueue.length === 0"
 
 
 def box_title(step: int) -> str:
@@ -33,7 +35,7 @@ def test_pressing_play_steps_a14_through_its_frames(page, app_url):
     assert_opens_without_exception(page, f"{app_url}/v4-flash?lang=en")
     page.locator(".st-key-toggle-play-A14 label").first.click()
 
-    plot = page.locator(".st-key-play-A14 .kv-plot")
+    plot = chart(page, "A14", play=True)
     buttons = plot.locator(".updatemenu-button")
     expect(buttons).to_have_count(2)  # ▶ and ❚❚
     assert plot.evaluate("div => div._transitionData._frames.length") == len(steps(spec))
@@ -44,11 +46,9 @@ def test_pressing_play_steps_a14_through_its_frames(page, app_url):
     buttons.first.click()  # ▶
     page.wait_for_function("() => window.__played.length >= 3")
     buttons.nth(1).click()  # ❚❚
-    page.wait_for_timeout(500)
-    played = page.evaluate("window.__played")
+    page.wait_for_function(_STOPPED_JS, arg=plot.element_handle())
+    played = page.evaluate("window.__played")  # paused: the loop that starts frames is over
     assert played[:3] == [str(v) for v in steps(spec)[:3]], played  # from the first step, one by one
-    page.wait_for_timeout(1000)
-    assert page.evaluate("window.__played") == played  # paused
     last = int(played[-1])
     expect(plot.locator("text", has_text=box_title(last))).to_have_count(1)  # the paused step is drawn
     shown = 1 if at in (last, last + 1) else 0  # A14 draws lanes t and t + 1

@@ -8,7 +8,7 @@ import pytest
 pytest.importorskip("playwright.sync_api", reason="playwright is not installed (scripts/test.sh installs it)")
 from playwright.sync_api import expect  # noqa: E402
 
-from browser_harness import REPO_ROOT, assert_opens_without_exception, assert_ready_without_exception  # noqa: E402
+from browser_harness import REPO_ROOT, assert_opens_without_exception, assert_ready_without_exception, chart  # noqa: E402
 
 pytestmark = pytest.mark.browser
 LLAMA = REPO_ROOT / "tests" / "fixtures" / "configs" / "llama-3.1-8b.json"
@@ -25,6 +25,4 @@ def test_an_uploaded_config_joins_the_models_and_every_chart_draws(page, app_url
 
 def test_a_variant_switched_on_draws_the_reconciliation_chart(page, app_url):
     assert_opens_without_exception(page, f"{app_url}/any-model?lang=en&var-mtp-layer=true")
-    chart = page.locator(".kv-plot").last
-    chart.scroll_into_view_if_needed()  # charts below the fold are first drawn near the viewport
-    expect(chart.locator("text", has_text="71,424 B").first).to_be_attached()
+    expect(chart(page, "reconciliation").locator("text", has_text="71,424 B").first).to_be_attached()

@@ -11,7 +11,7 @@ import pytest
 pytest.importorskip("playwright.sync_api", reason="playwright is not installed (scripts/test.sh installs it)")
 from playwright.sync_api import expect  # noqa: E402
 
-from browser_harness import REPO_ROOT, assert_ready_without_exception, context_slider  # noqa: E402
+from browser_harness import REPO_ROOT, assert_ready_without_exception, chart, context_slider  # noqa: E402
 
 pytestmark = pytest.mark.browser
 
@@ -24,7 +24,7 @@ def test_a_site_page_draws_offline_from_its_shared_plotly_js(page, tmp_path):
                else route.abort())
     for path in sorted(tmp_path.glob("[AB]*-en.html")) + [tmp_path / "B02-ko.html"]:
         page.goto(path.as_uri())
-        expect(page.locator(".main-svg").first).to_be_visible()
+        expect(chart(page)).to_be_visible()
 
 
 def test_the_download_button_hands_over_an_svg_of_the_figure(page, app_url):

@@ -13,10 +13,11 @@ import core  # noqa: E402
 from browser_harness import (  # noqa: E402
     assert_opens_without_exception,
     assert_ready_without_exception,
+    chart,
     context_slider,
     finished_as,
-    forward_messages,
     read_metric,
+    run_messages,
 )
 from core.units import fmt_bytes  # noqa: E402
 
@@ -46,16 +47,16 @@ def test_a_link_with_knobs_reproduces_the_dsa_view(page, app_url):
 def test_the_v4_stepper_draws_the_rows_read_at_the_linked_step(page, app_url, screenshot):
     assert_opens_without_exception(page, f"{app_url}/v4-flash?t=10&m=4&win=4&lang=en")
     # ⌊11/4⌋ = 2 complete entries + 4 window rows at t = 10; 3 + 4 at t = 11
-    expect(page.locator(".main-svg").get_by_text("t = 10: 6 rows (2 compressed + 4 window)")).to_be_visible()
-    expect(page.locator(".main-svg").get_by_text("t = 11: 7 rows (3 compressed + 4 window)")).to_be_visible()
+    a14 = chart(page, "A14")
+    expect(a14.get_by_text("t = 10: 6 rows (2 compressed + 4 window)")).to_be_visible()
+    expect(a14.get_by_text("t = 11: 7 rows (3 compressed + 4 window)")).to_be_visible()
     screenshot("v4-flash-t10")
 
 
 def test_the_v41_layout_and_the_ced_grid_draw_from_the_spec(page, app_url):
     assert_opens_without_exception(page, f"{app_url}/v4-1-flash?lang=en&prompt=8&win=2")
-    svg = page.locator(".main-svg")
-    expect(svg.get_by_text("DeepSeek-V4.1-Flash: the 40-layer layout")).to_be_visible()
-    expect(svg.get_by_text("20 of 32 cells executed (62%)")).to_be_visible()
+    expect(chart(page, "A24").get_by_text("DeepSeek-V4.1-Flash: the 40-layer layout")).to_be_visible()
+    expect(chart(page, "A27").get_by_text("20 of 32 cells executed (62%)")).to_be_visible()
 
 
 def test_a_context_step_on_v4_flash_reruns_its_top_and_the_knobs_below_still_work(page, app_url):
@@ -71,12 +72,12 @@ def test_a_context_step_on_v4_flash_reruns_its_top_and_the_knobs_below_still_wor
     thumb.press("ArrowRight")  # 128K → 192K
     expect(read).to_have_text(fmt_bytes(core.reads("v4-flash", 3 << 16).total))
     assert_ready_without_exception(page)
-    finished = finished_as(forward_messages(frames))
+    finished = finished_as(run_messages(page, frames))
     assert "FINISHED_FRAGMENT_RUN_SUCCESSFULLY" in finished and "FINISHED_SUCCESSFULLY" not in finished, finished
 
     step = page.locator(".st-key-t").get_by_role("slider")
     step.focus()
     step.press("ArrowRight")  # t = 10 → 11: ⌊12/4⌋ = 3 complete entries + 4 window rows
-    expect(page.locator(".main-svg").get_by_text("t = 11: 7 rows (3 compressed + 4 window)")).to_be_visible()
+    expect(chart(page, "A14").get_by_text("t = 11: 7 rows (3 compressed + 4 window)")).to_be_visible()
     expect(page).to_have_url(re.compile(r"ctx=192K"))
     expect(read).to_have_text(fmt_bytes(core.reads("v4-flash", 3 << 16).total))

@@ -10,7 +10,7 @@ pytest.importorskip("playwright.sync_api", reason="playwright is not installed (
 from playwright.sync_api import expect  # noqa: E402
 
 import core  # noqa: E402
-from browser_harness import APP_READY, assert_ready_without_exception, context_slider  # noqa: E402
+from browser_harness import APP_READY, DRAWN, PLOTLY_CHART, assert_ready_without_exception, chart, context_slider  # noqa: E402
 from core.units import fmt_bytes  # noqa: E402
 
 pytestmark = pytest.mark.browser
@@ -38,9 +38,8 @@ def test_a_slider_step_updates_a1_in_place_and_leaves_the_crossover_alone(page, 
     thumb.focus()
     thumb.press("ArrowRight")  # 128K → 192K
     expected = fmt_bytes(core.reads("v4.1-flash", 3 << 16).total)
-    expect(plots.first.locator("text", has_text=expected).first).to_be_attached()
-    expect(page.locator(APP_READY)).to_have_count(1)
-    page.wait_for_timeout(300)
+    expect(chart(page, "A1").locator("text", has_text=expected).first).to_be_attached()
+    assert_ready_without_exception(page)  # the step's run is over and its figure drawn
 
     assert plots.first.get_attribute("data-mark") == "0"  # the same plot, updated
     changes = page.evaluate("window.__changes")
@@ -48,17 +47,18 @@ def test_a_slider_step_updates_a1_in_place_and_leaves_the_crossover_alone(page, 
 
 
 def test_charts_below_the_fold_are_drawn_when_they_come_near(page, app_url):
+    """Charts near the first viewport are drawn without scrolling; the last one, far below,
+    is not, until it is scrolled to."""
     page.set_viewport_size({"width": 1400, "height": 800})
     page.goto(f"{app_url}/v4-flash?lang=en")
     expect(page.locator(APP_READY)).to_have_count(1, timeout=60_000)
-    plots = page.locator(".kv-plot")
-    expect(plots.first.locator(".main-svg").first).to_be_attached(timeout=30_000)
-    page.wait_for_timeout(1000)
-    drawn = plots.filter(has=page.locator(".main-svg")).count()
-    assert 0 < drawn < plots.count(), f"{drawn} of {plots.count()} drawn before scrolling"
-
-    last = plots.last
+    charts = page.locator(PLOTLY_CHART)
+    expect(charts.first.and_(page.locator(DRAWN))).to_have_count(1)
+    last = charts.last.locator(".kv-plot")
+    expect(last).to_have_count(1)  # its module has loaded and made its plot div
+    assert last.evaluate("div => div.getBoundingClientRect().top") > 3 * 800  # far below the fold
     assert last.evaluate("div => div.getBoundingClientRect().height") > 100  # its size is reserved
-    last.scroll_into_view_if_needed()
-    expect(last.locator(".main-svg").first).to_be_attached(timeout=30_000)
+    expect(last).not_to_have_attribute("data-drawn", "true")  # its observer never fired: nothing to wait for
+
+    chart(page, charts.count() - 1)  # scrolled to, it is drawn
     assert_ready_without_exception(page)  # every chart draws, and no exception
