@@ -39,7 +39,11 @@ function draw(div) {
     });
 }
 
+// Streamlit calls a call's cleanup when its element goes away (the div is off the page by then),
+// and also for a call a newer one overtook while the module was loading: that chart is still
+// shown, and purging it (or stopping its observer) would leave it blank.
 function release(div) {
+  if (div.isConnected) return;
   div.kv?.observer?.disconnect();
   window.Plotly?.purge(div);
 }

@@ -1,6 +1,7 @@
 """ui/plot.py's chart component in a real Chromium: a slider step updates a plot in place (the
-same plot, new bars and labels), an unchanged chart is left alone, and charts below the fold
-are drawn only when they come near the viewport."""
+same plot, new bars and labels), an unchanged chart is left alone, charts below the fold are
+drawn only when they come near the viewport, and a cleanup Streamlit calls for an overtaken
+call does not blank a chart that is still shown."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ pytest.importorskip("playwright.sync_api", reason="playwright is not installed (
 from playwright.sync_api import expect  # noqa: E402
 
 import core  # noqa: E402
+from browser_harness import REPO_ROOT as ROOT  # noqa: E402
 from browser_harness import APP_READY, DRAWN, PLOTLY_CHART, assert_ready_without_exception, chart, context_slider  # noqa: E402
 from core.units import fmt_bytes  # noqa: E402
 
@@ -62,3 +64,48 @@ def test_charts_below_the_fold_are_drawn_when_they_come_near(page, app_url):
 
     chart(page, charts.count() - 1)  # scrolled to, it is drawn
     assert_ready_without_exception(page)  # every chart draws, and no exception
+
+
+# ui/plot.js on a page of its own (no server): Streamlit's component element and a one-bar figure
+_BARE_PAGE = '<div data-testid="stBidiComponentRegular" style="width: 400px"></div>'
+_MOUNT_JS = """async () => {
+  const { default: mount } = await import("/plot.js");
+  const parentElement = document.querySelector('[data-testid="stBidiComponentRegular"]');
+  const fig = { data: [{ type: "bar", x: ["a"], y: [1] }], layout: { height: 200, title: { text: "One bar" } } };
+  const data = { spec: JSON.stringify(fig), config: {}, src: "/plotly.js" };
+  window.__first = mount({ data, parentElement });
+  window.__second = mount({ data: { ...data }, parentElement });  // the same figure, sent again
+}"""
+
+
+@pytest.fixture
+def plot_js_page(browser):
+    """A page at a made-up origin that serves ui/plot.js and plotly.js (modules need an origin)."""
+    from plotly.offline import get_plotlyjs
+
+    files = {"/": (_BARE_PAGE, "text/html"), "/plot.js": ((ROOT / "ui" / "plot.js").read_text(), "text/javascript"),
+             "/plotly.js": (get_plotlyjs(), "text/javascript")}
+    context = browser.new_context(viewport={"width": 800, "height": 600})
+    page = context.new_page()
+
+    def serve(route):
+        body, kind = files[route.request.url.removeprefix("http://plot.test")]
+        route.fulfill(body=body, content_type=kind)
+
+    page.route("http://plot.test/**", serve)
+    page.goto("http://plot.test/")
+    yield page
+    context.close()
+
+
+def test_the_cleanup_of_a_call_a_newer_one_overtook_leaves_the_chart_drawn(plot_js_page):
+    """Streamlit calls the cleanup of a call whose element re-rendered while the module was loading,
+    though the element stays: the chart must still draw. Off the page, the cleanup frees the plot."""
+    page = plot_js_page
+    page.evaluate(_MOUNT_JS)
+    page.evaluate("window.__first()")  # the overtaken call's cleanup, the element still shown
+    plot = chart(page, 0, timeout=10_000).element_handle()
+    assert plot.evaluate("div => !!div._fullLayout")
+
+    plot.evaluate("div => { div.parentElement.remove(); return window.__second(); }")
+    assert plot.evaluate("div => div._fullLayout === undefined")  # purged once the element has gone
