@@ -11,8 +11,8 @@ pytest.importorskip("playwright.sync_api", reason="playwright is not installed (
 from playwright.sync_api import expect  # noqa: E402
 
 import core  # noqa: E402
-from browser_harness import REPO_ROOT as ROOT  # noqa: E402
 from browser_harness import APP_READY, DRAWN, PLOTLY_CHART, assert_ready_without_exception, chart, context_slider  # noqa: E402
+from browser_harness import REPO_ROOT as ROOT  # noqa: E402
 from core.units import fmt_bytes  # noqa: E402
 
 pytestmark = pytest.mark.browser
