@@ -16,7 +16,8 @@ from .cost import (
     storage_per_token,
 )
 from .formats import PRECISIONS, Layout
-from .models import A1_MODELS, ARTICLE_CONTEXT, MODELS, ROLES, Dims, Layer, Model, get
+from .models import A1_MODELS, ARTICLE_CONTEXT, MODELS, ROLES, Dims, Layer, Model
+from .registry import get
 
 __all__ = [
     "A1_MODELS", "ALL_BF16", "ARTICLE_CONTEXT", "DEPLOYED", "MODELS", "PRECISIONS", "PRESETS", "ROLES",

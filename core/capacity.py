@@ -36,7 +36,8 @@ from . import cost
 from .checks import int_at_least, whole_numbers
 from .gpus import GPU
 from .gpus import get as get_gpu
-from .models import Model, get
+from .models import Model
+from .registry import get
 
 # Paged-KV block sizes in tokens that serving engines use (vLLM's default 16, SGLang's 64 for
 # DeepSeek, 256-token pages for V4), and 1: no paging.

@@ -17,7 +17,8 @@ import numpy as np
 
 from .checks import one_of, whole_numbers
 from .formats import LAYOUT_PRECISIONS
-from .models import ROLES, Component, Model, get, lookup
+from .models import ROLES, Component, Model
+from .registry import get, lookup
 
 PRESETS = ("deployed", "bf16")
 

@@ -13,7 +13,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from .cost import DEPLOYED, Precision, entry_bytes
-from .models import Model, get
+from .models import Model
+from .registry import get
 
 
 @dataclass(frozen=True)

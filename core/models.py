@@ -10,17 +10,15 @@ configs `config_671B*.json`; V4-Flash, V4.1-Flash: their config.json, whose
 schedules follow) or, where the configs are silent, against the article.
 
 Open models (`core.open_models`) and imported config.json files (`core.config_import`) are
-specs of the same type, built by the importer; `get` resolves an id among the article's
-models, the open presets and the models kept with `register`.
+specs of the same type, built by the importer; `core.registry.get` resolves an id among the
+article's models, the open presets and the models kept with `register`.
 """
 
 from __future__ import annotations
 
-import hashlib
-import threading
 from collections import Counter
 from collections.abc import Callable
-from dataclasses import astuple, dataclass, fields, replace
+from dataclasses import dataclass, fields, replace
 from functools import cached_property
 
 from . import formats as F
@@ -322,52 +320,3 @@ MODELS: dict[str, Model] = {
     )
 }
 A1_MODELS = ("mha", "v2", "v3.2", "v4-flash", "v4.1-flash")  # the article's bars (no V3)
-
-
-# --- Models kept for the functions that take an id ---------------------------------------
-
-MAX_REGISTERED = 1000  # the oldest registered model is dropped beyond this; the app registers on every run
-_registered: dict[str, Model] = {}
-_lock = threading.Lock()
-
-
-def register(model: Model) -> str:
-    """Keep an imported model so that every function taking a model id takes it; the id,
-    'custom-' and a digest of the spec (its own id aside), is the same for the same spec."""
-    key = f"custom-{_digest(model)}"
-    with _lock:
-        if key not in _registered:
-            _registered[key] = replace(model, id=key)
-            while len(_registered) > MAX_REGISTERED:
-                del _registered[next(iter(_registered))]
-    return key
-
-
-def _digest(m: Model) -> str:
-    """Ten hex digits of a hash over everything a spec says but its id."""
-    caches = [(c.role, c.entry.__module__, c.entry.__qualname__, c.deployed) for c in m.cache]
-    spec = (m.name, astuple(m.dims), m.layers, caches, m.index_topk, m.window, m.pool_blocks,
-            m.pool_block_size, m.parameters, m.source)
-    return hashlib.sha256(repr(spec).encode()).hexdigest()[:10]
-
-
-def lookup(model_id: str) -> Model | None:
-    """The spec kept under an id: the article's models, then the open presets, then the
-    registered ones; None for an unknown id."""
-    if model_id in MODELS:
-        return MODELS[model_id]
-    from .open_models import OPEN_MODELS  # built by the importer, which builds on this module
-
-    return OPEN_MODELS.get(model_id) or _registered.get(model_id)
-
-
-def get(model: Model | str) -> Model:
-    """The spec of a model id ('v4-flash', 'llama-3.1-8b', a registered 'custom-…'); a Model
-    passes through, so every function that takes a model takes either."""
-    if isinstance(model, Model):
-        return model
-    found = lookup(model) if isinstance(model, str) else None
-    if found is None:
-        raise ValueError(f"unknown model {model!r}; choose from {', '.join(MODELS)}, "
-                         "an open preset or a registered id")
-    return found

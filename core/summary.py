@@ -5,7 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from . import cost
-from .models import Model, get
+from .models import Model
+from .registry import get
 
 
 @dataclass(frozen=True, kw_only=True)

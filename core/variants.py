@@ -17,7 +17,8 @@ import numpy as np
 from . import cost
 from . import formats as F
 from .cost import ALL_BF16, DEPLOYED, Parts, Precision
-from .models import MODELS, ROLES, Cache, Dims, Layer, Model, get
+from .models import MODELS, ROLES, Cache, Dims, Layer, Model
+from .registry import get
 
 SGLANG_PAGE_TOKENS = 256  # SGLang's DeepSeek-V4 page_size (model runner: "page_size must be 256")
 V4_PAGE_ALIGN = 576  # KVLayout.V4.page_align: a page's stride is a multiple of the 576-B TMA row

@@ -7,7 +7,7 @@ from __future__ import annotations
 import inspect
 
 from core import A1_MODELS, storage_per_token
-from core.matrix_text import MAX_SIZE
+from core.mechanisms.matrix_text import MAX_SIZE
 from core.units import fmt_bytes, fmt_exact
 from i18n import t
 

@@ -2,14 +2,14 @@
 and MLA that keeps probability only on the chosen tokens.
 
 A8 is structural (the article's sizes); A9/A10 run a small seeded MLA layer and indexer
-(core.mla, core.indexer) and show every matrix's values.
+(core.mechanisms.mla, core.mechanisms.indexer) and show every matrix's values.
 """
 
 from __future__ import annotations
 
 from core import get
-from core.indexer import IndexerDims, run_indexer, sparse_mla
-from core.mla import MLADims, run_mla
+from core.mechanisms.indexer import IndexerDims, run_indexer, sparse_mla
+from core.mechanisms.mla import MLADims, run_mla
 from i18n import t
 
 from .matrix import Box, Diagram, Op, render

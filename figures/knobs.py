@@ -20,7 +20,7 @@ from dataclasses import dataclass, field, replace
 
 from core import PRESETS, Precision
 from core.formats import LAYOUT_PRECISIONS
-from core.matrix_text import format_matrix, parse_matrix
+from core.mechanisms.matrix_text import format_matrix, parse_matrix
 from core.units import UNITS as UNITS_CHOICES
 from i18n import DEFAULT_LANG, LANGS, t
 

@@ -2,14 +2,14 @@
 give the same score and output without expanding keys or values.
 
 A3/A4 are structural: boxes carry the article's sizes (V2's dims in core.models). A5/A6 run
-a small seeded MLA layer (core.mla) and show the results of the three orders with their
+a small seeded MLA layer (core.mechanisms.mla) and show the results of the three orders with their
 measured difference, at the chosen computation precision.
 """
 
 from __future__ import annotations
 
 from core import ARTICLE_CONTEXT, get
-from core.mla import MLADims, content_score_orders, output_orders, run_mla
+from core.mechanisms.mla import MLADims, content_score_orders, output_orders, run_mla
 from i18n import t
 
 from .matrix import Box, Diagram, Op, render
@@ -142,7 +142,7 @@ def build_mla_cost(*, lang: str = "ko", max_tokens: int = 1 << 20):
     import numpy as np
     import plotly.graph_objects as go
 
-    from core.mla import order_costs
+    from core.mechanisms.mla import order_costs
 
     from .style import ROLE_COLOURS
 

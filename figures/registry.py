@@ -21,8 +21,8 @@ import plotly.graph_objects as go
 from core import MODELS, local_kv
 from core import gpus as G
 from core.capacity import BLOCK_TOKENS
-from core.mla import MLADims
-from core.numerics import PRECISIONS as CALC_PRECISIONS
+from core.mechanisms.mla import MLADims
+from core.mechanisms.numerics import PRECISIONS as CALC_PRECISIONS
 from core.open_models import OPEN_MODELS
 from core.variants import VARIANTS
 from i18n import t

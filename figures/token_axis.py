@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from core.token_axis import ARTICLE_H, ARTICLE_W_S, ARTICLE_W_U, read_plan, summarize
+from core.mechanisms.token_axis import ARTICLE_H, ARTICLE_W_S, ARTICLE_W_U, read_plan, summarize
 from i18n import t
 
 from .matrix import Box, Diagram, Op, read_grid_box, render

@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from core import get
-from core.csa_indexer import NEWEST_SKIPPED_SEED
+from core.mechanisms.csa_indexer import NEWEST_SKIPPED_SEED
 from i18n import t
 
 from .matrix import COMPRESSED, GRID_PALETTE, WINDOW, Box, Diagram, Op, read_grid_box, render
@@ -86,7 +86,7 @@ def build_a16(*, lang: str = "ko"):
 
 def build_a13(*, ratio: int = 4, seed: int = 0, lang: str = "ko"):
     """One HCA entry from a block of m′ tokens: Z + B → softmax over tokens → Σ S⊙C → RMSNorm → RoPE."""
-    from core.compression import CompressDims, hca_compress
+    from core.mechanisms.compression import CompressDims, hca_compress
 
     run = hca_compress(CompressDims(tokens=3 * ratio, ratio=ratio), seed)
     b = 1  # the second block: its RoPE position (= its first token) is not 0
@@ -116,7 +116,7 @@ def build_a13(*, ratio: int = 4, seed: int = 0, lang: str = "ko"):
 
 def build_a14(*, t_: int = 6, ratio: int = 4, window: int = 4, lang: str = "ko"):
     """What token t reads: complete compressed entries + the recent window, at t and t + 1."""
-    from core.visibility import visible_rows
+    from core.mechanisms.visibility import visible_rows
 
     lanes = []
     for step in (t_, t_ + 1):
@@ -132,9 +132,9 @@ def build_a14(*, t_: int = 6, ratio: int = 4, window: int = 4, lang: str = "ko")
 
 def build_a15(*, sink: float = 0.0, t_: int = 7, seed: int = 0, lang: str = "ko"):
     """Attention of token t over shared K = V entries with a per-head sink, inverse RoPE, grouped output."""
-    from core.compression import CompressDims, hca_compress
-    from core.sink_attention import SinkDims, shared_kv_attention
-    from core.visibility import gather
+    from core.mechanisms.compression import CompressDims, hca_compress
+    from core.mechanisms.sink_attention import SinkDims, shared_kv_attention
+    from core.mechanisms.visibility import gather
 
     hca = hca_compress(CompressDims(tokens=max(12, t_ + 1)), seed)
     E, pos, rows = gather(hca, t_, window=4)
@@ -170,7 +170,7 @@ def build_a15(*, sink: float = 0.0, t_: int = 7, seed: int = 0, lang: str = "ko"
 
 def build_a17(*, ratio: int = 4, seed: int = 0, lang: str = "ko"):
     """One CSA entry from 2m rows: the previous segment's a-half + its own b-half, one softmax."""
-    from core.compression import CompressDims, csa_compress
+    from core.mechanisms.compression import CompressDims, csa_compress
 
     run = csa_compress(CompressDims(tokens=3 * ratio, ratio=ratio), seed)
     i, m, c = 1, ratio, run.dims.head_dim
@@ -202,8 +202,8 @@ def build_a17(*, ratio: int = 4, seed: int = 0, lang: str = "ko"):
 
 
 def _csa_scores(t_: int, ratio: int, topk: int, seed: int):
-    from core.compression import CompressDims
-    from core.csa_indexer import csa_indexer
+    from core.mechanisms.compression import CompressDims
+    from core.mechanisms.csa_indexer import csa_indexer
 
     return csa_indexer(CompressDims(tokens=max(3 * ratio, t_ + 1), ratio=ratio), topk=topk, seed=seed)
 
@@ -235,7 +235,7 @@ def build_a19(*, t_: int = 11, ratio: int = 4, topk: int = 2, window: int = 4, s
               lang: str = "ko"):
     """What t actually reads: the indexer's top-k of the complete entries + the recent window.
     The default seed is one where the newest complete entry is not chosen."""
-    from core.visibility import visible_rows
+    from core.mechanisms.visibility import visible_rows
 
     run = _csa_scores(t_, ratio, topk, seed)
     scores = run.I[t_]

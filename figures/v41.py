@@ -1,7 +1,7 @@
 """V4.1-Flash figures A21–A27 and the closing factor chart: CSA2, layer sharing (Full /
 Reindex / Reuse), the layer layout, the hierarchical indexer and CED prefill.
 
-A24 and the factor chart are drawn straight from the model specs (core.sharing,
+A24 and the factor chart are drawn straight from the model specs (core.mechanisms.sharing,
 core.factors); the others from small seeded runs or the shared matrix renderer.
 """
 
@@ -12,7 +12,7 @@ import plotly.graph_objects as go
 
 from core import A1_MODELS, get
 from core.factors import factors
-from core.sharing import kv_groups, layer_roles, selection_groups
+from core.mechanisms.sharing import kv_groups, layer_roles, selection_groups
 from i18n import model_name, t
 
 from .contrast import INK, ink_on
@@ -58,7 +58,7 @@ def build_a24(*, model: str = "v4.1-flash", lang: str = "ko") -> go.Figure:
         notes.append(dict(x=0, xref="paper", y=y, xanchor="right", xshift=-6, showarrow=False, text=t(key, lang),
                           font=dict(size=11, color=colour)))
     if any(r.stack for r in roles):  # a causal encoder–decoder: mark the split
-        from core.ced import v41_layer_split
+        from core.mechanisms.ced import v41_layer_split
 
         enc, dec, _ = v41_layer_split(spec)
         shapes.append(dict(type="line", x0=enc, x1=enc, y0=-1.9, y1=2.3, line=dict(color=MUTED, dash="dot", width=2)))
@@ -164,7 +164,7 @@ def build_a23(*, lang: str = "ko"):
 def build_a26(*, lang: str = "ko"):
     """CED: the decoder's global KV comes from the encoder's final output; each decoder layer
     makes its own query and local KV and reads chosen global entries + its local KV."""
-    from core.ced import global_kv_source, v41_layer_split
+    from core.mechanisms.ced import global_kv_source, v41_layer_split
 
     spec = get("v4.1-flash")
     c, d = spec.dims.head_dim, spec.dims.index_head_dim
@@ -232,8 +232,8 @@ def _csa2_ratios() -> str:
 
 def build_a21(*, ratio: int = 4, seed: int = 0, lang: str = "ko"):
     """CSA vs CSA2 for the same input and m: spans per entry and the softmax of entry 1."""
-    from core.compression import CompressDims
-    from core.csa2 import compare_csa_csa2
+    from core.mechanisms.compression import CompressDims
+    from core.mechanisms.csa2 import compare_csa_csa2
 
     cmp = compare_csa_csa2(CompressDims(tokens=3 * ratio, ratio=ratio), seed)
     T, c = 3 * ratio, cmp.csa.dims.head_dim
@@ -255,7 +255,7 @@ def build_a25(*, tokens: int = 24, block: int = 8, pool_blocks: int = 2, topk: i
               lang: str = "ko"):
     """The decoder's hierarchical indexer for one query: Full scores all, pools top blocks
     (newest pinned), Reindex re-picks inside the pool, Reuse reuses."""
-    from core.hierarchical import hierarchical_indexer
+    from core.mechanisms.hierarchical import hierarchical_indexer
 
     run = hierarchical_indexer(tokens, block=block, pool_blocks=pool_blocks, topk=topk, seed=seed)
     n = run.query + 1
@@ -284,7 +284,7 @@ def build_a25(*, tokens: int = 24, block: int = 8, pool_blocks: int = 2, topk: i
 
 
 def _pool_caption(lang: str) -> str:
-    from core.hierarchical import pool_positions_max
+    from core.mechanisms.hierarchical import pool_positions_max
 
     spec = get("v4.1-flash")
     return t("a25.real", lang, b=f"{spec.pool_blocks:,}", s=spec.pool_block_size, p=f"{pool_positions_max(spec):,}",
@@ -294,7 +294,7 @@ def _pool_caption(lang: str) -> str:
 def build_a27(*, prompt: int = 8, window: int = 2, encoder_layers: int = 2, decoder_layers: int = 2,
               lang: str = "ko"):
     """CED prefill with bounded replay: which (position, layer) cells run."""
-    from core.ced import executed_cells, executed_ratio, prefill_grid
+    from core.mechanisms.ced import executed_cells, executed_ratio, prefill_grid
 
     grid = prefill_grid(prompt, encoder_layers, decoder_layers, window)[::-1]  # top layer first
     names = [f"dec {i}" for i in range(decoder_layers, 0, -1)] + [f"enc {i}" for i in range(encoder_layers, 0, -1)]
@@ -312,7 +312,7 @@ def build_a27(*, prompt: int = 8, window: int = 2, encoder_layers: int = 2, deco
 
 def build_ced_ratio(*, lang: str = "ko", max_prompt: int = 1 << 20) -> go.Figure:
     """Executed-cell ratio of CED prefill against prompt length, for V4.1-Flash's layer split."""
-    from core.ced import executed_ratio, v41_layer_split
+    from core.mechanisms.ced import executed_ratio, v41_layer_split
 
     split = v41_layer_split()
     p = np.unique(np.geomspace(1, max_prompt, 200).astype(np.int64))

@@ -5,8 +5,8 @@ import pandas as pd
 import streamlit as st
 
 import ui
+from core import get
 from core.config_import import ConfigError, import_config, read_config
-from core.models import get
 from core.open_models import OPEN_IMPORTS
 from core.summary import summarise
 from core.units import fmt_tokens

@@ -3,7 +3,7 @@
 import streamlit as st
 
 import ui
-from core.token_axis import read_plan
+from core.mechanisms.token_axis import read_plan
 from figures import FIGURES
 from i18n import t
 

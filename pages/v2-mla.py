@@ -4,7 +4,7 @@ the computation orders that avoid expanding keys and values (A5, A6), and their 
 import streamlit as st
 
 import ui
-from core.mla import MLADims, content_score_orders, output_orders, run_mla
+from core.mechanisms.mla import MLADims, content_score_orders, output_orders, run_mla
 from i18n import t
 
 v = ui.view()

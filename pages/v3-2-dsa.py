@@ -5,7 +5,7 @@ import streamlit as st
 
 import ui
 from core import ALL_BF16, storage_per_token
-from core.indexer import selected_count
+from core.mechanisms.indexer import selected_count
 from core.units import fmt_exact
 from i18n import t
 

@@ -70,7 +70,7 @@ def test_the_planner_shows_core_s_numbers():
     at = assert_page_runs(gpu="h100-sxm", tp="2", models=["llama-3.1-8b", "v3.2"])
     capacity = charts(at)[1]
     expected = plan("llama-3.1-8b", core.ARTICLE_CONTEXT, GPUS["h100-sxm"],
-                    weights_bytes(core.models.get("llama-3.1-8b").parameters, 1.0), tp=2)
+                    weights_bytes(core.registry.get("llama-3.1-8b").parameters, 1.0), tp=2)
     row = next(r for r in capacity["layout"]["meta"]["numbers"] if r["model"] == "llama-3.1-8b")
     assert row["max_requests"] == expected.max_requests and row["tp"] == 2
 

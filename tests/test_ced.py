@@ -7,8 +7,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from core import ced
-from core.models import get
+from core import get
+from core.mechanisms import ced
 
 CASES = [  # (prompt, E, Dec, window)
     (8, 2, 2, 2),

@@ -7,11 +7,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from core import compression as cp
-from core import cost, ops
-from core.compression import CompressDims
-from core.models import get
-from core.ops import rope
+from core import cost, get
+from core.mechanisms import compression as cp
+from core.mechanisms import ops
+from core.mechanisms.compression import CompressDims
+from core.mechanisms.ops import rope
 
 SEEDS = (0, 1, 7)
 DIMS = (

@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import core
-from core import models
+from core import registry
 from core.config_import import MAX_BYTES, ConfigError, Imported, import_config, read_config
 from core.cost import Precision
 from core.open_models import CONFIGS
@@ -242,18 +242,18 @@ def test_a_value_shown_in_a_message_is_short_and_on_one_line():
 
 def test_register_keeps_an_imported_model_under_an_id_derived_from_its_content():
     m = import_config(config(num_hidden_layers=7)).model
-    key = core.models.register(m)
+    key = core.registry.register(m)
     assert key.startswith("custom-") and len(key) == len("custom-") + 10
-    assert core.models.register(m) == key == core.models.register(core.get(key))  # idempotent
+    assert core.registry.register(m) == key == core.registry.register(core.get(key))  # idempotent
     assert core.get(key).id == key and core.get(key).layers == m.layers
     assert core.storage_per_token(key, core.ALL_BF16).total == 7 * 4096
-    other = core.models.register(import_config(config(num_hidden_layers=8)).model)
+    other = core.registry.register(import_config(config(num_hidden_layers=8)).model)
     assert other != key
 
 
 def test_the_same_config_under_another_name_is_another_model():
-    a = core.models.register(import_config(config(), name="mine").model)
-    b = core.models.register(import_config(config(), name="yours").model)
+    a = core.registry.register(import_config(config(), name="mine").model)
+    b = core.registry.register(import_config(config(), name="yours").model)
     assert a != b and core.get(a).name == "mine"
 
 
@@ -262,16 +262,16 @@ def test_get_resolves_the_article_then_the_presets_then_registered_ids_and_passe
     assert core.get("llama-3.1-8b").name == "Llama 3.1 8B"
     m = import_config(config()).model
     assert core.get(m) is m
-    assert models.lookup("nope") is None
+    assert registry.lookup("nope") is None
     with pytest.raises(ValueError, match="unknown model 'nope'"):
         core.get("nope")
 
 
 def test_the_registry_drops_its_oldest_model_beyond_its_limit(monkeypatch):
-    monkeypatch.setattr(models, "MAX_REGISTERED", 2)
-    monkeypatch.setattr(models, "_registered", {})
-    ids = [models.register(import_config(config(num_hidden_layers=n)).model) for n in (1, 2, 3)]
-    assert models.lookup(ids[0]) is None and models.lookup(ids[2]) is not None
+    monkeypatch.setattr(registry, "MAX_REGISTERED", 2)
+    monkeypatch.setattr(registry, "_registered", {})
+    ids = [registry.register(import_config(config(num_hidden_layers=n)).model) for n in (1, 2, 3)]
+    assert registry.lookup(ids[0]) is None and registry.lookup(ids[2]) is not None
 
 
 def test_the_articles_models_stay_the_cost_modules_models():

@@ -10,7 +10,8 @@ from fractions import Fraction
 import pytest
 
 import core
-from core import compression, csa2, csa_indexer, hierarchical, indexer, mla, models, visibility
+from core import models
+from core.mechanisms import compression, csa2, csa_indexer, hierarchical, indexer, mla, visibility
 from core.models import Dims
 
 # Each model's config.json, as published (only the fields the specs use):

@@ -1,4 +1,4 @@
-"""The numeric primitives every mechanism run shares (core.ops): RoPE keeps norms and sees
+"""The numeric primitives every mechanism run shares (core.mechanisms.ops): RoPE keeps norms and sees
 only relative positions, softmax and its sink agree, the norms normalise, and the one
 top-k ranking picks exactly min(k, visible) and never a future position."""
 
@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from core import ops
+from core.mechanisms import ops
 
 RNG = np.random.default_rng(7)
 

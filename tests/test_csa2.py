@@ -7,11 +7,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from core import compression as cp
-from core import csa2 as c2
-from core import ops
-from core.compression import CompressDims
-from core.models import get
+from core import get
+from core.mechanisms import compression as cp
+from core.mechanisms import csa2 as c2
+from core.mechanisms import ops
+from core.mechanisms.compression import CompressDims
 
 SEEDS = (0, 1, 7)
 DIMS = (

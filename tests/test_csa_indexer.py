@@ -8,10 +8,10 @@ import math
 import numpy as np
 import pytest
 
-from core import compression as cp
-from core import ops
-from core.compression import CompressDims
-from core.csa_indexer import ARTICLE_INDEX_DIM, csa_indexer
+from core.mechanisms import compression as cp
+from core.mechanisms import ops
+from core.mechanisms.compression import CompressDims
+from core.mechanisms.csa_indexer import ARTICLE_INDEX_DIM, csa_indexer
 
 SEEDS = (0, 1, 2, 11)
 DIMS = (CompressDims(), CompressDims(tokens=17, hidden=6, head_dim=6, rope_dim=2, ratio=3),

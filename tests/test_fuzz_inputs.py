@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from core.config_import import ConfigError, import_config
-from core.matrix_text import parse_matrix
+from core.mechanisms.matrix_text import parse_matrix
 
 FUZZ = settings(max_examples=300, deadline=None, derandomize=True)
 json_values = st.recursive(st.none() | st.booleans() | st.integers(-2**70, 2**70) | st.floats() | st.text(max_size=8),

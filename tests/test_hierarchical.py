@@ -8,9 +8,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from core import cost
-from core import hierarchical as hi
-from core.models import get
+from core import cost, get
+from core.mechanisms import hierarchical as hi
 
 SEEDS = range(12)
 SHAPES = [  # (tokens, block, pool_blocks, topk)

@@ -8,9 +8,9 @@ import math
 import numpy as np
 import pytest
 
-from core import indexer, mla, ops
-from core.indexer import IndexerDims
-from core.mla import MLADims
+from core.mechanisms import indexer, mla, ops
+from core.mechanisms.indexer import IndexerDims
+from core.mechanisms.mla import MLADims
 
 SEEDS = (0, 1, 5, 123)
 TOKENS = 7
@@ -164,6 +164,6 @@ def test_sparse_mla_refuses_an_indexer_run_of_another_length():
 
 @pytest.mark.parametrize("tokens, topk", [(2, 1), (6, 3), (10, 12), (7, 7)])
 def test_selected_count_matches_the_mask_the_indexer_makes(tokens, topk):
-    from core.indexer import selected_count
+    from core.mechanisms.indexer import selected_count
     run = indexer.run_indexer(mla.run_mla(mla.MLADims(tokens=tokens)), topk=topk)
     assert selected_count(tokens, topk) == int(run.selected.sum())

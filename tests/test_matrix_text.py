@@ -5,7 +5,7 @@ import math
 
 import pytest
 
-from core.matrix_text import MAX_SIZE, format_matrix, parse_matrix
+from core.mechanisms.matrix_text import MAX_SIZE, format_matrix, parse_matrix
 
 
 def test_rows_split_by_semicolons_or_new_lines_and_values_by_commas_or_spaces():

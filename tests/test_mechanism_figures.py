@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from core import get
-from core.mla import ARTICLE_DIMS
+from core.mechanisms.mla import ARTICLE_DIMS
 from figures import EXTRAS, FIGURES
 
 HANGUL = re.compile(r"[\uac00-\ud7a3]")

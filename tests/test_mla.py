@@ -7,8 +7,8 @@ import math
 import numpy as np
 import pytest
 
-from core import mla, numerics
-from core.mla import ARTICLE_DIMS, MLADims
+from core.mechanisms import mla, numerics
+from core.mechanisms.mla import ARTICLE_DIMS, MLADims
 
 SEEDS = (0, 1, 7, 42)
 DIMS = (

@@ -6,8 +6,8 @@ import pytest
 
 import core
 from core.factors import factors
+from core.mechanisms.sharing import kv_groups, layer_roles, selection_groups
 from core.models import Layer
-from core.sharing import kv_groups, layer_roles, selection_groups
 
 
 def test_v41_has_exactly_four_layers_that_store_global_kv():

@@ -9,12 +9,12 @@ import math
 import numpy as np
 import pytest
 
-from core import compression as cp
-from core import ops
-from core import sink_attention as sa
-from core import visibility as vis
-from core.mla import softmax
-from core.sink_attention import SinkDims
+from core.mechanisms import compression as cp
+from core.mechanisms import ops
+from core.mechanisms import sink_attention as sa
+from core.mechanisms import visibility as vis
+from core.mechanisms.mla import softmax
+from core.mechanisms.sink_attention import SinkDims
 
 SEEDS = (0, 1, 9)
 DIMS = (SinkDims(), SinkDims(n_heads=6, head_dim=8, rope_dim=4, n_groups=3, o_lora_rank=2, hidden=5, q_lora_rank=3),

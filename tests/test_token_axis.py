@@ -5,7 +5,7 @@ import math
 import numpy as np
 import pytest
 
-from core.token_axis import ARTICLE_H, ARTICLE_W_S, ARTICLE_W_U, read_plan, summarize
+from core.mechanisms.token_axis import ARTICLE_H, ARTICLE_W_S, ARTICLE_W_U, read_plan, summarize
 
 
 def test_the_worked_example_gives_the_articles_weights_and_summary_exactly():

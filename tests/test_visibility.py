@@ -6,10 +6,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from core import compression as cp
-from core import ops
-from core import visibility as vis
-from core.csa_indexer import NEWEST_SKIPPED_SEED, csa_indexer
+from core.mechanisms import compression as cp
+from core.mechanisms import ops
+from core.mechanisms import visibility as vis
+from core.mechanisms.csa_indexer import NEWEST_SKIPPED_SEED, csa_indexer
 
 SHAPES = [(1, 1), (2, 3), (4, 4), (4, 128), (3, 5), (8, 2), (128, 128)]  # (m, window)
 TS = range(64)

@@ -239,7 +239,7 @@ MAX_IMPORTS = 20  # per session: the newest are kept, so a session's state stays
 def imported_models() -> dict:
     """The configs this session imported (model id → core.config_import.Imported). Each is
     registered again on every run: core's registry is bounded and shared by every session."""
-    from core.models import register
+    from core.registry import register
 
     found = st.session_state.setdefault("_imported", {})
     for imported in found.values():
@@ -250,7 +250,7 @@ def imported_models() -> dict:
 def remember_import(imported) -> str:
     """Register an imported config and keep it for this session (the oldest beyond
     MAX_IMPORTS is dropped); returns its model id."""
-    from core.models import register
+    from core.registry import register
 
     found = imported_models()
     model_id = register(imported.model)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .checks import int_at_least
+from ..checks import int_at_least
 
 ROPE_BASE = 10000.0
 

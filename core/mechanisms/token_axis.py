@@ -1,7 +1,7 @@
 """Article B: token-axis compression. The worked summary vector (B2) and what a query at
 position t stores and reads when positions are summarised in groups (B3, B4).
 
-Visibility comes from core.visibility (the same rule as A14): a summary exists once its
+Visibility comes from core.mechanisms.visibility (the same rule as A14): a summary exists once its
 group is complete, ⌊(t+1)/m⌋ of them at position t, plus the recent window of positions.
 """
 

@@ -9,7 +9,7 @@ bias B are softmaxed along the token axis into weights S, and
     entry_b = RoPE(RMSNorm(u_b) × scale, position = the block's first token)
 
 with RoPE on the last `rope_dim` dims only (the article: 64 of 512), adjacent pairs as
-MLA's (`core.ops.rope_tail`). An entry exists only once its block is complete: ⌊T/m⌋ entries from T tokens.
+MLA's (`core.mechanisms.ops.rope_tail`). An entry exists only once its block is complete: ⌊T/m⌋ entries from T tokens.
 
 HCA (`hca_compress`): blocks of m′ tokens that do not overlap; B [m′, c] has one value per
 offset in the block and channel, shared by all blocks.
@@ -32,8 +32,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .checks import int_at_least, positive_fields, rope_part, runnable, whole_numbers
-from .models import get
+from ..checks import int_at_least, positive_fields, rope_part, runnable, whole_numbers
+from ..registry import get
 from .ops import init_scale, init_weight, rms_norm, rope_tail, softmax
 
 _V4 = get("v4-flash")

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .models import Model, get
+from ..models import Model
+from ..registry import get
 
 
 @dataclass(frozen=True)

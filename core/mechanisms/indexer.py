@@ -19,9 +19,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .checks import positive_fields, rope_part
+from ..checks import positive_fields, rope_part
+from ..models import Dims
+from ..registry import get
 from .mla import MLARun, content_score
-from .models import Dims, get
 from .ops import causal_mask, index_scores, init_weight, layer_norm, rope_slice, softmax, top_k
 
 ARTICLE_TOPK = get("v3.2").index_topk  # positions kept per query (2,048), from the model spec

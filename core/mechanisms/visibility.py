@@ -13,9 +13,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .checks import int_at_least
+from ..checks import int_at_least
+from ..registry import get
 from .compression import CSARun, HCARun, entry_count
-from .models import get
 from .ops import top_k
 
 ARTICLE_WINDOW = get("v4-flash").window  # 128 recent positions of local KV

@@ -1,6 +1,6 @@
 """DeepSeek-V4.1's CSA2 compression (figures A21, A22), small and seeded.
 
-CSA2 changes two things in one layer against V4's CSA (`core.compression.csa_compress`):
+CSA2 changes two things in one layer against V4's CSA (`core.mechanisms.compression.csa_compress`):
 
 1. No overlap, no position bias. Entry b pools only its own block of m tokens, b·m …
    (b+1)m − 1; per channel one softmax over those m scores Z (no bias B), so every token
@@ -29,9 +29,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .checks import int_at_least
+from ..checks import int_at_least
+from ..registry import get
 from .compression import CompressDims, CSARun, LocalKV, csa_compress, hca_pool, seeded_input, sources
-from .models import get
 from .ops import init_scale, init_weight, rms_norm, rope_tail
 
 _V41 = get("v4.1-flash")

@@ -25,8 +25,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .checks import one_of, positive_fields, runnable, whole_numbers
-from .models import ARTICLE_CONTEXT, Dims, get
+from ..checks import one_of, positive_fields, runnable, whole_numbers
+from ..models import ARTICLE_CONTEXT, Dims
+from ..registry import get
 from .numerics import check_precision, matmul
 from .ops import causal_mask, init_weight, rope, softmax
 

@@ -2,7 +2,7 @@
 
 In the decoder the main KV has one entry per token (m = 1), so a query at position t sees
 main-KV positions 0 … t. With index keys k^I_s (made by the decoder's Full layer, CSA2
-style: `core.csa2.csa2_compress` at m = 1) each scoring layer ranks positions as V3.2's
+style: `core.mechanisms.csa2.csa2_compress` at m = 1) each scoring layer ranks positions as V3.2's
 lightning indexer does, with its own query q^I_h (RoPE at t) and head weights w_h:
 
     I(s) = Σ_h w_h · ReLU(q^I_h · k^I_s)          (no softmax: it only ranks)
@@ -18,7 +18,7 @@ lightning indexer does, with its own query q^I_h (RoPE at t) and head weights w_
   (−∞ elsewhere) with their own query, keep their own top-min(k, |pool|).
 ③ Reuse layers: no indexer; they use the latest Full or Reindex layer's selection.
 
-Ties in every top-k go to the lower position (a stable sort: `core.ops.top_k`).
+Ties in every top-k go to the lower position (a stable sort: `core.mechanisms.ops.top_k`).
 """
 
 from __future__ import annotations
@@ -27,10 +27,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .checks import int_at_least, one_of, positive_ints
+from ..checks import int_at_least, one_of, positive_ints
+from ..models import Model
+from ..registry import get
 from .compression import CompressDims
 from .csa2 import csa2_compress
-from .models import Model, get
 from .ops import index_scores, init_weight, rope_tail, top_k
 
 _V41 = get("v4.1-flash")

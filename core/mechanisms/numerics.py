@@ -11,7 +11,7 @@ from __future__ import annotations
 import ml_dtypes
 import numpy as np
 
-from .checks import one_of
+from ..checks import one_of
 
 PRECISIONS = ("fp64", "bf16", "fp8")
 

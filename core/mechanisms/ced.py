@@ -24,8 +24,9 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .checks import int_at_least, whole_numbers
-from .models import Model, get
+from ..checks import int_at_least, whole_numbers
+from ..models import Model
+from ..registry import get
 
 SKIPPED, ENCODER, DECODER = 0, 1, 2  # prefill_grid codes: skipped, executed encoder / decoder cell
 

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .checks import int_at_least, positive_fields, rope_part
+from ..checks import int_at_least, positive_fields, rope_part
 from .ops import init_weight, rms_norm, rope_tail, sink_softmax
 
 _STREAM = 0x5A

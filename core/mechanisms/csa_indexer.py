@@ -20,9 +20,9 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from .checks import positive_ints
+from ..checks import positive_ints
+from ..registry import get
 from .compression import CompressDims, Compressor, entry_count, overlap_compress, seeded_input, sources
-from .models import get
 from .ops import index_scores, init_weight, rope_tail, top_k
 
 ARTICLE_INDEX_DIM = get("v4-flash").dims.index_head_dim  # d^I = 128
