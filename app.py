@@ -6,7 +6,6 @@ import ui
 from i18n import t
 
 st.set_page_config(page_title="KV Atlas", page_icon="🗺️", layout="wide")
-ui.routed()
 
 if "figure" in st.query_params:  # one figure alone, for an iframe (add &embed=true to hide Streamlit's chrome)
     ui.embed()

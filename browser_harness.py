@@ -20,6 +20,9 @@ import urllib.request
 from contextlib import contextmanager
 from pathlib import Path
 
+from figures.style import heading_parts
+from figures.text import plain
+
 REPO_ROOT = Path(__file__).resolve().parent
 
 # Flags the machine notes call for: root needs --no-sandbox; the closed network
@@ -210,7 +213,7 @@ def chart_title(found) -> str:
     if not plot.count():
         return ""
     title = plot.first.evaluate("d => d.kv?.fig?.layout?.title?.text ?? ''", timeout=5_000)
-    return " · ".join(filter(None, (s.strip() for s in re.split(r"<[^>]*>", title))))
+    return " · ".join(" ".join(plain(part).split()) for part in heading_parts(title) if part)
 
 
 def assert_ready_without_exception(page, timeout: float = 60_000) -> None:

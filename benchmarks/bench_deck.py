@@ -1,4 +1,4 @@
-"""A 31-slide deck against the same 31 figures exported as 1080p PNGs (figures.export.files, the
+"""A 31-slide deck against the same 31 figures exported as 1080p PNGs (publish.export.files, the
 export CLI's path), in the same run, with the same look and language.
 
 The deck renders the same pictures from one build per figure (the export builds the screen
@@ -9,8 +9,9 @@ Goal: the deck takes at most 2× the PNG export. Run: python -m benchmarks.bench
 import argparse
 
 from benchmarks.timing import measure, verdict
-from figures import deck, ordered_ids
-from figures.export import SLIDE_SIZES, files
+from figures.canvas import SLIDE_SIZES
+from publish import deck, ordered_ids
+from publish.export import files
 
 RATIO = 2.0
 LOOK = dict(lang="en", theme="dark")

@@ -1,4 +1,4 @@
-"""All figures to SVG: one warm kaleido server (figures.export) against the naive way, where
+"""All figures to SVG: one warm kaleido server (publish.export) against the naive way, where
 every `fig.to_image` starts its own browser, measured in the same run.
 
 Goal: the warm server is ≥ 8× faster. Run: python -m benchmarks.bench_export [--check]
@@ -8,7 +8,7 @@ import argparse
 
 from benchmarks.timing import measure, verdict
 from figures import FIGURES
-from figures.export import image
+from publish.export import image
 
 SPEED_UP = 8.0
 

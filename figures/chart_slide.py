@@ -8,23 +8,18 @@ layout tests/test_slides.py reads)."""
 
 from __future__ import annotations
 
-import functools
 import math
-import re
-import subprocess
 from dataclasses import dataclass
-from html import unescape
 
 import plotly.graph_objects as go
 
-from .slide import LINE, SAFE, SLIDE_TEXT, SLIDE_TITLE, font_sizes, slide_title, text_px, title_height
-from .style import FONT, TEMPLATE
+from .canvas import LINE, SAFE, SLIDE_TEXT, SLIDE_TITLE, TITLE_GAP, font_sizes, slide_title, title_height, unit
+from .style import TEMPLATE
+from .text import measured_px, text_px
 
 Box = tuple[float, float, float, float]  # x0, y0, x1, y1 in px from the slide's top-left
 SCALE_STEP = 0.02  # font scales closer than this are one
 GAP = 0.1  # ems: what a text keeps clear on its left and right
-_EM = 100  # px: the size text is measured at (widths scale with the size)
-_TAG = re.compile(r"(<[^>]+>)")
 
 
 @dataclass(frozen=True)
@@ -107,7 +102,7 @@ def fitting_scale(fig: go.Figure, width: int, height: int, wanted: float) -> flo
 
 def _clashes(c: _Chart, width: int, height: int, scale: float) -> set:
     """Which estimated texts leave the safe area, and which pairs overlap, at this font scale."""
-    u = height / 1080
+    u = unit(height)
     k = SLIDE_TEXT * u * scale / c.smallest
     title = c.layout.get("title", {}).get("text") or ""
     beside = _legend(c, k)
@@ -115,8 +110,8 @@ def _clashes(c: _Chart, width: int, height: int, scale: float) -> set:
     top = title_height(title, width, height, scale, beside)
     margin = _margins(c, u, top, k)
     boxes = list(_texts(c, width, height, margin, k))
-    title_box = (SAFE * u, SAFE * u, SAFE * u + max((_width(s, SLIDE_TITLE * u * scale) for s in lines), default=0),
-                 top - 24 * u)
+    title_w = max((measured_px(s, SLIDE_TITLE * u * scale) for s in lines), default=0)
+    title_box = (SAFE * u, SAFE * u, SAFE * u + title_w, top - TITLE_GAP * u)
     out = {("out", i) for i, b in enumerate(boxes) if _outside(b, width, height, SAFE * u, title_box[3])}
     boxes.append(title_box)
     for i, a in enumerate(boxes):
@@ -169,43 +164,10 @@ def _texts(c: _Chart, width: int, height: int, margin: dict, k: float):
 def _box(text: str, size: float, x: float, y: float, xanchor: str, yanchor: str) -> Box:
     """The text's box, GAP wider on each side: texts side by side must not touch to be read apart."""
     lines = text.split("<br>")
-    w, h = max(_width(line, size) for line in lines), LINE * size * len(lines)
+    w, h = max(measured_px(line, size) for line in lines), LINE * size * len(lines)
     x0 = x - {"left": 0, "right": w}.get(xanchor, w / 2)
     y0 = y - {"top": 0, "bottom": h}.get(yanchor, h / 2)
     return x0 - GAP * size, y0, x0 + w + GAP * size, y0 + h
-
-
-def _width(html: str, size: float) -> float:
-    """A line's width as the browser draws it, measured in the font fontconfig gives the figures'
-    family (bold where the label says <b>); figures.slide.text_px's estimate, which errs wide for
-    margins, where no font is to be had. The clash check is only as good as its boxes."""
-    faces = _faces()
-    if faces is None:
-        return text_px(html, size)
-    total, bold = 0.0, False
-    for part in _TAG.split(html):
-        if part.startswith("<"):
-            bold = {"<b>": True, "</b>": False}.get(part.lower(), bold)
-        elif part:
-            total += faces[bold].getlength(unescape(part))
-    return total * size / _EM
-
-
-@functools.cache
-def _faces() -> tuple | None:
-    """The figures' font, regular and bold, at _EM px (None without fontconfig)."""
-    from PIL import ImageFont
-
-    faces = []
-    for style in ("", ":bold"):
-        try:
-            found = subprocess.run(["fc-match", "-f", "%{file}\n%{index}", FONT.split(",")[0] + style],
-                                   capture_output=True, text=True, timeout=10, check=True).stdout
-            path, index = found.split("\n")
-            faces.append(ImageFont.truetype(path, _EM, index=int(index)))
-        except (OSError, ValueError, subprocess.SubprocessError):
-            return None
-    return tuple(faces)
 
 
 def _px(layout: dict, ref: str, value, across: bool, width: int, height: int, margin: dict) -> float | None:

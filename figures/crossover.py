@@ -17,7 +17,7 @@ from core.cost import fitted
 from core.units import fmt_bytes
 from i18n import t
 
-from .style import MUTED, ROLE_COLOURS
+from .style import MUTED, ROLE_COLOURS, heading
 
 DASHES = ("solid", "dash", "dot", "dashdot")
 
@@ -61,7 +61,7 @@ def build_crossover(
         notes.append(dict(x=math.log10(context), y=1, yref="paper", yanchor="bottom", showarrow=False,
                           text=f"{t('x.now', lang)} = {context:,}", font=dict(color=MUTED, size=11)))
     layout = dict(
-        template="kv_atlas", title=dict(text=t("x.title", lang)), height=460,
+        template="kv_atlas", title=heading(t("x.title", lang)), height=460,
         margin=dict(l=10, r=20, t=70, b=10), annotations=notes, shapes=shapes,
         xaxis=dict(type="log", title=dict(text=t("x.axis.x", lang)), exponentformat="SI"),
         yaxis=dict(type="log", title=dict(text=t("x.axis.y", lang)), exponentformat="SI"),

@@ -23,8 +23,7 @@ from core.units import fmt_bytes, fmt_exact, fmt_ratio, fmt_tokens
 from i18n import LANGS, model_name, t
 
 from .contrast import PAPER, hex_colour, ink_on, over, readable
-from .slide import ON_FILL
-from .style import MUTED, ROLE_COLOURS
+from .style import MUTED, ON_FILL, ROLE_COLOURS, heading
 
 ROW_PX = 96  # height per model row
 BAR = 0.42  # bar thickness, in rows
@@ -79,7 +78,7 @@ def _bars(context, precision, models, highlight, lang, units, title_key, **title
     ticks = [f"<b>{n}</b>" if s.model.id == highlight else n for s, n in zip(rows, names)]
     layout = dict(
         template="kv_atlas",
-        title=dict(text=f"{t(title_key, lang, **title_fields)}<br><sup>{_subtitle(precision, lang)}</sup>"),
+        title=heading(t(title_key, lang, **title_fields), _subtitle(precision, lang)),
         yaxis=dict(tickvals=list(range(len(rows))), ticktext=ticks, showgrid=False, zeroline=False,
                    range=[len(rows) - 0.35, -0.45]),
         annotations=notes,

@@ -8,7 +8,7 @@ diagram's boxes (not proportional); learned weights are purple; cached boxes are
 A box may carry its values, drawn as a heatmap with the numbers inside.
 
 On screen a diagram is one column of lanes at fixed sizes. Built for a slide
-(`figures.slide.slide_size()` set), it is a layout of its own: text larger relative to the
+(`figures.canvas.slide_size()` set), it is a layout of its own: text larger relative to the
 boxes, cells as wide as their numbers, and lane groups packed in rows, chosen so that the
 diagram fills the slide with every text at least the slide's minimum size times its font
 scale. `alike` lays several diagrams out as one (an animation's steps on one canvas).
@@ -25,9 +25,10 @@ import numpy as np
 import plotly.colors as pc
 import plotly.graph_objects as go
 
+from .canvas import SLIDE_TEXT, diagram_area, slide_font_scale, slide_size, unit
 from .contrast import INK, ink_on
-from .slide import ON_FILL, SLIDE_TEXT, chars, diagram_area, narrow_wide, slide_font_scale, slide_size, wrap
-from .style import MUTED, ROLE_COLOURS
+from .style import MUTED, ON_FILL, ROLE_COLOURS, heading
+from .text import NARROW_EM, text_px, wrap
 
 # Fill and border by role: weights purple; what attention reads blue; the indexer's red;
 # local KV orange; plain activations and scores grey.
@@ -40,7 +41,8 @@ ROLE_FILL = {
     "score": ("#fff8e1", "#b7791f"),
 }
 CELL = 0.62  # size of one value cell, in layout units
-CHAR = 0.0105  # a narrow character's width in layout units, per px of text size
+CHAR = 0.0105  # a narrow character's width in layout units, per px of text size (0.46 em at PX)
+TEXT_UNITS = CHAR / NARROW_EM  # layout units per px of figures.text's width estimate
 PX = 44  # pixels per layout unit
 OP_W = 0.9  # width of an operator glyph
 GAP = 0.25  # space between items in a lane
@@ -111,8 +113,7 @@ class Metrics:
         slide narrow characters are estimated more generously (wide ones are not: they are)."""
         if not self.slide:
             return text_width(html, size)
-        narrow, wide = narrow_wide(html)
-        return CHAR * self.font(size) * (narrow * SLIDE_EM + 2 * wide)
+        return TEXT_UNITS * text_px(html, self.font(size), narrow=SLIDE_EM)
 
     @property
     def grow(self) -> float:  # how much the label lines grew
@@ -360,12 +361,12 @@ def _diagram_ranks(d: Diagram) -> tuple[dict, dict]:
 
 
 def _title(d: Diagram) -> str:
-    return d.title + (f"<br><sup>{d.subtitle}</sup>" if d.subtitle else "")
+    return heading(d.title, d.subtitle)["text"]
 
 
 def _figure(d: Diagram, out: _Drawing, width: float, y: float, top: int, pad: int = 10) -> go.Figure:
     layout = dict(
-        template="kv_atlas", title=dict(text=_title(d)), shapes=out.shapes, annotations=out.notes,
+        template="kv_atlas", title=heading(d.title, d.subtitle), shapes=out.shapes, annotations=out.notes,
         xaxis=dict(visible=False, range=[-0.1, width + 0.1], constrain="domain"),
         yaxis=dict(visible=False, range=[y + 0.1, -0.1], scaleanchor="x", scaleratio=1, constrain="domain"),
         width=int((width + 0.2) * PX) + 2 * pad, height=int((y + 0.2) * PX) + top + 2 * pad,
@@ -423,7 +424,7 @@ def _choose(ds: list[Diagram], slide: tuple[int, int]) -> SlideLayout:
     scale = slide_font_scale()
     area_w = diagram_area(*slide, _title(ds[0]), scale)[0]
     area_h = min(diagram_area(*slide, _title(d), scale)[1] for d in ds)  # under the tallest title
-    u = slide[1] / 1080
+    u = unit(slide[1])
     ranks = [_diagram_ranks(d) for d in ds]
     best = None
     for text in TEXT_STEPS:
@@ -552,7 +553,7 @@ def _cell(val: float, fmt: str) -> str:
 
 def text_width(html: str, size: float = 10) -> float:
     """Approximate width of a label in layout units."""
-    return CHAR * size * chars(html)
+    return TEXT_UNITS * text_px(html, size)
 
 
 def _op_width(op: Op, m: Metrics) -> float:

@@ -13,6 +13,7 @@ from core.mechanisms.mla import MLADims, content_score_orders, output_orders, ru
 from i18n import t
 
 from .matrix import Box, Diagram, Op, render
+from .style import heading
 
 
 def sym(base: str, sup: str = "", sub: str = "", t_: bool = False) -> str:
@@ -160,8 +161,8 @@ def build_mla_cost(*, lang: str = "ko", max_tokens: int = 1 << 20):
                 line=dict(color=colours[order], dash=dash, width=2.5),
                 hovertemplate="T=%{x:,}<br>%{y:.3s} MAC<extra>%{fullData.name}</extra>"))
     layout = dict(
-        template="kv_atlas", title=dict(text=f"{t('cost.title', lang)}<br><sup>"
-                                             f"{t('cost.sub', lang, rkv=d.kv_lora_rank, dk=d.qk_nope_head_dim)}</sup>"),
+        template="kv_atlas", title=heading(t("cost.title", lang), t("cost.sub", lang, rkv=d.kv_lora_rank,
+                                                                               dk=d.qk_nope_head_dim)),
         xaxis=dict(type="log", title=dict(text=t("cost.x", lang)), exponentformat="SI"),
         yaxis=dict(type="log", title=dict(text=t("cost.y", lang)), exponentformat="SI"),
         height=440, margin=dict(l=10, r=20, t=80, b=10),

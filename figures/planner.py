@@ -15,7 +15,7 @@ from core.cost import fitted
 from core.units import fmt_bytes, fmt_tokens
 from i18n import model_name, t
 
-from .style import MUTED, ROLE_COLOURS
+from .style import MUTED, ROLE_COLOURS, heading
 
 PLANNER_MODELS = ("v3.2", "v4-flash", "v4.1-flash", "llama-3.1-8b", "qwen3-32b", "gemma-3-4b", "gpt-oss-120b",
                   "kimi-k2")
@@ -57,7 +57,7 @@ def build_capacity(*, models: Sequence[str] = PLANNER_MODELS, context: int = 131
     title = t("cap.title", lang, tp=tp, g=g.name, n=fmt_tokens(context))
     sub = t("cap.sub", lang, b=bytes_per_parameter, r=f"{reserved:.0%}", blk=block)
     return go.Figure(bars, layout=dict(
-        template="kv_atlas", title=dict(text=f"{title}<br><sup>{sub}</sup>"), height=140 + 52 * len(rows),
+        template="kv_atlas", title=heading(title, sub), height=140 + 52 * len(rows),
         margin=dict(l=10, r=40, t=90, b=10), showlegend=False,
         xaxis=dict(title=dict(text=t("cap.x", lang)), range=[0, max(max(counts), 1) * 1.8], rangemode="tozero"),
         yaxis=dict(autorange="reversed"),
@@ -97,7 +97,7 @@ def build_read_floor(*, models: Sequence[str] = PLANNER_MODELS, precision: Preci
     title = t("floor.title", lang)
     sub = t("floor.sub", lang, g=g.name, tp=tp, bw=f"{g.bandwidth_bytes_per_s * tp / 1e12:g}", b=batch)
     return go.Figure(data=traces, layout=dict(
-        template="kv_atlas", title=dict(text=f"{title}<br><sup>{sub}</sup>"), height=480,
+        template="kv_atlas", title=heading(title, sub), height=480,
         margin=dict(l=10, r=20, t=90, b=10),
         xaxis=dict(type="log", title=dict(text=t("x.axis.x", lang)), exponentformat="SI"),
         yaxis=dict(type="log", title=dict(text=t("floor.y", lang)), exponentformat="SI"),

@@ -14,7 +14,7 @@ from core.variants import V4_PAGE_ALIGN, VARIANTS, Varied
 from i18n import model_name, t
 
 from .contrast import INK
-from .style import MUTED, ROLE_COLOURS
+from .style import MUTED, ROLE_COLOURS, heading
 
 PANELS = ("x", "x2")
 
@@ -51,7 +51,7 @@ def build_reconciliation(*, variants: Sequence[str] = tuple(VARIANTS), context: 
     notes = [dict(text=text, x=x, y=1.0, xref="paper", yref="paper", xanchor="center", yanchor="bottom",
                   showarrow=False, font=dict(size=14)) for text, x in zip(titles, (0.24, 0.76))]
     return go.Figure(data=traces, layout=dict(
-        template="kv_atlas", title=dict(text=f"{t('rec.title', lang)}<br><sup>{t('rec.sub', lang)}</sup>"),
+        template="kv_atlas", title=heading(t("rec.title", lang), t("rec.sub", lang)),
         height=160 + 58 * len(rows), margin=dict(l=10, r=90, t=110, b=10), annotations=notes,
         xaxis=dict(type="log", domain=[0, 0.46], range=axes["x"], exponentformat="SI"),
         xaxis2=dict(type="log", domain=[0.54, 1], range=axes["x2"], exponentformat="SI"),

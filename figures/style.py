@@ -8,7 +8,7 @@ import plotly.graph_objects as go
 import plotly.io as pio
 
 from .contrast import INK, readable
-from .slide import INLINE_SIZE, ON_FILL
+from .text import FONT, INLINE_SIZE, plain
 
 # Colours by role, as the article uses them.
 ROLE_COLOURS = {
@@ -18,7 +18,7 @@ ROLE_COLOURS = {
     "weight": "#7b4bb7",  # purple: learned weight
 }
 MUTED = "#6b7280"
-FONT = "Noto Sans CJK KR, Noto Sans KR, Apple SD Gothic Neo, Malgun Gothic, Arial, sans-serif"
+ON_FILL = "on-fill"  # names text drawn on a fill of its own (a look leaves its colour alone)
 
 TEMPLATE = go.layout.Template(pio.templates["plotly_white"])
 TEMPLATE.layout.font = dict(family=FONT, size=13, color="#1f2937")
@@ -27,6 +27,26 @@ TEMPLATE.layout.paper_bgcolor = "white"
 TEMPLATE.layout.plot_bgcolor = "white"
 TEMPLATE.layout.hoverlabel = dict(font=dict(family=FONT))
 pio.templates["kv_atlas"] = TEMPLATE
+
+
+def heading(title: str, subtitle: str = "") -> dict:
+    """A figure's layout title: the title and, under it, the subtitle as a smaller <sup> line. The
+    one place that writes this form; `heading_parts` reads it back (figures/slide.py keeps the
+    builder's text in layout.meta["title"] when it breaks the lines anew for a slide)."""
+    return dict(text=title + (f"<br><sup>{subtitle}</sup>" if subtitle else ""))
+
+
+def heading_parts(text: str) -> tuple[str, str]:
+    """(title, subtitle) of a `heading`'s text."""
+    title, _, subtitle = (text or "").partition("<br><sup>")
+    return title, subtitle.removesuffix("</sup>")
+
+
+def title_parts(fig: go.Figure) -> tuple[str, str]:
+    """A figure's title and subtitle as plain one-line text, as its builder wrote them (a slide's
+    own line breaks do not count)."""
+    meta = fig.layout.meta if isinstance(fig.layout.meta, dict) else {}
+    return tuple(" ".join(plain(part).split()) for part in heading_parts(meta.get("title", fig.layout.title.text)))
 
 
 def plotly_config(figure_id: str) -> dict:

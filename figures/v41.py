@@ -18,8 +18,7 @@ from i18n import model_name, t
 from .contrast import INK, ink_on
 from .matrix import Box, Diagram, Op, render
 from .mla import sym
-from .slide import ON_FILL
-from .style import MUTED, ROLE_COLOURS
+from .style import MUTED, ON_FILL, ROLE_COLOURS, heading
 
 MODE_COLOURS = {"SWA": "#d1d5db", "Full": ROLE_COLOURS["main_kv"], "Reindex": ROLE_COLOURS["index_key"],
                 "Reuse": "#bcd3f5"}
@@ -75,7 +74,7 @@ def build_a24(*, model: str = "v4.1-flash", lang: str = "ko") -> go.Figure:
                        hovertext=hover_text, hoverinfo="text", showlegend=False)
     fig = go.Figure(data=[*legend, hover])
     fig.update_layout(
-        template="kv_atlas", title=dict(text=f"{t('a24.title', lang, m=spec.name, n=n)}<br><sup>{facts}</sup>"),
+        template="kv_atlas", title=heading(t("a24.title", lang, m=spec.name, n=n), facts),
         shapes=shapes, annotations=notes, height=400, margin=dict(l=110, r=20, t=110, b=10),
         xaxis=dict(visible=False, range=[-0.2, n + 0.2]), yaxis=dict(visible=False, range=[-1.95, 2.45]),
         legend=dict(orientation="h", x=1, xanchor="right", y=1.02, yanchor="bottom"), hovermode="closest")
@@ -121,7 +120,7 @@ def build_factors(*, lang: str = "ko", models=A1_MODELS) -> go.Figure:
     fig = go.Figure(data=traces)
     fig.update_layout(
         template="kv_atlas", barmode="group", height=460, margin=dict(l=10, r=20, t=90, b=10),
-        title=dict(text=f"{t('fx.title', lang)}<br><sup>{t('fx.sub', lang)}</sup>"),
+        title=heading(t("fx.title", lang), t("fx.sub", lang)),
         yaxis=dict(type="log", title=dict(text=t("fx.y", lang)), range=[-4, 0.6],
                    tickvals=[10.0**-k for k in range(5)], ticktext=["1"] + [f"1/{10**k:,}" for k in range(1, 5)]),
         legend=dict(orientation="h", x=0, y=-0.12, yanchor="top"))
@@ -323,8 +322,8 @@ def build_ced_ratio(*, lang: str = "ko", max_prompt: int = 1 << 20) -> go.Figure
     fig.add_hline(y=limit, line=dict(color=MUTED, dash="dot"))
     fig.update_layout(
         template="kv_atlas", height=360, margin=dict(l=10, r=20, t=80, b=10), showlegend=False,
-        title=dict(text=f"{t('ced.title', lang)}<br><sup>"
-                        f"{t('ced.sub', lang, e=split.encoder_layers, d=split.decoder_layers, w=split.window)}</sup>"),
+        title=heading(t("ced.title", lang),
+                      t("ced.sub", lang, e=split.encoder_layers, d=split.decoder_layers, w=split.window)),
         xaxis=dict(type="log", title=dict(text=t("ced.x", lang)), exponentformat="SI"),
         yaxis=dict(title=dict(text=t("ced.y", lang)), tickformat=".0%", range=[0, 1.05]))
     return fig

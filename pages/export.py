@@ -8,10 +8,12 @@ built. The download is handed over as bytes: see the note at `offer`."""
 import streamlit as st
 
 import ui
-from figures import FIGURES, deck, ordered_ids
-from figures.export import BUILD_LOCK, FORMATS, IMAGE_FORMATS, MAX_FILES, SLIDE_SIZES, files, image_browser, write_zip
+from figures import FIGURES, ordered_ids
+from figures.canvas import SLIDE_SIZES
 from figures.knobs import CONTEXT, PRECISION, UNITS
 from i18n import t
+from publish import deck
+from publish.export import BUILD_LOCK, FORMATS, IMAGE_FORMATS, MAX_FILES, files, image_browser, write_zip
 
 v = ui.view()
 L = v.lang
@@ -29,52 +31,61 @@ def progress_bar(total: int):
     return lambda n, name: bar.progress(n / total, text=f"{n}/{total} · {name}")
 
 
+def ready(n: int, images: bool) -> bool:
+    """Whether a build of `n` files can start; if not, the page says why."""
+    if not n:
+        st.info(t("ex.empty", L))
+    elif n > MAX_FILES:
+        st.warning(t("ex.cap", L, n=n, cap=MAX_FILES))
+    elif images and not image_browser():
+        st.warning(t("app.noimages", L))
+    else:
+        return True
+    return False
+
+
+def run(n: int, make) -> tuple[bytes, list[str]]:
+    """`make(progress)` → (bytes, failures), one build at a time per process, with a progress bar
+    over `n` files; the failures are shown."""
+    if BUILD_LOCK.locked():
+        st.info(t("ex.waiting", L))
+    step = progress_bar(n)
+    with BUILD_LOCK:
+        data, failed = make(step)
+    if failed:
+        st.warning(t("ex.failed", L, n=len(failed), which="; ".join(failed)))
+    return data, failed
+
+
+def zipped(items, progress) -> tuple[bytes, list[str]]:
+    path, failed = write_zip(items, progress)
+    data = path.read_bytes()
+    path.unlink(missing_ok=True)
+    return data, failed
+
+
 def build_zip(ids: list[str]) -> None:
     formats = st.multiselect(t("ex.formats", L), FORMATS, default=["svg", "png"], key="ex_fmt")
     c = st.columns(3)
     width = c[0].number_input(t("ex.width", L), 320, 3840, 1920, 10, key="ex_w")
     height = c[1].number_input(t("ex.height", L), 240, 2160, 1080, 10, key="ex_h")
     scale = c[2].number_input(t("ex.scale", L), 0.5, 4.0, 1.0, 0.5, key="ex_s")
-    total = len(ids) * len(formats)
-    if not total:
-        st.info(t("ex.empty", L))
-    elif total > MAX_FILES:
-        st.warning(t("ex.cap", L, n=total, cap=MAX_FILES))
-    elif set(formats) & set(IMAGE_FORMATS) and not image_browser():
-        st.warning(t("app.noimages", L))
-    elif st.button(t("ex.build", L), type="primary"):
-        if BUILD_LOCK.locked():
-            st.info(t("ex.waiting", L))
-        step = progress_bar(total)
-        with BUILD_LOCK:
-            path, failed = write_zip(files(ids, formats, lang=L, theme=v.theme, font_scale=v.font_scale, params=PARAMS,
-                                           size={"width": width, "height": height, "scale": scale}), step)
-        if failed:
-            st.warning(t("ex.failed", L, n=len(failed), which="; ".join(failed)))
-        data = path.read_bytes()
-        path.unlink(missing_ok=True)
-        offer(t("ex.download", L, n=total - len(failed)), data, "kv-atlas-figures.zip", "application/zip")
+    n = len(ids) * len(formats)
+    if ready(n, bool(set(formats) & set(IMAGE_FORMATS))) and st.button(t("ex.build", L), type="primary"):
+        size = {"width": width, "height": height, "scale": scale}
+        data, failed = run(n, lambda step: zipped(files(ids, formats, lang=L, theme=v.theme, font_scale=v.font_scale,
+                                                        params=PARAMS, size=size), step))
+        offer(t("ex.download", L, n=n - len(failed)), data, "kv-atlas-figures.zip", "application/zip")
 
 
 def build_deck(ids: list[str]) -> None:
     st.caption(t("ex.deck.intro", L))
-    size = st.radio(t("ex.deck.size", L), SLIDE_SIZES, key="ex_deck_size", horizontal=True,
-                    format_func=lambda name: "{} × {}".format(*SLIDE_SIZES[name]))
-    if not ids:
-        st.info(t("ex.empty", L))
-    elif len(ids) > MAX_FILES:  # a picture per slide, capped as the zip's files are
-        st.warning(t("ex.cap", L, n=len(ids), cap=MAX_FILES))
-    elif not image_browser():
-        st.warning(t("app.noimages", L))
-    elif st.button(t("ex.deck.build", L), type="primary", key="ex_deck_build"):
-        if BUILD_LOCK.locked():
-            st.info(t("ex.waiting", L))
-        step = progress_bar(len(ids))
-        with BUILD_LOCK:
-            data, failed = deck.build(ids, lang=L, theme=v.theme, font_scale=v.font_scale, params=PARAMS, size=size,
-                                      progress=step)
-        if failed:
-            st.warning(t("ex.failed", L, n=len(failed), which="; ".join(failed)))
+    size = st.radio(t("ex.deck.size", L), SLIDE_SIZES, index=list(SLIDE_SIZES).index(deck.DEFAULT_SIZE),
+                    key="ex_deck_size", horizontal=True, format_func=lambda name: "{} × {}".format(*SLIDE_SIZES[name]))
+    # a picture per slide; at most every figure, so under the zip's cap
+    if ready(len(ids), True) and st.button(t("ex.deck.build", L), type="primary", key="ex_deck_build"):
+        data, failed = run(len(ids), lambda step: deck.build(ids, lang=L, theme=v.theme, font_scale=v.font_scale,
+                                                             params=PARAMS, size=size, progress=step))
         offer(t("ex.deck.download", L, n=1 + len(ids) - len(failed)), data, "kv-atlas-talk.pptx", deck.MIME,
               key="ex_deck_download")
 

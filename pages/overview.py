@@ -8,8 +8,8 @@ from core import get
 from core.summary import summarise
 from core.units import fmt_ratio
 from figures import FIGURES
-from figures.catalogue import article_title
 from i18n import model_name, t
+from publish.catalogue import article_title
 
 v = ui.view()
 L = v.lang

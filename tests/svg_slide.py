@@ -13,9 +13,10 @@ from dataclasses import dataclass, field
 
 from PIL import Image
 
+from figures.canvas import SAFE
 from figures.chart_slide import overlap
 from figures.contrast import RGBA, contrast, over, rgba
-from figures.slide import SAFE, chars
+from figures.text import chars
 
 NS = "{http://www.w3.org/2000/svg}"
 XLINK = "{http://www.w3.org/1999/xlink}href"

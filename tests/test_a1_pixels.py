@@ -10,8 +10,8 @@ from PIL import Image
 
 import core
 from figures import FIGURES
-from figures.export import image
 from figures.style import ROLE_COLOURS
+from publish.export import image
 
 
 def bar_extents(png: bytes) -> list[list[tuple[int, int]]]:

@@ -1,7 +1,7 @@
 """Figures that play (figures/animation.py): which figures and steps, frame k is the static
 figure at step k — also after plotly.js has merged other frames into the plot first — the
 HTML export carries frames and controls, the page's ▶ Play toggle shows them, and
-`python -m figures animate` writes a GIF and an MP4 with a frame per step at the asked size
+`python -m publish animate` writes a GIF and an MP4 with a frame per step at the asked size
 and speed; at a slide size its frames are slides, laid out alike."""
 
 from __future__ import annotations
@@ -17,13 +17,13 @@ from streamlit.testing.v1 import AppTest
 from test_app import ROOT, page_charts
 
 from figures import FIGURES
-from figures.animation import CONTROLS_PX, animated, at_step, steps, stills
-from figures.cli import main
-from figures.export import files, image_browser
 from figures.registry import PLAYS, FigureSpec, Play
 from figures.style import apply_look
 from figures.v4 import build_a14
-from figures.video import FPS_RANGE, pictures
+from publish.animation import CONTROLS_PX, animated, at_step, steps, stills
+from publish.cli import main
+from publish.export import files, image_browser
+from publish.video import pictures
 
 # what the issue asks for: the figure, the knob its frames step
 ASKED = {"A14": "t_", "A19": "t_", "B3": "position", "A25": "tokens", "A27": "prompt"}
@@ -189,36 +189,7 @@ def test_the_play_toggle_shows_the_animation_on_the_page():
     assert playing[0]["layout"]["sliders"][0]["currentvalue"]["prefix"].startswith("t ")
 
 
-# --- python -m figures animate -----------------------------------------------------------
-
-@pytest.mark.parametrize("argv, says", [
-    (["--id", "Z9"], "unknown figure id"),
-    (["--id", "A1"], "A1 has no play control"),
-    (["--id", "A14", "--fps", "0"], "--fps"),
-    (["--id", "A14", "--fps", "fast"], "--fps"),
-    (["--id", "A14", "--fps", str(FPS_RANGE[1] * 2)], "--fps"),
-    (["--id", "A14", "--width", "-3"], "--width"),
-])
-def test_animate_bad_input_is_one_error_line_and_status_2(argv, says, tmp_path, capsys):
-    with pytest.raises(SystemExit) as e:
-        main(["animate", "--out", str(tmp_path / "a.gif"), *argv])
-    err = capsys.readouterr().err.strip()
-    assert e.value.code == 2 and says in err and len(err.splitlines()) == 1, err
-    assert not (tmp_path / "a.gif").exists()
-
-
-@pytest.mark.parametrize("argv, says", [
-    (["--out", "a.avi"], "name a .gif or .mp4"),
-    (["--out", "a.mp4", "--format", "gif"], "--format gif, but"),
-    (["--out", "a.gif", "--set", "zz=1"], "has a knob 'zz'"),
-])
-def test_animate_a_wrong_file_or_knob_is_one_error_line_and_status_2(argv, says, tmp_path, capsys, monkeypatch):
-    monkeypatch.chdir(tmp_path)
-    assert main(["animate", "--id", "A14", *argv]) == 2
-    err = capsys.readouterr().err.strip()
-    assert says in err and len(err.splitlines()) == 1, err
-    assert not list(tmp_path.iterdir())
-
+# --- python -m publish animate -----------------------------------------------------------
 
 @pytest.fixture(scope="module")
 def videos(tmp_path_factory):
@@ -260,8 +231,9 @@ def test_the_frames_at_a_slide_size_are_slides_laid_out_alike():
     step is the slide the export draws at that step — and what it draws stays inside the margins."""
     from svg_slide import clashes, outside_margins, read, shown
 
-    from figures.export import SLIDE_SIZES, as_slide, image
-    from figures.slide import SAFE, SLIDE_TEXT, is_laid_out
+    from figures.canvas import SAFE, SLIDE_SIZES, SLIDE_TEXT
+    from figures.slide import is_laid_out
+    from publish.export import as_slide, image
 
     w, h = SLIDE_SIZES["1080p"]
     figs = pictures("A14", {"lang": "en"}, width=w, height=h)

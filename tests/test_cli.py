@@ -1,10 +1,9 @@
 """`python -m core` as a user runs it: a subprocess from the repository root; and how
-`python -m figures animate` refuses a file it cannot write and reports a failure."""
+`python -m publish animate` refuses a file it cannot write and reports a failure."""
 
 from __future__ import annotations
 
 import argparse
-import io
 import json
 import os
 import subprocess
@@ -12,11 +11,10 @@ import sys
 from pathlib import Path
 
 import pytest
-from PIL import Image
 
 import core
-from figures import ordered_ids, video
-from figures.cli import main, parse_ids
+from figures import ordered_ids
+from publish.cli import parse_ids
 
 ROOT = Path(__file__).resolve().parents[1]
 N = 131072
@@ -213,51 +211,10 @@ def test_an_open_precision_without_config_exits_2():
     assert "--precision" in line and "--config" in line
 
 
-# --- python -m figures: ids, and animate's files and failures -----------------------------------
+# --- python -m publish: ids (the commands' failures: tests/test_publish_cli.py) ---------------
 
 def test_ids_left_out_are_every_figure_and_an_empty_list_is_refused():
     assert parse_ids(None) == ordered_ids()
     for text in ("", " , "):
         with pytest.raises(argparse.ArgumentTypeError, match="names no figure"):
             parse_ids(text)
-
-
-def test_animate_refuses_a_directory_or_a_missing_directory_before_rendering(tmp_path, capsys):
-    (tmp_path / "a14.gif").mkdir()
-    for out, says in ((tmp_path / "a14.gif", "is a directory"), (tmp_path / "no" / "a14.gif", "no directory")):
-        with pytest.raises(SystemExit) as e:
-            main(["animate", "--id", "A14", "--out", str(out)])
-        err = capsys.readouterr().err.strip()
-        assert e.value.code == 2 and says in err and len(err.splitlines()) == 1, err
-    assert not (tmp_path / "no").exists()
-
-
-def blank_png(fig, fmt="png", *, width, height, **_) -> bytes:
-    out = io.BytesIO()
-    Image.new("RGB", (width, height)).save(out, "png")
-    return out.getvalue()
-
-
-def animate_small(out: Path) -> int:
-    return main(["animate", "--id", "A14", "--out", str(out), "--width", "320", "--height", "180"])
-
-
-def test_animate_turns_a_render_error_into_one_line_and_status_1(monkeypatch, tmp_path, capsys):
-    def timed_out(*args, **kwargs):
-        raise RuntimeError("kaleido timed out\n  after 60 s")
-
-    monkeypatch.setattr(video, "image", timed_out)
-    assert animate_small(tmp_path / "a14.gif") == 1
-    assert capsys.readouterr().err.strip() == "error: kaleido timed out after 60 s"
-    assert not list(tmp_path.iterdir())
-
-
-def test_animate_turns_a_failed_write_into_one_line_and_status_1(monkeypatch, tmp_path, capsys):
-    def full_disk(*args, **kwargs):
-        raise OSError(28, "No space left on device")
-
-    monkeypatch.setattr(video, "image", blank_png)
-    monkeypatch.setattr(video, "write", full_disk)
-    assert animate_small(tmp_path / "a14.mp4") == 1
-    err = capsys.readouterr().err.strip()
-    assert len(err.splitlines()) == 1 and "No space left on device" in err, err

@@ -1,4 +1,4 @@
-"""The talk deck (figures/deck.py, `python -m figures deck`, the Export page's Deck), opened
+"""The talk deck (figures/deck.py, `python -m publish deck`, the Export page's Deck), opened
 with python-pptx: slides, pictures, titles and notes in the chosen language, numbers from core,
 the look, the CLI's refusals, and a slide drawn by LibreOffice where it is installed."""
 
@@ -20,15 +20,16 @@ from streamlit.testing.v1 import AppTest
 from core import DEPLOYED, MODELS, storage_per_token
 from core.summary import summarise
 from core.units import fmt_bytes, fmt_exact
-from figures import FIGURES, deck, export
-from figures.catalogue import article_title
-from figures.cli import main
+from figures import FIGURES
+from figures.canvas import SLIDE_SIZES
 from figures.contrast import READABLE, contrast
-from figures.deck import plain, title_parts
-from figures.export import SLIDE_SIZES, image_browser
 from figures.registry import FigureSpec
-from figures.style import BACKGROUNDS, THEMES
+from figures.style import BACKGROUNDS, THEMES, title_parts
+from figures.text import plain
 from i18n import t
+from publish import deck, export
+from publish.catalogue import article_title
+from publish.export import image_browser
 
 ROOT = Path(__file__).resolve().parent.parent
 IDS = ["B2", "A24", "A3", "A1"]  # out of order on purpose: the deck puts them in article order
@@ -215,7 +216,7 @@ def test_a_figure_that_fails_is_listed_in_one_line_and_the_others_keep_their_sli
 # --- the command ---------------------------------------------------------------------------
 
 def run_cli(*args: str, timeout: int = 180) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "figures", "deck", *args], cwd=ROOT, capture_output=True,
+    return subprocess.run([sys.executable, "-m", "publish", "deck", *args], cwd=ROOT, capture_output=True,
                           text=True, timeout=timeout)
 
 
@@ -230,60 +231,6 @@ def test_the_command_writes_the_deck(tmp_path):
     pic = next(sh for sh in prs.slides[1].shapes if sh.shape_type == MSO_SHAPE_TYPE.PICTURE)
     assert Image.open(io.BytesIO(pic.image.blob)).size == SLIDE_SIZES["720p"]
     assert "t=9" in " ".join(sh.text_frame.text for sh in prs.slides[1].shapes if sh.has_text_frame)
-
-
-@pytest.mark.parametrize("args, says", [
-    (["--ids", "A1,Z9"], "unknown figure id(s) Z9"),
-    (["--set", "bogus=1", "--ids", "A14"], "no figure among A14 has a knob 'bogus'"),
-    (["--theme", "neon"], "theme=neon"),
-    (["--size", "4k"], "invalid choice: '4k'"),
-    (["--lang", "fr"], "invalid choice: 'fr'"),
-    (["--set", "ctx"], "--set takes KEY=VALUE"),
-    (["--ids", ""], "names no figure"),
-])
-def test_bad_input_exits_2_with_one_line(tmp_path, args, says):
-    done = run_cli("--out", str(tmp_path / "talk.pptx"), *args)
-    assert done.returncode == 2 and says in done.stderr
-    assert len(done.stderr.strip().splitlines()) == 1, done.stderr
-    assert not (tmp_path / "talk.pptx").exists()
-
-
-def test_out_must_name_a_pptx_file(tmp_path):
-    done = run_cli("--out", str(tmp_path / "talk.txt"))
-    assert done.returncode == 2 and "talk.pptx" in done.stderr and len(done.stderr.strip().splitlines()) == 1
-
-
-def test_out_must_be_a_file_in_a_directory_that_exists(tmp_path, capsys):
-    (tmp_path / "talk.pptx").mkdir()
-    for out, says in ((tmp_path / "talk.pptx", "is a directory"), (tmp_path / "no" / "talk.pptx", "no directory")):
-        with pytest.raises(SystemExit) as e:  # refused before anything renders
-            main(["deck", "--out", str(out), "--ids", "A1"])
-        err = capsys.readouterr().err.strip()
-        assert e.value.code == 2 and says in err and len(err.splitlines()) == 1, err
-    assert not (tmp_path / "no").exists()
-
-
-def test_the_command_says_in_one_line_when_no_figure_renders(blank_pictures, monkeypatch, tmp_path, capsys):
-    def timed_out(*args, **kwargs):
-        raise RuntimeError("kaleido timed out\n  after 60 s")
-
-    monkeypatch.setattr(deck, "image", timed_out)
-    out = tmp_path / "talk.pptx"
-    assert main(["deck", "--out", str(out), "--ids", "A1,B2"]) == 1
-    err = capsys.readouterr().err.strip()
-    assert len(err.splitlines()) == 1 and "A1: kaleido timed out after 60 s" in err and "B2:" in err, err
-    assert not out.exists()
-
-
-def test_the_command_says_in_one_line_when_the_deck_cannot_be_written(blank_pictures, monkeypatch, tmp_path,
-                                                                     capsys):
-    def full_disk(self, data):
-        raise OSError(28, "No space left on device")
-
-    monkeypatch.setattr(Path, "write_bytes", full_disk)
-    assert main(["deck", "--out", str(tmp_path / "talk.pptx"), "--ids", "B2"]) == 1
-    err = capsys.readouterr().err.strip()
-    assert len(err.splitlines()) == 1 and "No space left on device" in err, err
 
 
 # --- the Export page's Deck -----------------------------------------------------------------

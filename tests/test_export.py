@@ -14,16 +14,18 @@ import plotly.graph_objects as go
 import pytest
 
 import core
-from figures import FIGURES, export
-from figures.cli import ordered_ids, slug
-from figures.export import image
-from figures.slide import SLIDE_TEXT, SLIDE_TITLE
+from figures import FIGURES
+from figures.canvas import SLIDE_SIZES, SLIDE_TEXT, SLIDE_TITLE
+from figures.style import title_parts
+from publish import export
+from publish.cli import ordered_ids, slug
+from publish.export import image
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
 def run_cli(*args) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "figures", *args], cwd=ROOT, capture_output=True, text=True,
+    return subprocess.run([sys.executable, "-m", "publish", *args], cwd=ROOT, capture_output=True, text=True,
                           timeout=600)
 
 
@@ -38,8 +40,7 @@ def exported(tmp_path_factory) -> Path:
 
 
 def plain_title(fid: str) -> str:
-    text = FIGURES[fid](lang="en").layout.title.text.split("<br>")[0]
-    return re.sub(r"<[^>]+>", "", text).strip()
+    return title_parts(FIGURES[fid](lang="en"))[0]
 
 
 @pytest.mark.parametrize("fid", ordered_ids())
@@ -159,13 +160,14 @@ def test_files_build_a_figure_once_per_layout_its_formats_need(monkeypatch, form
     each is made only when a format needs it."""
     made = []
 
-    def styled(fid, *, size=None, **look):
+    def built(fid, values, theme="light", font_scale=1.0, size=None):
         made.append(bool(size))
         return go.Figure()
 
-    monkeypatch.setattr(export, "styled", styled)
+    monkeypatch.setattr(export, "built", built)
+    monkeypatch.setattr(export, "image", lambda fig, fmt, **size: b"x")
     monkeypatch.setattr(export, "to_bytes", lambda fig, fmt, **size: b"x")
-    size = dict(zip(("width", "height"), export.SLIDE_SIZES["1080p"]))
+    size = dict(zip(("width", "height"), SLIDE_SIZES["1080p"]))
     out = list(export.files(["A1"], formats, lang="en", size=size))
     assert [data for _, _, data in out] == [b"x"] * len(formats)
     assert made == builds

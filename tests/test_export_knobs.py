@@ -11,13 +11,13 @@ import pytest
 
 import core
 from figures import FIGURES
-from figures.export import numbers
+from publish.export import numbers
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
 def run_cli(*args) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "figures", "export", *args], cwd=ROOT, capture_output=True,
+    return subprocess.run([sys.executable, "-m", "publish", "export", *args], cwd=ROOT, capture_output=True,
                           text=True, timeout=300)
 
 

@@ -77,5 +77,5 @@ def test_the_package_is_every_top_level_package_but_the_dev_tools():
         config = read_configuration(ROOT / "pyproject.toml", expand=True)
     found = {p.split(".")[0] for p in config["tool"]["setuptools"]["packages"]}
     on_disk = {d.name for d in ROOT.iterdir() if (d / "__init__.py").is_file()}
-    assert {"core", "figures", "ui", "i18n"} <= found
+    assert {"core", "figures", "publish", "ui", "i18n"} <= found
     assert found == on_disk - DEV_ONLY

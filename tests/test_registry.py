@@ -192,6 +192,6 @@ def test_extras_are_registered_too():
 def test_the_catalogue_in_docs_is_the_registry_s():
     from pathlib import Path
 
-    from figures.catalogue import markdown
+    from publish.catalogue import markdown
     committed = (Path(__file__).resolve().parent.parent / "docs" / "catalogue.md").read_text(encoding="utf-8")
-    assert committed == markdown(), "stale: run python -m figures catalogue --out docs/catalogue.md"
+    assert committed == markdown(), "stale: run python -m publish catalogue --out docs/catalogue.md"

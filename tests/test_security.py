@@ -11,11 +11,11 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from figures import SPECS, ordered_ids
-from figures.export import MAX_FILES, write_zip
+from publish.export import MAX_FILES, write_zip
 from ui.charts import download_files
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
-CODE = sorted(p for d in ("core", "figures", "ui", "pages", "i18n") for p in (ROOT / d).rglob("*.py")) + \
+CODE = sorted(p for d in ("core", "figures", "publish", "ui", "pages", "i18n") for p in (ROOT / d).rglob("*.py")) + \
     [ROOT / "app.py"]
 SAFE_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*")
 
@@ -49,20 +49,20 @@ def test_nothing_is_evaluated_or_unpickled(path):
 
 @pytest.mark.parametrize("ids", ["../A1", "A1/../B2", "A1/", "/etc/passwd", "..", "A1\\..\\B2", "A 1"])
 def test_export_refuses_ids_that_are_paths(tmp_path, ids):
-    done = subprocess.run([sys.executable, "-m", "figures", "export", "--out", str(tmp_path), "--ids", ids],
+    done = subprocess.run([sys.executable, "-m", "publish", "export", "--out", str(tmp_path), "--ids", ids],
                           cwd=ROOT, capture_output=True, text=True, timeout=120)
     assert done.returncode == 2 and "unknown figure id" in done.stderr
     assert not any(tmp_path.iterdir())  # nothing written, not even outside
 
 
 def test_export_refuses_a_nul_in_an_id():
-    from figures.cli import parse_ids  # argparse's type function, tested directly: argv cannot hold a NUL
+    from publish.cli import parse_ids  # argparse's type function, tested directly: argv cannot hold a NUL
     with pytest.raises(Exception, match="unknown figure id"):
         parse_ids("A1\x00")
 
 
 def test_export_and_site_write_only_names_they_make(tmp_path):
-    done = subprocess.run([sys.executable, "-m", "figures", "export", "--out", str(tmp_path), "--ids", "A1,B2",
+    done = subprocess.run([sys.executable, "-m", "publish", "export", "--out", str(tmp_path), "--ids", "A1,B2",
                            "--format", "csv,json"], cwd=ROOT, capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     assert all(SAFE_NAME.fullmatch(p.name) and p.parent == tmp_path for p in tmp_path.iterdir())
@@ -96,7 +96,8 @@ def test_a_zip_is_streamed_to_disk_with_its_failures_listed(tmp_path):
 
 
 def test_without_a_browser_images_fail_with_one_clear_message_and_the_pages_say_so(monkeypatch):
-    from figures import FIGURES, export
+    from figures import FIGURES
+    from publish import export
     monkeypatch.setattr(export, "image_browser", lambda: None)
     with pytest.raises(export.ImagesUnavailable, match="Chrome or Chromium"):
         export.image(FIGURES["A1"]())

@@ -10,10 +10,10 @@ import pytest
 from svg_slide import Slide, clashes, drawn, outside_margins, read, shown
 
 from figures import ordered_ids
+from figures.canvas import SAFE, SLIDE_SIZES, SLIDE_TEXT, SLIDE_TITLE
 from figures.contrast import READABLE, VISIBLE, contrast, over, rgba
-from figures.export import SLIDE_SIZES, files, image_browser
-from figures.slide import SAFE, SLIDE_TEXT, SLIDE_TITLE
 from figures.style import THEMES
+from publish.export import files, image_browser
 
 W, H = SLIDE_SIZES["1080p"]
 PAGES = {"light": ("#ffffff",), "dark": ("#0f172a",), "transparent": ("#ffffff", "#000000")}
@@ -150,7 +150,7 @@ def test_a_chart_s_slide_png_download_is_the_slide_the_export_draws(figure_id):
     from PIL import Image
 
     from figures import FIGURES
-    from figures.export import styled, to_bytes
+    from publish.export import styled, to_bytes
     from ui.charts import file_bytes
 
     size = dict(zip(("width", "height"), SLIDE_SIZES["1080p"]))
@@ -206,7 +206,7 @@ def test_nothing_is_drawn_in_the_margins_at_font_scale_2(figure_id):
     import numpy as np
     from PIL import Image
 
-    from figures.export import styled, to_bytes
+    from publish.export import styled, to_bytes
 
     size = {"width": W, "height": H}
     png = to_bytes(styled(figure_id, lang="en", font_scale=2.0, size=size), "png", **size)

@@ -18,7 +18,6 @@ from .state import (
     language,
     model_picker,
     remember_import,
-    routed,
     run_completed,
     sidebar,
     url_notes,
@@ -27,4 +26,4 @@ from .state import (
 
 __all__ = ["View", "chart", "control", "controls", "embed", "figure_link", "follows_context", "generation_top",
            "imported_models", "language", "metrics", "model_picker", "remember_import",
-           "routed", "run_completed", "sidebar", "url_notes", "view"]
+           "run_completed", "sidebar", "url_notes", "view"]

@@ -10,11 +10,13 @@ import plotly.io as pio
 import streamlit as st
 
 from figures import FIGURES, SPECS
-from figures.animation import animated, at_step, steps
+from figures.canvas import SLIDE_SIZES
 from figures.knobs import FONT_SCALE, LANG, THEME
 from figures.registry import PLAYS
 from figures.style import apply_look, plotly_config
 from i18n import t
+from publish.animation import animated, at_step, steps
+from publish.export import IMAGE_FORMATS, figure_file, image_browser
 
 from .plot import plot
 from .state import view
@@ -94,8 +96,6 @@ def figure_link(figure_id: str, knobs: dict) -> str:
 
 def download_files(figure_id: str) -> tuple[tuple[str, str, str, dict, str], ...]:
     """(button label, format, MIME type, image size, file name) of a chart's downloads."""
-    from figures.export import SLIDE_SIZES
-
     pngs = tuple((f"PNG {w}×{h}", "png", "image/png", {"width": w, "height": h}, f"kv-atlas-{figure_id}-{name}.png")
                  for name, (w, h) in SLIDE_SIZES.items())
     return (("SVG", "svg", "image/svg+xml", {}, f"kv-atlas-{figure_id}.svg"), *pngs,
@@ -104,25 +104,19 @@ def download_files(figure_id: str) -> tuple[tuple[str, str, str, dict, str], ...
 
 
 def file_bytes(fig, figure_id: str, knobs: dict, fmt: str, size: dict, theme: str, font_scale: float) -> bytes:
-    """A download's bytes; a figure with a play control downloads as HTML with its frames, a
-    slide-size PNG is built and laid out as a slide (as the export CLI and the deck draw it).
-    The look comes as arguments: Streamlit calls a download's callable on another thread,
-    where this session's state is not to be had."""
-    from figures.export import as_slide, html, to_bytes
-
-    if fmt == "html" and figure_id in PLAYS:
-        return html(animated(figure_id, theme, font_scale, **knobs)).encode()
-    if size:
-        fig = as_slide(figure_id, knobs, size["width"], size["height"], theme, font_scale)
-    return to_bytes(fig, fmt, **size)
+    """A download's bytes, written as every export writes them (publish.export.figure_file), from
+    the figure and animation this page already built. The look comes as arguments: Streamlit
+    calls a download's callable on another thread, where this session's state is not to be had."""
+    played = json.loads(animation(figure_id, theme, font_scale, **knobs)) if fmt == "html" and figure_id in PLAYS \
+        else None
+    return figure_file(figure_id, fmt, knobs, theme=theme, font_scale=font_scale, size=size, screen=fig,
+                       animation=played)
 
 
 def downloads(figure_id: str, knobs: dict) -> None:
     """SVG / slide PNG / interactive HTML / numbers. The popover's buttons exist only while it
     is open (opening it reruns the page, or the fragment it is in), so a slider step or a page
     load does not pay for seven elements per chart; files are rendered only when clicked."""
-    from figures.export import IMAGE_FORMATS, image_browser
-
     v = view()
     lang = knobs.get("lang", v.lang)
     popover = st.popover(t("app.download", lang), width="content", key=f"dl-{figure_id}", on_change="rerun")

@@ -10,7 +10,6 @@ a rewrite takes one rerun).
 from __future__ import annotations
 
 import functools
-import threading
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -110,36 +109,27 @@ def _others() -> dict:
     return {k: st.session_state[k] for k in st.session_state if not str(k).startswith("_") and k != CONTEXT.key}
 
 
-_RUN = threading.local()  # a script run has a thread of its own (st.rerun keeps it)
-
-
-def routed() -> None:
-    """app.py says that this run goes through the router."""
-    _RUN.routed = True
-
-
 def view() -> View:
     """The view chosen in the sidebar this run (defaults when a page runs on its own)."""
-    if not getattr(_RUN, "routed", False) and _beside_pages_folder() and not _part_run():
+    if _outside_router():
         # Until some session's app.py has called st.navigation, a fresh process serves pages/
-        # the old way: it ran this page without app.py. Leave that mode and rerun; app.py
-        # routes to the same page (its file is named as its URL, so the page hash matches).
+        # the old way: it ran this page itself. Leave that mode and rerun; app.py routes to the
+        # same page (its file is named as its URL, which is how the old mode found it).
         PagesManager.uses_pages_directory = False
         st.rerun()
     return st.session_state.get(_VIEW, View())
 
 
-def _part_run() -> bool:
-    """Whether this run reruns fragments only (app.py ran in the full run before it)."""
+def _outside_router() -> bool:
+    """Whether Streamlit's pages/-folder mode ran this page instead of app.py: that mode lists the
+    main script itself among the pages; app.py's st.navigation lists only the pages. (A page that
+    AppTest runs on its own has no pages/ folder beside it; a fragment's rerun runs no script.)"""
     ctx = get_script_run_ctx()
-    return bool(ctx and ctx.fragment_ids_this_run)
-
-
-def _beside_pages_folder() -> bool:
-    """Whether this run's main script has a pages/ folder beside it (the app, not a page that
-    AppTest runs on its own)."""
-    ctx = get_script_run_ctx()
-    return ctx is not None and (Path(ctx.pages_manager.main_script_path).parent / "pages").is_dir()
+    if ctx is None or ctx.fragment_ids_this_run:
+        return False
+    main = Path(ctx.pages_manager.main_script_path).resolve()
+    listed = {Path(p["script_path"]).resolve() for p in ctx.pages_manager.get_pages().values() if p.get("script_path")}
+    return (main.parent / "pages").is_dir() and main in listed
 
 
 def control(knob: Knob, where=None, *, lang: str | None = None, on_change=None):

@@ -17,7 +17,7 @@ pytestmark = pytest.mark.browser
 
 
 def test_a_site_page_draws_offline_from_its_shared_plotly_js(page, tmp_path):
-    done = subprocess.run([sys.executable, "-m", "figures", "site", "--out", str(tmp_path)], cwd=REPO_ROOT,
+    done = subprocess.run([sys.executable, "-m", "publish", "site", "--out", str(tmp_path)], cwd=REPO_ROOT,
                           capture_output=True, text=True, timeout=600)
     assert done.returncode == 0, done.stderr
     page.route("**/*", lambda route: route.continue_() if route.request.url.startswith("file://")

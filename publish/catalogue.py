@@ -1,6 +1,6 @@
 """The figure catalogue (docs/catalogue.md), written from the registry: what each figure
 shows (its builder's docstring) and every knob with its link key, type, range and default.
-`python -m figures catalogue --out docs/catalogue.md` rewrites it; a test keeps it current."""
+`python -m publish catalogue --out docs/catalogue.md` rewrites it; a test keeps it current."""
 
 from __future__ import annotations
 
@@ -9,18 +9,17 @@ import inspect
 from core import A1_MODELS, storage_per_token
 from core.mechanisms.matrix_text import MAX_SIZE
 from core.units import fmt_bytes, fmt_exact
+from figures.knobs import Knob
+from figures.registry import EXTRAS, FIGURES, FigureSpec, ordered_ids
 from i18n import t
-
-from .knobs import Knob
-from .registry import EXTRAS, FIGURES, FigureSpec, ordered_ids
 
 HEAD = """# Figure catalogue
 
 Every figure of the two articles (A: *DeepSeek's KV cache: from 3.9 MB to 890 B per token*;
 B: *Token-axis compression*), and the charts the articles describe without numbering them.
-Generated from the registry (`figures/registry.py`) by `python -m figures catalogue`; do not
+Generated from the registry (`figures/registry.py`) by `python -m publish catalogue`; do not
 edit by hand. A figure's link is `?figure=<id>&<key>=<value>…` (add `&embed=true` for an
-iframe); its knobs take the same keys on the command line: `python -m figures export --ids
+iframe); its knobs take the same keys on the command line: `python -m publish export --ids
 <id> --set <key>=<value>`. Values outside a range are clamped, unreadable ones replaced by the
 default, each with a note.
 """
@@ -55,7 +54,7 @@ def _plays(spec: FigureSpec) -> list[str]:
         return []
     key = spec.knob(spec.play.knob).key
     return [f"▶ Plays one frame per `{key}` from {spec.play.lo} to {spec.play.hi}: the page's ▶ Play toggle, "
-            f"its HTML export, `python -m figures animate --id {spec.id} --out {spec.id.lower()}.mp4`.", ""]
+            f"its HTML export, `python -m publish animate --id {spec.id} --out {spec.id.lower()}.mp4`.", ""]
 
 
 def _keys(k: Knob) -> str:

@@ -9,10 +9,8 @@ filled from core) or from i18n; the bar charts' notes read the numbers their bui
 
 from __future__ import annotations
 
-import html
 import io
 import math
-import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
@@ -25,15 +23,16 @@ from pptx.util import Emu, Inches, Pt
 
 from core import get
 from core.units import fmt_bytes, fmt_exact
+from figures.canvas import SLIDE_SIZES
+from figures.contrast import hex_colour, readable, rgba
+from figures.knobs import LANG
+from figures.registry import FIGURES, ordered_ids
+from figures.style import BACKGROUNDS, MUTED, TEMPLATE, apply_look, title_parts
+from figures.text import NARROW_EM, plain, text_px
 from i18n import model_name, t
 
 from .catalogue import article_title
-from .contrast import hex_colour, readable, rgba
-from .export import NO_BROWSER, SLIDE_SIZES, ImagesUnavailable, image, image_browser, styled
-from .knobs import LANG
-from .registry import FIGURES, ordered_ids
-from .slide import narrow_wide
-from .style import BACKGROUNDS, MUTED, TEMPLATE, apply_look
+from .export import NO_BROWSER, ImagesUnavailable, image, image_browser, styled
 
 DEFAULT_SIZE = "1080p"
 WIDTH = Inches(40 / 3)  # PowerPoint's 16:9 slide, 13⅓ × 7.5 in
@@ -63,28 +62,6 @@ class Colours:
         ink = [readable(c, BACKGROUNDS[theme]) for c in (fig.layout.font.color or TEMPLATE.layout.font.color, MUTED)]
         text, muted = (RGBColor.from_string(hex_colour(rgba(c))[1:]) for c in ink)
         return cls(RGBColor(*paper[:3]) if opaque else None, text, muted)
-
-
-def plain(text: str) -> str:
-    """A plotly label as plain text: line breaks kept, sub/superscripts as _x/^x, tags dropped."""
-    text = re.sub(r"<br\s*/?>", "\n", text or "")
-    text = re.sub(r"<sub>(.*?)</sub>", r"_\1", text)
-    text = re.sub(r"<sup>(.*?)</sup>", r"^\1", text)
-    return html.unescape(re.sub(r"<[^>]+>", "", text)).strip()
-
-
-_SUBTITLE = re.compile(r"\s*<(sup|span)\b")
-
-
-def title_parts(fig: go.Figure) -> tuple[str, str]:
-    """The figure's title and subtitle as plain one-line text. The subtitle starts at the first
-    line in a `<sup>` (on a slide, in a `<span>` figures/slide.py sizes it with); line breaks,
-    the builder's or a slide's, become spaces."""
-    lines = (fig.layout.title.text or "").split("<br>")
-    n = next((i for i, line in enumerate(lines) if _SUBTITLE.match(line)), len(lines))
-    sub = re.sub(r"^\s*<sup>(.*)</sup>\s*$", r"\1", "<br>".join(lines[n:]), flags=re.S)
-    head, sub = (" ".join(plain(part).split()) for part in ("<br>".join(lines[:n]), sub))
-    return head, sub
 
 
 def notes(fig: go.Figure, lang: str, units: str = "decimal") -> str:
@@ -197,10 +174,10 @@ def _text_width(prs) -> int:
 
 
 def _height(text: str, size: Pt, width: int) -> int:
-    """A text box's height for `text` wrapped at `width`, roughly: Hangul and other wide
-    characters (as figures/slide.py counts them) are a square, others ~0.6 of the font size."""
-    ems = [narrow * 0.6 + wide for narrow, wide in map(narrow_wide, text.split("\n"))]
-    lines = sum(max(1, math.ceil(e * size / width)) for e in ems)
+    """A text box's height for `text` wrapped at `width`, roughly (figures.text's estimate, its
+    narrow characters taken at 0.6 of the font size: the deck's font runs wider)."""
+    widths = [text_px(line, size, narrow=0.6 / NARROW_EM) for line in text.split("\n")]
+    lines = sum(max(1, math.ceil(w / width)) for w in widths)
     return Emu(int(lines * size * LINE)) + 2 * INSET
 
 

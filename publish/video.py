@@ -15,8 +15,10 @@ from pathlib import Path
 import numpy as np
 import plotly.graph_objects as go
 
+from figures.canvas import slide_size_of
+
 from .animation import slide_stills, stills
-from .export import SLIDE_SIZES, image
+from .export import image
 
 VIDEO_FORMATS = ("gif", "mp4")
 FPS_RANGE = (0.1, 30.0)  # a GIF stores delays in 1/100 s: past 30 fps they round too far
@@ -41,7 +43,7 @@ def pictures(figure_id: str, values: dict, *, theme: str = "light", font_scale: 
              width: int | None = None, height: int | None = None) -> list[go.Figure]:
     """The figures a video's frames render: at a slide size (SLIDE_SIZES) each step a slide, all
     laid out alike; else the steps on their canvas, which the image stretches to the size."""
-    if (width, height) in SLIDE_SIZES.values():
+    if slide_size_of(width, height):
         return slide_stills(figure_id, width, height, theme, font_scale, **values)[0]
     return stills(figure_id, theme, font_scale, **values)[0]
 

@@ -23,13 +23,15 @@ import pandas as pd
 import plotly.graph_objects as go
 import plotly.io as pio
 
+from figures.canvas import slide, slide_size_of
+from figures.registry import FIGURES, SPECS
+from figures.slide import is_laid_out, slide_layout
+from figures.style import apply_look
+
 from .animation import animated
-from .registry import FIGURES, SPECS
-from .slide import is_laid_out, slide, slide_layout
 
 IMAGE_FORMATS = ("svg", "png")
 FORMATS = ("svg", "png", "html", "csv", "json")
-SLIDE_SIZES = {"1080p": (1920, 1080), "720p": (1280, 720)}
 IMAGE_TIMEOUT_S = 60
 
 _LOCK = threading.Lock()
@@ -73,7 +75,7 @@ def image(fig: go.Figure, fmt: str = "svg", *, width: int | None = None, height:
         raise ImagesUnavailable(NO_BROWSER)
     import kaleido
 
-    if (width, height) in SLIDE_SIZES.values() and not is_laid_out(fig):  # a prebuilt figure: its slide layout
+    if slide_size_of(width, height) and not is_laid_out(fig):  # a prebuilt figure: its slide layout
         fig = slide_layout(fig, width, height)
     opts = {"format": fmt, "scale": scale}
     opts.update({k: v for k, v in (("width", width or fig.layout.width), ("height", height or fig.layout.height))
@@ -132,23 +134,25 @@ def slug(fid: str) -> str:
 
 
 def styled(fid: str, *, lang="ko", theme="light", font_scale=1.0, params=None, size=None) -> go.Figure:
-    """One figure as every export draws it: knob values read from link-like `params`, in the look.
-    At a slide size ({"width": 1920, "height": 1080}, SLIDE_SIZES) it is built and laid out as
-    a slide (figures/slide.py) whose title and text floor are `font_scale` times the slide's own."""
-    from .style import apply_look
+    """One figure as every export draws it: knob values read from link-like `params`, in the look
+    (at a slide size, a slide: `built`)."""
+    return built(fid, _values(fid, lang, params), theme, font_scale, size)
 
-    w, h = (size or {}).get("width"), (size or {}).get("height")
-    if (w, h) not in SLIDE_SIZES.values():
-        return apply_look(FIGURES[fid](**_values(fid, lang, params)), theme, font_scale)
-    return as_slide(fid, _values(fid, lang, params), w, h, theme, font_scale)
+
+def built(fid: str, values: dict, theme="light", font_scale=1.0, size=None) -> go.Figure:
+    """A figure built with builder keyword `values`, in the look. At a slide size ({"width": 1920,
+    "height": 1080}: figures.canvas.SLIDE_SIZES) it is built and laid out as a slide
+    (figures/slide.py) whose title and text floor are `font_scale` times the slide's own."""
+    at = slide_size_of((size or {}).get("width"), (size or {}).get("height"))
+    if at is None:
+        return apply_look(SPECS[fid](**values), theme, font_scale)
+    return as_slide(fid, values, *at, theme, font_scale)
 
 
 def as_slide(fid: str, values: dict, width: int, height: int, theme="light", font_scale=1.0) -> go.Figure:
     """A figure (or chart) built with builder keyword `values` and laid out as a slide, its text
     `font_scale` times the slide's sizes before margins and the drawing's room are set (the look
     then only colours it)."""
-    from .style import apply_look
-
     with slide(width, height, font_scale):
         fig = SPECS[fid](**values)
     return apply_look(slide_layout(fig, width, height, font_scale), theme)
@@ -163,31 +167,44 @@ def _values(fid: str, lang: str, params) -> dict:
     return {**FIGURES[fid].read(params or {})[0], "lang": lang}
 
 
+def figure_file(fid: str, fmt: str, values: dict, *, theme="light", font_scale=1.0, size=None,
+                screen: go.Figure | None = None, pictured: go.Figure | None = None,
+                animation: dict | None = None) -> bytes:
+    """A figure's file in any format, built with builder keyword `values` in the look: what a
+    chart's download button and every export write. A figure that plays writes its HTML with a
+    frame per step; an image at a slide size is the slide; anything else is the screen figure.
+    Each comes built where the caller has it already (`animation`, `pictured`, `screen`)."""
+    size = size or {}
+    if fmt == "html" and SPECS[fid].play:
+        return html(animation or animated(fid, theme, font_scale, **values)).encode()
+    if fmt in IMAGE_FORMATS:
+        at = slide_size_of(size.get("width"), size.get("height"))
+        fig = (pictured or built(fid, values, theme, font_scale, size)) if at else screen
+        return image(fig or built(fid, values, theme, font_scale), fmt, **size)
+    return to_bytes(screen or built(fid, values, theme, font_scale), fmt)
+
+
 def files(ids, formats, *, lang="ko", theme="light", font_scale=1.0, params=None,
           size=None) -> Iterator[tuple[str, str, bytes | Exception]]:
     """(figure id, file name, bytes or the error) for every figure and format, in order.
     `params` are link-like knob values ({"ctx": "1M", "groups": "2,4"}): each figure reads
     them through its own knobs (clamped to its own ranges); the others keep their defaults."""
     size = size or {}
-    slides = (size.get("width"), size.get("height")) in SLIDE_SIZES.values()
+    slides = slide_size_of(size.get("width"), size.get("height"))
+    images, others = set(formats) & set(IMAGE_FORMATS), set(formats) - set(IMAGE_FORMATS)
     for fid in ids:
         try:  # built once for the screen, once as a slide, each only if some format needs it
-            fig = styled(fid, lang=lang, theme=theme, font_scale=font_scale, params=params) \
-                if not slides or set(formats) - set(IMAGE_FORMATS) else None
-            pictured = styled(fid, lang=lang, theme=theme, font_scale=font_scale, params=params, size=size) \
-                if slides and set(formats) & set(IMAGE_FORMATS) else fig
+            values = _values(fid, lang, params)
+            screen = built(fid, values, theme, font_scale) if others or (images and not slides) else None
+            pictured = built(fid, values, theme, font_scale, size) if slides and images else None
         except Exception as e:  # noqa: BLE001 — reported per figure by the caller
             for fmt in formats:
                 yield fid, f"{slug(fid)}-{lang}.{fmt}", e
             continue
         for fmt in formats:
             try:
-                if fmt == "html" and FIGURES[fid].play:  # the interactive file plays the figure's steps
-                    data = html(played(fid, lang=lang, theme=theme, font_scale=font_scale, params=params)).encode()
-                elif fmt in IMAGE_FORMATS:
-                    data = to_bytes(pictured, fmt, **size)
-                else:
-                    data = to_bytes(fig, fmt)
+                data = figure_file(fid, fmt, values, theme=theme, font_scale=font_scale, size=size, screen=screen,
+                                   pictured=pictured)
             except Exception as e:  # noqa: BLE001
                 data = e
             yield fid, f"{slug(fid)}-{lang}.{fmt}", data

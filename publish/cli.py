@@ -1,4 +1,4 @@
-"""`python -m figures export …` and `python -m figures site …`: every figure to files.
+"""`python -m publish export …` and `python -m publish site …`: every figure to files.
 
 export: one file per figure and format, named so they sort in article order (A01-…, B1-…).
         Knob values (`--set groups=2,4`, `--context 1M`, `--precision bf16`) are read
@@ -18,13 +18,15 @@ import time
 from html import escape
 from pathlib import Path
 
+from figures import FIGURES, ordered_ids
+from figures.canvas import SLIDE_SIZES
+from figures.knobs import CONTEXT, FONT_SCALE, PRECISION, THEME, Knob
+from figures.style import title_parts
 from i18n import LANGS
 
-from . import FIGURES, ordered_ids
 from . import deck as talk
 from .animation import play_spec
-from .export import FORMATS, SLIDE_SIZES, files, html, played, slug
-from .knobs import CONTEXT, FONT_SCALE, PRECISION, THEME, Knob
+from .export import FORMATS, files, html, played, slug
 from .video import FPS_RANGE, VIDEO_FORMATS
 
 # What rendering and writing a file raise when they fail (no browser, a kaleido timeout, a
@@ -228,7 +230,7 @@ def site(args) -> int:
             name = f"{slug(fid)}-{lang}.html"
             shown = played(fid, lang=lang) if FIGURES[fid].play else fig  # a figure that plays, plays here too
             (args.out / name).write_text(html(shown, shared_js=True), encoding="utf-8")
-            links.append(f'<li><a href="{name}">{fid}</a> — {escape(talk.title_parts(fig)[0])}</li>')
+            links.append(f'<li><a href="{name}">{fid}</a> — {escape(title_parts(fig)[0])}</li>')
             pages += 1
             _progress(pages, 2 * len(FIGURES), fid)
         other = [x for x in LANGS if x != lang][0]
@@ -267,7 +269,7 @@ def _progress(done: int, total: int, label: str) -> None:
 
 
 def main(argv=None) -> int:
-    p = _Parser(prog="python -m figures", description="Export KV Atlas figures.")
+    p = _Parser(prog="python -m publish", description="Export KV Atlas figures.")
     sub = p.add_subparsers(dest="command", required=True, parser_class=_Parser)
     e = sub.add_parser("export", help="one file per figure and format")
     e.add_argument("--out", type=_out_dir, required=True)

@@ -21,14 +21,14 @@ from __future__ import annotations
 
 import plotly.graph_objects as go
 
+from figures.canvas import slide
+from figures.contrast import rgba
+from figures.knobs import FONT_SCALE, LANG, THEME
+from figures.matrix import alike
+from figures.registry import PLAYS, SPECS, FigureSpec
+from figures.slide import slide_layout
+from figures.style import MUTED, apply_look
 from i18n import t
-
-from .contrast import rgba
-from .knobs import FONT_SCALE, LANG, THEME
-from .matrix import alike
-from .registry import PLAYS, SPECS, FigureSpec
-from .slide import slide, slide_layout
-from .style import MUTED, apply_look
 
 FRAME_MS = 800  # how long the play button shows each step
 CONTROLS_PX = 90  # room under the plot for the buttons and the slider
@@ -93,7 +93,7 @@ def slide_stills(figure_id: str, width: int, height: int, theme: str = "light", 
                  **knobs) -> tuple[list[go.Figure], range]:
     """Every step as a slide of `width` × `height` in the look, all laid out alike: built for
     the slide with one layout for every step, on the canvas that holds the largest, then laid
-    out as slides (as figures.export.as_slide lays out one figure) — a video's frames at a slide size."""
+    out as slides (as publish.export.as_slide lays out one figure) — a video's frames at a slide size."""
     spec, values, values_at, _ = _stepped(figure_id, knobs)
     with slide(width, height, font_scale):
         figs = alike(lambda: [spec(**{**values, spec.play.knob: v}) for v in values_at])

@@ -1,0 +1,101 @@
+"""The canvas a figure is built for. On the screen (none set) a figure takes the sizes its
+builder gives it. A slide (SLIDE_SIZES) is a canvas of its own: sizes are given for a 1080-line
+slide and scale with its height (`unit`): a SAFE margin on every side, the title at the top-left
+of that safe area at SLIDE_TITLE px, every other text at least SLIDE_TEXT px, all of them
+`font_scale` times that. Builders that lay themselves out (figures.matrix) read the canvas while
+they build; figures.slide lays a built figure out for it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+from functools import partial
+
+import plotly.graph_objects as go
+
+from .style import TEMPLATE
+from .text import INLINE_SIZE, text_px, wrap
+
+SLIDE_SIZES = {"1080p": (1920, 1080), "720p": (1280, 720)}
+SAFE = 48  # px margin on every side, at 1080 lines
+SLIDE_TITLE = 36  # px, the title's first line
+SLIDE_TEXT = 20  # px, every other text at least
+LINE = 1.3  # plotly's line spacing, in ems of the title's size
+SUBTITLE = 0.8  # a slide's subtitle lines, of the title size: their own sub/superscripts still reach 20 px
+TITLE_GAP = 24  # px between the title's last line and the drawing, at 1080 lines
+
+_SLIDE: ContextVar[tuple[int, int, float] | None] = ContextVar("slide", default=None)
+
+
+def unit(height: float) -> float:
+    """px per px-at-1080-lines: every slide size is given for 1080 lines and scales with height."""
+    return height / 1080
+
+
+def slide_size_of(width: int | None, height: int | None) -> tuple[int, int] | None:
+    """(width, height) when they are one of the SLIDE_SIZES (a slide is laid out, not stretched), else None."""
+    return (width, height) if (width, height) in SLIDE_SIZES.values() else None
+
+
+@contextmanager
+def slide(width: int, height: int, font_scale: float = 1.0) -> Iterator[None]:
+    """Figures built inside are built for a slide of this size, their text `font_scale` times
+    the slide's sizes."""
+    token = _SLIDE.set((width, height, font_scale))
+    try:
+        yield
+    finally:
+        _SLIDE.reset(token)
+
+
+def slide_size() -> tuple[int, int] | None:
+    """The slide size figures are being built for, or None (the screen)."""
+    current = _SLIDE.get()
+    return current[:2] if current else None
+
+
+def slide_font_scale() -> float:
+    """The font scale of the slide figures are being built for (1 on the screen)."""
+    current = _SLIDE.get()
+    return current[2] if current else 1.0
+
+
+def slide_title(title: str, width: int, height: int, font_scale: float = 1.0, beside: float = 0.0) -> list[str]:
+    """The title's lines, broken so each fits the safe width (the first leaves `beside` px on its
+    right, for a legend level with it): the first at the title size, the <sup> lines under it
+    at SUBTITLE of it."""
+    u = unit(height)
+    room, size = width - 2 * SAFE * u, SLIDE_TITLE * u * font_scale
+    out = []
+    for line in title.split("<br>"):
+        sup = line.startswith("<sup>") and line.endswith("</sup>")
+        inner, at = (line[5:-6], size * SUBTITLE) if sup else (line, size)
+        for part in wrap(inner, room, partial(text_px, size=at), None if out else room - beside):
+            out.append(f"<span style='font-size:{at:g}px'>{part}</span>" if sup else part)
+    return out
+
+
+def title_height(title: str, width: int, height: int, font_scale: float = 1.0, beside: float = 0.0) -> float:
+    """px from the slide's top edge to where the drawing may start."""
+    u = unit(height)
+    lines = len(slide_title(title, width, height, font_scale, beside))
+    return SAFE * u + lines * LINE * SLIDE_TITLE * u * font_scale + TITLE_GAP * u
+
+
+def diagram_area(width: int, height: int, title: str, font_scale: float = 1.0) -> tuple[float, float]:
+    """The px a diagram is drawn in on this slide, under this title."""
+    u = unit(height)
+    return width - 2 * SAFE * u, height - title_height(title, width, height, font_scale) - SAFE * u
+
+
+def font_sizes(fig: go.Figure) -> list[float]:
+    """Every text size a figure sets (resolved to the body size where it sets none)."""
+    body = fig.layout.font.size or TEMPLATE.layout.font.size
+    sizes = [body, fig.layout.legend.font.size or body]
+    for a in fig.layout.annotations:
+        sizes.append(a.font.size or body)
+        sizes += [float(s) for s in INLINE_SIZE.findall(a.text or "")]
+    sizes += [tr.textfont.size for tr in fig.data if "textfont" in tr and tr.textfont.size]
+    return sizes
