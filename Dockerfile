@@ -19,9 +19,10 @@ WORKDIR /app
 COPY requirements.txt .
 RUN pip install -r requirements.txt
 COPY . .
-# ui/plot.py writes static/plotly-<version>.min.js when imported: write it now, so the app's files
+# The charts' plotly.js in static/: the partial bundle from the npm registry (publish/plotly_js.py), and
+# the full one from the plotly package should that fetch fail. Written now, so the app's files
 # stay owned by root and read-only to the user that runs it.
-RUN python -c "import ui.plot"
+RUN python -m publish.plotly_js && python -c "import ui.plot"
 
 # A home for Chromium's and Streamlit's per-user files.
 RUN useradd --create-home --uid 10001 kvatlas

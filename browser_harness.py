@@ -172,6 +172,28 @@ def nginx(binary: str, conf: Path, tmp: Path, log: Path, port: int, timeout: flo
         yield url
 
 
+SHIPPED_NGINX = REPO_ROOT / "deploy" / "nginx.conf"
+
+
+@contextmanager
+def shipped_nginx(apps: list[str], tmp: Path, *, conf_text: str | None = None):
+    """deploy/nginx.conf as shipped (or `conf_text`) in front of the app URLs `apps` (one for each
+    of its upstream servers; an app may stand for several), logs and temp files under `tmp`;
+    yields its URL."""
+    binary = find_nginx()
+    if not binary:
+        raise RuntimeError("nginx is not installed (apt-get install nginx)")
+    text = conf_text or SHIPPED_NGINX.read_text()
+    ports = [int(u.rsplit(":", 1)[1]) for u in apps]
+    ports = (ports * len(shipped_servers(text)))[:len(shipped_servers(text))]
+    port = free_port()
+    tmp.mkdir(parents=True, exist_ok=True)
+    conf = tmp / "nginx.conf"
+    conf.write_text(derive_config(text, ports, port, tmp))
+    with nginx(binary, conf, tmp, tmp / "nginx.log", port) as url:
+        yield url
+
+
 def launch_chromium(playwright):
     """Launch headless Chromium: the system one when found, else Playwright's download."""
     executable = find_chromium()

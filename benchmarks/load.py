@@ -34,7 +34,7 @@ import urllib.error
 import urllib.request
 from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
-from contextlib import ExitStack, contextmanager
+from contextlib import ExitStack
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
@@ -433,7 +433,8 @@ def main() -> None:
         apps = [stack.enter_context(bh.streamlit_server(args.app_dir / "app.py", logs / f"streamlit{i}.log",
                                                         cwd=args.app_dir)) for i in range(args.nginx or 1)]
         pids = _child_pids("streamlit")
-        url = stack.enter_context(_nginx(args.app_dir, apps, logs)) if args.nginx else apps[0]
+        url = stack.enter_context(bh.shipped_nginx(apps, logs / "nginx", conf_text=(
+            args.app_dir / "deploy" / "nginx.conf").read_text())) if args.nginx else apps[0]
         args.processes, args.direct = len(apps), apps
         print(f"{url}: {len(apps)} process(es), pids {pids} (logs {logs})")
         asyncio.run(sweep(url, args, pids, cold=True))
@@ -647,21 +648,6 @@ def _child_pids(command: str) -> list[int]:
         except OSError:
             continue
     return found
-
-
-@contextmanager
-def _nginx(app_dir: Path, apps: list[str], logs: Path):
-    """deploy/nginx.conf in front of `apps`, started as the proxy test starts it; yields its URL."""
-    binary = bh.find_nginx()
-    if not binary:
-        raise SystemExit("--nginx needs nginx (apt-get install nginx)")
-    port, tmp = bh.free_port(), logs / "nginx"
-    tmp.mkdir()
-    conf = tmp / "nginx.conf"
-    ports = [int(u.rsplit(":", 1)[1]) for u in apps]
-    conf.write_text(bh.derive_config((app_dir / "deploy" / "nginx.conf").read_text(), ports, port, tmp))
-    with bh.nginx(binary, conf, tmp, logs / "nginx.log", port) as url:
-        yield url
 
 
 if __name__ == "__main__":

@@ -37,6 +37,7 @@ if [ ! -x .venv/bin/python ]; then
 fi
 say "installing requirements-dev.txt"
 .venv/bin/python -m pip install -q --disable-pip-version-check -r requirements-dev.txt
+.venv/bin/python -m publish.plotly_js  # the charts' plotly.js bundle (the full one if this cannot fetch it)
 
 # 2. A Chromium for the browser tests (Debian's, when we can; Playwright's download otherwise).
 find_chromium() {
