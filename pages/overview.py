@@ -38,7 +38,7 @@ def numbers(models: tuple, highlight: str | None) -> None:
     ui.metrics(s, v, ("storage", "cache", "read"))
     ui.chart("A1", context=v.context, precision=v.precision, models=models, highlight=highlight, lang=L, units=v.units)
 
-    st.subheader(t("ov.table", L))
+    st.header(t("ov.table", L))
     table = pd.DataFrame({
         t("col.model", L): [model_name(r.model.id, r.model.name, L) for r in rows],
         t("col.storage", L): [r.storage.total for r in rows],

@@ -21,15 +21,14 @@ from pptx.dml.color import RGBColor
 from pptx.enum.text import MSO_AUTO_SIZE, PP_ALIGN
 from pptx.util import Emu, Inches, Pt
 
-from core import get
-from core.units import fmt_bytes, fmt_exact
 from figures.canvas import SLIDE_SIZES
 from figures.contrast import hex_colour, readable, rgba
+from figures.describe import description
 from figures.knobs import LANG
 from figures.registry import FIGURES, ordered_ids
 from figures.style import BACKGROUNDS, MUTED, TEMPLATE, apply_look, title_parts
-from figures.text import NARROW_EM, plain, text_px
-from i18n import model_name, t
+from figures.text import NARROW_EM, text_px
+from i18n import t
 
 from .catalogue import article_title
 from .export import NO_BROWSER, ImagesUnavailable, image, image_browser, styled
@@ -62,21 +61,6 @@ class Colours:
         ink = [readable(c, BACKGROUNDS[theme]) for c in (fig.layout.font.color or TEMPLATE.layout.font.color, MUTED)]
         text, muted = (RGBColor.from_string(hex_colour(rgba(c))[1:]) for c in ink)
         return cls(RGBColor(*paper[:3]) if opaque else None, text, muted)
-
-
-def notes(fig: go.Figure, lang: str, units: str = "decimal") -> str:
-    """What the figure shows and its numbers: title, subtitle, captions, and for the bar charts
-    each model's storage per token and read per generated token."""
-    meta = fig.layout.meta if isinstance(fig.layout.meta, dict) else {}
-    lines = [*title_parts(fig), *map(plain, meta.get("captions", ()))]
-    rows = [r for r in meta.get("numbers", ()) if "storage_per_token" in r]
-    if rows:
-        names = [model_name(r["model"], get(r["model"]).name, lang) for r in rows]
-        stored = " · ".join(f"{n} {fmt_exact(r['storage_per_token'])}" for n, r in zip(names, rows))
-        read = " · ".join(f"{n} {fmt_bytes(r['read_total'], units)}" for n, r in zip(names, rows))
-        context = f"{rows[0]['context']:,}"
-        lines += [f"{t('a1.storage', lang)}: {stored}", f"{t('a1.read', lang, n=context)}: {read}"]
-    return "\n".join(line for line in lines if line)
 
 
 def settings(dumped: dict) -> str:
@@ -133,7 +117,7 @@ def _figure_slide(prs, fid: str, colours: Colours, *, lang, theme, font_scale, p
     strip = _height(credit, CREDIT_PT, _text_width(prs))
     _picture(slide, png, size, prs.slide_height - strip, prs.slide_width)
     _place(slide.shapes.add_textbox(0, 0, 0, 0), credit, prs.slide_height - strip, CREDIT_PT, colours.muted)
-    slide.notes_slide.notes_text_frame.text = notes(fig, lang, values.get("units", "decimal"))
+    slide.notes_slide.notes_text_frame.text = description(fig, lang, values.get("units", "decimal"))
 
 
 def _title_slide(prs, colours: Colours, lang: str, subtitle: str) -> None:

@@ -11,9 +11,10 @@ import streamlit as st
 
 from figures import FIGURES, SPECS
 from figures.canvas import SLIDE_SIZES
+from figures.describe import description
 from figures.knobs import FONT_SCALE, LANG, THEME
 from figures.registry import PLAYS
-from figures.style import apply_look, plotly_config
+from figures.style import apply_look, plotly_config, title_parts
 from i18n import t
 from publish.animation import animated, at_step, steps
 from publish.export import IMAGE_FORMATS, figure_file, image_browser
@@ -36,6 +37,15 @@ def figure(figure_id: str, theme: str = "light", font_scale: float = 1.0, **knob
 def spec(figure_id: str, theme: str = "light", font_scale: float = 1.0, **knobs) -> str:
     """The figure's JSON, serialised once per set of knobs and look."""
     return pio.to_json(figure(figure_id, theme, font_scale, **knobs), validate=False)
+
+
+@st.cache_resource(max_entries=500, show_spinner=False)
+def alternative(figure_id: str, **knobs) -> tuple[str, str]:
+    """The chart's text alternative: its title (the accessible name) and a description with the
+    numbers core computed (figures/describe.py), in the figure's language."""
+    fig = figure(figure_id, **knobs)
+    lang = knobs.get("lang", SPECS[figure_id].defaults.get("lang", LANG.default))
+    return title_parts(fig)[0], description(fig, lang, knobs.get("units", "decimal"))
 
 
 # A figure's animation: every step's build, a few MB while building (seconds for the largest);
@@ -64,11 +74,13 @@ def chart(figure_id: str, *, width: str = "stretch", **knobs) -> None:
     of the drawing. A figure with a play control shows its animation while its toggle is on."""
     v = view()
     config = {**plotly_config(figure_id), "responsive": True}
+    label, described = alternative(figure_id, **knobs)
     if play_toggle(figure_id, knobs.get("lang", v.lang)):
         plot(animation(figure_id, v.theme, v.font_scale, **knobs), key=f"play-{figure_id}", config=config,
-             width=width)
+             width=width, label=label, description=described)
     else:
-        plot(spec(figure_id, v.theme, v.font_scale, **knobs), key=f"chart-{figure_id}", config=config, width=width)
+        plot(spec(figure_id, v.theme, v.font_scale, **knobs), key=f"chart-{figure_id}", config=config, width=width,
+             label=label, description=described)
     downloads(figure_id, knobs)
 
 

@@ -48,6 +48,24 @@ function release(div) {
   window.Plotly?.purge(div);
 }
 
+// A chart's text alternative: a figure named by its title and described by a paragraph that only
+// assistive technology reads (its numbers, from core), beside the plot, which plotly redraws.
+let described = 0;
+function describe(div, parentElement, { label, description }) {
+  let text = parentElement.querySelector(":scope > .kv-alt");
+  if (!text) {
+    text = document.createElement("p");
+    text.className = "kv-alt";
+    text.id = `kv-alt-${++described}`;
+    text.style.cssText = "position:absolute;width:1px;height:1px;overflow:hidden;clip-path:inset(50%);white-space:pre-line;margin:0";
+    parentElement.appendChild(text);
+  }
+  if (text.textContent !== description) text.textContent = description;
+  div.setAttribute("role", "figure");
+  div.setAttribute("aria-label", label);
+  div.setAttribute("aria-describedby", text.id);
+}
+
 export default function ({ data, parentElement }) {
   let div = parentElement.querySelector(":scope > .kv-plot");
   if (!div) {
@@ -56,6 +74,7 @@ export default function ({ data, parentElement }) {
     parentElement.appendChild(div);
   }
   const cleanup = () => release(div);
+  describe(div, parentElement, data);
   if (div.kv && div.kv.spec === data.spec) return cleanup;  // the same figure: nothing to do
   const fig = JSON.parse(data.spec);
   div.kv = { ...div.kv, spec: data.spec, fig, config: data.config, src: data.src };

@@ -24,6 +24,8 @@ _mount = st.components.v2.component(COMPONENT, js=(Path(__file__).with_name("plo
                                     isolate_styles=False)
 
 
-def plot(spec: str, *, key: str, config: dict, width: str = "stretch") -> None:
-    """Show a figure's JSON (`plotly.io.to_json`) under a stable key."""
-    _mount(key=key, data={"spec": spec, "config": config, "src": PLOTLY_URL}, width=width, height="content")
+def plot(spec: str, *, key: str, config: dict, width: str = "stretch", label: str = "", description: str = "") -> None:
+    """Show a figure's JSON (`plotly.io.to_json`) under a stable key, named `label` for assistive
+    technology and described by `description` (its text alternative)."""
+    _mount(key=key, data={"spec": spec, "config": config, "src": PLOTLY_URL, "label": label,
+                          "description": description}, width=width, height="content")
