@@ -269,6 +269,47 @@ def assert_opens_without_exception(page, url: str) -> None:
     assert_ready_without_exception(page)
 
 
+# What a reader sees of a drawn chart: its width against the column it sits in, every text's size
+# on screen (the smallest of its own and its tspans'), and the pairs of texts whose boxes overlap
+# by more than a tenth of the smaller one.
+_MEASURE_JS = """div => {
+  const column = div.closest('[data-testid="stMainBlockContainer"]') || document.body;
+  const style = getComputedStyle(column);
+  const inner = column.getBoundingClientRect();
+  const left = inner.left + parseFloat(style.paddingLeft), right = inner.right - parseFloat(style.paddingRight);
+  const own = div.getBoundingClientRect();
+  const shown = e => { for (let n = e; n && n !== div; n = n.parentElement) {
+      const s = getComputedStyle(n); if (s.display === 'none' || s.visibility === 'hidden' || s.opacity === '0') return false; }
+    return true; };
+  const texts = [...div.querySelectorAll('text')].filter(t => t.textContent.trim() && shown(t));
+  const boxes = [], sizes = [];
+  for (const t of texts) {
+    const r = t.getBoundingClientRect();
+    if (r.width === 0 || r.height === 0) continue;
+    const parts = [t, ...t.querySelectorAll('tspan')].filter(e => [...e.childNodes].some(c => c.nodeType === 3 && c.textContent.trim()));
+    const size = Math.min(...parts.map(e => parseFloat(getComputedStyle(e).fontSize)));
+    sizes.push({text: t.textContent.trim().slice(0, 40), size});
+    boxes.push({text: t.textContent.trim().slice(0, 40), x0: r.left, y0: r.top, x1: r.right, y1: r.bottom});
+  }
+  const overlaps = [];
+  for (let i = 0; i < boxes.length; i++) for (let j = i + 1; j < boxes.length; j++) {
+    const a = boxes[i], b = boxes[j];
+    const w = Math.min(a.x1, b.x1) - Math.max(a.x0, b.x0), h = Math.min(a.y1, b.y1) - Math.max(a.y0, b.y0);
+    const smaller = Math.min((a.x1 - a.x0) * (a.y1 - a.y0), (b.x1 - b.x0) * (b.y1 - b.y0));
+    if (w > 0 && h > 0 && w * h > 0.1 * smaller) overlaps.push([a.text, b.text]);
+  }
+  return {width: own.width, column: right - left, overflow: Math.max(0, own.right - right, left - own.left),
+          sizes, overlaps};
+}"""
+
+
+def measure(plot) -> dict:
+    """What a reader sees of a drawn chart (a Locator from `chart`): `width`, the `column` it sits in,
+    how far it runs past that column (`overflow`, px), its texts' on-screen `sizes` and the
+    pairs of texts that `overlaps`."""
+    return plot.evaluate(_MEASURE_JS)
+
+
 READ_LABEL = re.compile(r"read|읽는", re.IGNORECASE)
 
 
