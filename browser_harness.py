@@ -278,15 +278,16 @@ _MEASURE_JS = """div => {
   const inner = column.getBoundingClientRect();
   const left = inner.left + parseFloat(style.paddingLeft), right = inner.right - parseFloat(style.paddingRight);
   const own = div.getBoundingClientRect();
-  const shown = e => { for (let n = e; n && n !== div; n = n.parentElement) {
-      const s = getComputedStyle(n); if (s.display === 'none' || s.visibility === 'hidden' || s.opacity === '0') return false; }
+  const hidden = s => s.display === 'none' || s.visibility === 'hidden' || s.opacity === '0';
+  const shown = e => { for (let n = e; n && n !== div; n = n.parentElement) if (hidden(getComputedStyle(n))) return false;
     return true; };
   const texts = [...div.querySelectorAll('text')].filter(t => t.textContent.trim() && shown(t));
   const boxes = [], sizes = [];
   for (const t of texts) {
     const r = t.getBoundingClientRect();
     if (r.width === 0 || r.height === 0) continue;
-    const parts = [t, ...t.querySelectorAll('tspan')].filter(e => [...e.childNodes].some(c => c.nodeType === 3 && c.textContent.trim()));
+    const worded = e => [...e.childNodes].some(c => c.nodeType === 3 && c.textContent.trim());
+    const parts = [t, ...t.querySelectorAll('tspan')].filter(worded);
     const size = Math.min(...parts.map(e => parseFloat(getComputedStyle(e).fontSize)));
     sizes.push({text: t.textContent.trim().slice(0, 40), size});
     boxes.push({text: t.textContent.trim().slice(0, 40), x0: r.left, y0: r.top, x1: r.right, y1: r.bottom});
