@@ -279,7 +279,8 @@ _MEASURE_JS = """div => {
   const left = inner.left + parseFloat(style.paddingLeft), right = inner.right - parseFloat(style.paddingRight);
   const own = div.getBoundingClientRect();
   const hidden = s => s.display === 'none' || s.visibility === 'hidden' || s.opacity === '0';
-  const shown = e => { for (let n = e; n && n !== div; n = n.parentElement) if (hidden(getComputedStyle(n))) return false;
+  const shown = e => {
+    for (let n = e; n && n !== div; n = n.parentElement) if (hidden(getComputedStyle(n))) return false;
     return true; };
   const texts = [...div.querySelectorAll('text')].filter(t => t.textContent.trim() && shown(t));
   const boxes = [], sizes = [];
