@@ -37,14 +37,17 @@ CHROMIUM_ARGS = [
     "--disable-sync",
 ]
 
-APP_READY = '[data-testid="stApp"][data-test-script-state="notRunning"]'
+# the script has finished, and no report of the column's width (ui/column.js) is on its way
+APP_READY = 'html:not([data-canvas="pending"]) [data-testid="stApp"][data-test-script-state="notRunning"]'
 # A chart: on a page, ui/plot.py's component, whose plot div (.kv-plot) its module makes once it
 # has loaded, which can be after the script has finished, and draws near the viewport; in a
 # figure-only view, Streamlit's own element; on an exported HTML page, plotly.io.to_html's div.
-PLOTLY_CHART = '[data-testid="stBidiComponentRegular"], [data-testid="stPlotlyChart"], .plotly-graph-div'
+_PLOT = '[data-testid="stBidiComponentRegular"]'  # ui/plot.py's component, keyed chart-<id> or play-<id>
+PLOTLY_CHART = (f'[class*="st-key-chart-"] {_PLOT}, [class*="st-key-play-"] {_PLOT}, '
+                '[data-testid="stPlotlyChart"], .plotly-graph-div')
 # ui/plot.js marks its plot div data-drawn="true" once plotly has drawn the latest figure sent to
 # it; the others hold plotly's SVG once drawn (their wrapper comes before it)
-DRAWN = (':is([data-testid="stBidiComponentRegular"]:has(> .kv-plot[data-drawn="true"]),'
+DRAWN = (f':is({_PLOT}:has(> .kv-plot[data-drawn="true"]),'
          ' [data-testid="stPlotlyChart"]:has(.main-svg), .plotly-graph-div:has(.main-svg))')
 EXCEPTION = '[data-testid="stException"]'
 SKELETON = '[data-testid="stSkeleton"]'
@@ -215,7 +218,7 @@ def chart(page, which: str | int = 0, *, play: bool = False, timeout: float = 60
     from playwright.sync_api import expect
 
     if isinstance(which, str):
-        found = page.locator(f".st-key-{'play' if play else 'chart'}-{which} [data-testid='stBidiComponentRegular']")
+        found = page.locator(f".st-key-{'play' if play else 'chart'}-{which} {_PLOT}")
     else:
         found = page.locator(PLOTLY_CHART).nth(which)
     try:
@@ -293,6 +296,8 @@ _MEASURE_JS = """div => {
     sizes.push({text: t.textContent.trim().slice(0, 40), size});
     boxes.push({text: t.textContent.trim().slice(0, 40), x0: r.left, y0: r.top, x1: r.right, y1: r.bottom});
   }
+  const cut = boxes.filter(b => b.x0 < own.left - 1 || b.x1 > own.right + 1 || b.y0 < own.top - 1
+                                 || b.y1 > own.bottom + 1).map(b => b.text);
   const overlaps = [];
   for (let i = 0; i < boxes.length; i++) for (let j = i + 1; j < boxes.length; j++) {
     const a = boxes[i], b = boxes[j];
@@ -301,14 +306,14 @@ _MEASURE_JS = """div => {
     if (w > 0 && h > 0 && w * h > 0.1 * smaller) overlaps.push([a.text, b.text]);
   }
   return {width: own.width, column: right - left, overflow: Math.max(0, own.right - right, left - own.left),
-          sizes, overlaps};
+          sizes, overlaps, cut};
 }"""
 
 
 def measure(plot) -> dict:
     """What a reader sees of a drawn chart (a Locator from `chart`): `width`, the `column` it sits in,
-    how far it runs past that column (`overflow`, px), its texts' on-screen `sizes` and the
-    pairs of texts that `overlaps`."""
+    how far it runs past that column (`overflow`, px), its texts' on-screen `sizes`, the pairs of
+    texts that `overlaps` and the texts `cut` by the chart's edge."""
     return plot.evaluate(_MEASURE_JS)
 
 

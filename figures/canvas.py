@@ -25,8 +25,18 @@ SLIDE_TEXT = 20  # px, every other text at least
 LINE = 1.3  # plotly's line spacing, in ems of the title's size
 SUBTITLE = 0.8  # a slide's subtitle lines, of the title size: their own sub/superscripts still reach 20 px
 TITLE_GAP = 24  # px between the title's last line and the drawing, at 1080 lines
+ASCENT = 0.86  # room for a line's letters above its baseline, in ems (Noto Sans CJK's tallest reach about 0.82)
+TITLE_TOP = 8  # px from a screen figure's top edge to its title's letters
+
+# Screens: a figure on a page is laid out for the width class of the column it sits in, the
+# largest of these at most the column's px (a phone's column is 328–380 px, a tablet's 736,
+# a desktop's 940 at 1,400 px), with no text under SCREEN_TEXT px.
+SCREEN_WIDTHS = (280, 320, 360, 700, 900, 1400)
+SCREEN_TEXT = 11  # px: the smallest text a figure draws on a screen
+NARROW = 480  # px: a column this narrow or narrower is a phone's (panels stack, labels move)
 
 _SLIDE: ContextVar[tuple[int, int, float] | None] = ContextVar("slide", default=None)
+_SCREEN: ContextVar[int | None] = ContextVar("screen", default=None)
 
 
 def unit(height: float) -> float:
@@ -60,6 +70,39 @@ def slide_font_scale() -> float:
     """The font scale of the slide figures are being built for (1 on the screen)."""
     current = _SLIDE.get()
     return current[2] if current else 1.0
+
+
+def width_class(column_px: float) -> int:
+    """The screen width a column of `column_px` draws for: the largest class at most that wide."""
+    return max((w for w in SCREEN_WIDTHS if w <= column_px), default=SCREEN_WIDTHS[0])
+
+
+@contextmanager
+def screen(width: int | None) -> Iterator[None]:
+    """Figures built inside are laid out for a page column `width` px wide (None: the builders'
+    own sizes, as an export draws them)."""
+    token = _SCREEN.set(width)
+    try:
+        yield
+    finally:
+        _SCREEN.reset(token)
+
+
+def screen_width() -> int | None:
+    """The column width figures are being built for, or None (an export: the builder's own)."""
+    return None if _SLIDE.get() else _SCREEN.get()
+
+
+def narrow() -> bool:
+    """Whether figures are being built for a phone's column."""
+    width = screen_width()
+    return width is not None and width <= NARROW
+
+
+def title_at_top(title: dict, height: float, size: float) -> dict:
+    """A title of several lines (a subtitle, or broken lines) with its letters TITLE_TOP px under the
+    figure's top edge: plotly puts the first baseline of such a title at `y` (yanchor top)."""
+    return {**title, "yref": "container", "yanchor": "top", "y": 1 - (TITLE_TOP + ASCENT * size) / height}
 
 
 def slide_title(title: str, width: int, height: int, font_scale: float = 1.0, beside: float = 0.0) -> list[str]:

@@ -40,7 +40,7 @@ def build_a8(*, lang: str = "ko"):
         t("a8.title", lang), lanes,
         lane_labels=(t("a8.q", lang, h=i.n_heads), t("a8.k", lang), t("a8.w", lang)),
         captions=(t("a8.cap", lang), t("mx.width", lang)),
-        cached_label=t("mx.cached", lang), subtitle=t("a8.sub", lang)))
+        lang=lang, subtitle=t("a8.sub", lang)))
 
 
 def _runs(tokens: int, topk: int, seed: int):
@@ -65,7 +65,7 @@ def build_a9(*, tokens: int = 6, topk: int = 3, seed: int = 0, lang: str = "ko")
     return render(Diagram(
         t("a9.title", lang), lanes, lane_labels=(t("a9.sum", lang, h=H), t("a9.select", lang)),
         captions=(t("a9.formula", lang), t("a9.cap", lang, k=topk)),
-        subtitle=t("a9.sub", lang, seed=seed)))
+        subtitle=t("a9.sub", lang, seed=seed), lang=lang))
 
 
 def build_a10(*, tokens: int = 6, topk: int = 3, seed: int = 0, head: int = 0, lang: str = "ko"):
@@ -83,5 +83,5 @@ def build_a10(*, tokens: int = 6, topk: int = 3, seed: int = 0, head: int = 0, l
     )
     return render(Diagram(
         t("a10.title", lang), lanes, lane_labels=(t("a10.score", lang), t("a10.out", lang)),
-        captions=(t("a10.cap", lang),), cached_label=t("mx.cached", lang),
+        captions=(t("a10.cap", lang),), lang=lang,
         subtitle=t("a10.sub", lang, h=head, k=topk, seed=seed)))

@@ -22,8 +22,10 @@ from core.summary import Summary, summarise
 from core.units import fmt_bytes, fmt_exact, fmt_ratio, fmt_tokens
 from i18n import LANGS, model_name, t
 
+from .canvas import narrow, screen_width, title_at_top
 from .contrast import PAPER, hex_colour, ink_on, over, readable
 from .style import MUTED, ON_FILL, ROLE_COLOURS, heading
+from .text import text_px, wrap
 
 ROW_PX = 96  # height per model row
 BAR = 0.42  # bar thickness, in rows
@@ -33,6 +35,12 @@ LOCAL_TEXT = readable(ROLE_COLOURS["local_kv"], (PAPER,))  # orange that reads a
 LABEL_PAD = 10  # px: twice a label's distance from its bar (the invisible marker's size)
 DIM = 0.35  # how much of its colour a row that is not highlighted keeps
 DIM_GREY = "#e5e7eb"  # what a dimmed bar mixes with: opaque, so its labels read in every look
+# A phone's column (figures.canvas.narrow): the panels stacked, sizes in px
+NAME_PX, BAR_PX, UNDER_PX, ROW_GAP = 20, 22, 15, 14  # a row: its name and value line, bar, lines under it, space
+TOP_PX, AXIS_PX, PANEL_GAP = 130, 60, 110  # over the storage panel, under the read panel, between them
+NARROW_MARGIN = dict(l=10, r=10)
+LEGEND_UP = 50  # px from the storage panel's top to the legend's foot: over the panel's title
+TITLE_PX = 17  # the template's title size
 
 
 def build_a1(
@@ -61,10 +69,17 @@ def _bars(context, precision, models, highlight, lang, units, title_key, **title
     names = [model_name(s.model.id, s.model.name, lang) for s in rows]
     dimmed = [highlight not in (None, s.model.id) for s in rows]
 
-    storage = _storage_panel(rows, lang, [s.storage.total for s in scale], dimmed)
-    read = _read_panel(rows, lang, units, [s.read.total for s in scale], dimmed)
+    storage = _storage_panel(rows, lang, [s.storage.total for s in scale])
+    read = _read_panel(rows, lang, units, [s.read.total for s in scale])
+    title = heading(t(title_key, lang, **title_fields), _subtitle(precision, lang))
+    meta = {"numbers": [_record(s) for s in rows]}  # what exports write as CSV/JSON
+    if narrow():
+        return _stacked(rows, names, highlight, dimmed, lang, (storage, read), title, meta)
     traces, notes, axes = [], [], {}
-    for xref, (lo, hi, parts, totals, hover, labels, axis_title, panel_title) in zip(PANELS, (storage, read)):
+    for xref, panel in zip(PANELS, (storage, read)):
+        lo, hi, parts, totals, hover, values, unders, axis_title, panel_title = panel
+        labels = [_label(i, totals[i], values[i], lo, hi, dimmed[i]) for i in range(len(rows))]
+        labels += [_under(i, "<br>".join(lines), lo) for i, lines in enumerate(unders) if lines]
         traces += _split_bars(xref, parts, totals, lo, dimmed, lang, hover)
         traces += _text_traces(xref, labels)
         left = xref == "x"
@@ -78,7 +93,7 @@ def _bars(context, precision, models, highlight, lang, units, title_key, **title
     ticks = [f"<b>{n}</b>" if s.model.id == highlight else n for s, n in zip(rows, names)]
     layout = dict(
         template="kv_atlas",
-        title=heading(t(title_key, lang, **title_fields), _subtitle(precision, lang)),
+        title=title,
         yaxis=dict(tickvals=list(range(len(rows))), ticktext=ticks, showgrid=False, zeroline=False,
                    range=[len(rows) - 0.35, -0.45]),
         annotations=notes,
@@ -87,10 +102,56 @@ def _bars(context, precision, models, highlight, lang, units, title_key, **title
         margin=dict(l=10, r=20, t=110, b=10),
         legend=dict(orientation="h", y=1.1, yanchor="bottom", x=1.0, xanchor="right", font=dict(size=12)),
         hovermode="closest",
-        meta={"numbers": [_record(s) for s in rows]},  # what exports write as CSV/JSON
+        meta=meta,
         **axes,
     )
     return go.Figure(data=traces, layout=layout)
+
+
+def _stacked(rows, names, highlight, dimmed, lang, panels, title, meta) -> go.Figure:
+    """A phone's column: the storage panel over the read panel, each bar under a line with its
+    model's name and its value, its format lines under it, broken to the column."""
+    width = screen_width() - NARROW_MARGIN["l"] - NARROW_MARGIN["r"]
+    n = len(rows)
+    under_lines = max(len(_wrapped(lines, width)) for panel in panels for lines in panel[6])
+    row_px = NAME_PX + BAR_PX + under_lines * UNDER_PX + ROW_GAP
+    plot_px = n * row_px
+    top, bottom = TOP_PX, AXIS_PX
+    height = top + 2 * plot_px + PANEL_GAP + bottom
+    inner = height - top - bottom
+    domains = ([1 - plot_px / inner, 1], [0, plot_px / inner])
+    bar = BAR_PX / row_px
+    traces, notes, axes = [], [], {}
+    for i, (xref, panel, domain) in enumerate(zip(PANELS, panels, domains)):
+        lo, hi, parts, totals, hover, values, unders, axis_title, panel_title = panel
+        yref = "y" if i == 0 else "y2"
+        labels = [dict(x=10 ** (lo + 1e-3), y=r - bar / 2, position="top right", size=13, colour=None, on_fill=False,
+                       text=f"{'<b>' + names[r] + '</b>' if rows[r].model.id == highlight else names[r]}  {values[r]}")
+                  for r in range(n)]
+        labels += [_under(r, "<br>".join(_wrapped(lines, width)), lo, bar) for r, lines in enumerate(unders) if lines]
+        bars = _split_bars(xref, parts, totals, lo, dimmed, lang, hover)
+        traces += [{**tr, "width": bar, "yaxis": yref} for tr in bars]
+        traces += [{**tr, "yaxis": yref} for tr in _text_traces(xref, labels)]
+        axes["xaxis" if i == 0 else "xaxis2"] = dict(type="log", range=[lo, hi], domain=[0, 1], anchor=yref,
+                                                     exponentformat="SI", title=dict(text=axis_title))
+        below, above = bar / 2 + (under_lines * UNDER_PX + 12) / row_px, bar / 2 + NAME_PX / row_px + 0.05
+        axes["yaxis" if i == 0 else "yaxis2"] = dict(domain=domain, range=[n - 1 + below, -above], visible=False,
+                                                     fixedrange=True)
+        notes.append(dict(text="<br>".join(wrap(panel_title, width, lambda s: text_px(s, 15))), x=0, y=domain[1],
+                          xref="paper", yref="paper", xanchor="left", yanchor="bottom", align="left", showarrow=False,
+                          font=dict(size=15), yshift=4))
+    layout = dict(template="kv_atlas", title=title_at_top(title, height, TITLE_PX), annotations=notes,
+                  barmode="overlay", height=height,
+                  margin=dict(NARROW_MARGIN, t=top, b=bottom), hovermode="closest",
+                  legend=dict(orientation="h", x=0, xanchor="left", y=1 + LEGEND_UP / inner, yanchor="bottom",
+                              font=dict(size=12)),
+                  meta=meta, **axes)
+    return go.Figure(data=traces, layout=layout)
+
+
+def _wrapped(lines: list[str], width: float) -> list[str]:
+    """Under-bar lines broken to `width` px (their own size, 11 px)."""
+    return [part for line in lines for part in wrap(line, width, lambda s: text_px(s, 11))]
 
 
 def _record(s: Summary) -> dict:
@@ -138,38 +199,35 @@ def _split_bars(xref, parts, totals, lo, dimmed, lang, hover) -> list[dict]:
     ]
 
 
-def _storage_panel(rows: list[Summary], lang: str, scale: list[float], dimmed: list[bool]):
+def _storage_panel(rows: list[Summary], lang: str, scale: list[float]):
+    """A panel's axis range, bar parts, totals, hovers, value labels, lines under each bar and titles."""
     totals = [s.storage.total for s in rows]
     lo, hi = _log_range(scale, room=1.2)
-    notes = []
-    for i, s in enumerate(rows):
+    values, unders = [], []
+    for s in rows:
         ratio = (t("a1.base", lang) if s.model.id == "mha" else t("a1.nogrowth", lang) if not s.storage.total
                  else t("a1.ratio", lang, r=fmt_ratio(s.ratio)))
-        notes.append(_label(i, s.storage.total, f"<b>{fmt_exact(s.storage.total)}</b>  {ratio}", lo, hi, dimmed[i]))
+        values.append(f"<b>{fmt_exact(s.storage.total)}</b>  {ratio}")
         lines = [_format_line(s, lang)]
         if s.local_kv:
             note = t("a1.local", lang, w=s.model.window, b=fmt_bytes(s.local_kv))
             lines.append(f"<span style='color:{LOCAL_TEXT}'>{note}</span>")
-        notes.append(_under(i, "<br>".join(lines), lo))
+        unders.append(lines)
     parts = [(s.storage.main_kv, s.storage.index_key) for s in rows]
     hover = [_storage_hover(s, lang) for s in rows]
-    return lo, hi, parts, totals, hover, notes, t("a1.axis.storage", lang), t("a1.storage", lang)
+    return lo, hi, parts, totals, hover, values, unders, t("a1.axis.storage", lang), t("a1.storage", lang)
 
 
-def _read_panel(rows: list[Summary], lang: str, units: str, scale: list[float], dimmed: list[bool]):
+def _read_panel(rows: list[Summary], lang: str, units: str, scale: list[float]):
     totals = [s.read.total for s in rows]
     lo, hi = _log_range(scale, room=0.9)
-    notes = []
-    for i, s in enumerate(rows):
-        notes.append(_label(i, s.read.total, f"<b>{fmt_bytes(s.read.total, units)}</b>", lo, hi, dimmed[i]))
-        if s.read.index_key:
-            line = t("a1.readline", lang, kv=fmt_bytes(s.read.kv, units),
-                     ik=fmt_bytes(s.read.index_key, units), share=f"{s.key_share:.0%}")
-            notes.append(_under(i, line, lo))
+    values = [f"<b>{fmt_bytes(s.read.total, units)}</b>" for s in rows]
+    unders = [[t("a1.readline", lang, kv=fmt_bytes(s.read.kv, units), ik=fmt_bytes(s.read.index_key, units),
+                 share=f"{s.key_share:.0%}")] if s.read.index_key else [] for s in rows]
     parts = [(s.read.kv, s.read.index_key) for s in rows]
     hover = [_read_hover(s, lang, units) for s in rows]
     title = t("a1.read", lang, n=f"{rows[0].context:,}")
-    return lo, hi, parts, totals, hover, notes, t("a1.axis.read", lang), title
+    return lo, hi, parts, totals, hover, values, unders, t("a1.axis.read", lang), title
 
 
 def _format_line(s: Summary, lang: str) -> str:
@@ -192,10 +250,10 @@ def _label(row, x, text, lo, hi, dim: bool) -> dict:
                 on_fill=inside)
 
 
-def _under(row, text, lo) -> dict:
+def _under(row, text, lo, bar: float = BAR) -> dict:
     """Small text lines just under a bar, from the axis start (a hair inside it: plotly drops
     a text point that sits exactly on the range's edge)."""
-    return dict(x=10 ** (lo + 1e-3), y=row + BAR / 2, text=text, position="bottom right", size=11, colour=MUTED,
+    return dict(x=10 ** (lo + 1e-3), y=row + bar / 2, text=text, position="bottom right", size=11, colour=MUTED,
                 on_fill=False)
 
 

@@ -25,7 +25,9 @@ import numpy as np
 import plotly.colors as pc
 import plotly.graph_objects as go
 
-from .canvas import SLIDE_TEXT, diagram_area, slide_font_scale, slide_size, unit
+from i18n import t
+
+from .canvas import SCREEN_TEXT, SLIDE_TEXT, diagram_area, screen_width, slide_font_scale, slide_size, unit
 from .contrast import INK, ink_on
 from .style import MUTED, ON_FILL, ROLE_COLOURS, heading
 from .text import NARROW_EM, text_px, wrap
@@ -89,7 +91,7 @@ class Diagram:
     lanes: tuple[tuple[Box | Op, ...], ...]
     lane_labels: tuple[str, ...] = ()
     captions: tuple[str, ...] = ()
-    cached_label: str = "cached"
+    lang: str = "ko"  # the renderer's own words (the cached badge, what a column folded) are in it
     subtitle: str = ""
     size_order: tuple = ()  # symbolic sizes (e.g. "D", "d_c") from small to large, with ints among them
 
@@ -101,7 +103,8 @@ class Metrics:
     hold their numbers, and the spaces made for labels grow with them."""
 
     text: float = 1.0
-    slide: bool = False
+    slide: bool = False  # laid out for a canvas (a slide or a page column), not at the renderer's own sizes
+    wrap: float | None = None  # layout units a lane may take before it breaks onto another line
 
     def font(self, size: float) -> float:
         """A text's size: on a slide near the floor, headings a little larger (figures.slide
@@ -126,6 +129,8 @@ SLIDE_FLAT = 0.84  # on a slide, the renderer's labels come near the floor (head
 SLIDE_EM = 1.15  # slide text is large: narrow characters' widths are estimated more generously
 TEXT_STEPS = tuple(0.5 + 0.125 * i for i in range(21))  # text multipliers a slide layout tries
 SLIDE_COMFORT = 24  # px: of layouts that fill alike, the one whose smallest text is nearest this
+COLUMN_PAD = 10  # px around a diagram on a page
+FOLDED_CELL = 0.16  # layout units (7 px): the smallest cell of a folded box
 
 
 def shape_label(shape) -> str:
@@ -159,12 +164,27 @@ def _row_label_width(box: Box, m: Metrics) -> float:
 
 def _cell_size(box: Box, m: Metrics) -> tuple[float, float]:
     """(width, height) of one value cell: square on screen; on a slide as wide as its widest
-    number and as tall as a line of it."""
+    number and as tall as a line of it; folded into a column, a square that fits the column."""
     if not m.slide or box.values is None:
         return CELL, CELL
+    if folded(box, m):
+        side = max(FOLDED_CELL, min(CELL, (m.wrap - _row_label_width(box, m)) / box.values.shape[1]))
+        return side, max(side, 1.5 * m.font(10) / PX if box.row_labels else 0.0)  # a row's label fits its row
+    return _numbered_cell(box, m)
+
+
+def _numbered_cell(box: Box, m: Metrics) -> tuple[float, float]:
     size = m.font(9)
     widest = max((m.width(s, 9) for s in (*_cell_texts(box), *box.col_labels)), default=0.0)
     return max(CELL, widest + 0.4 * size / PX), max(CELL, 1.5 * size / PX)
+
+
+def folded(box: Box, m: Metrics) -> bool:
+    """Whether a value box's numbers are too wide for the column it is laid out for: its cells then
+    show their colours alone (a tap shows a value), and the diagram's caption says so."""
+    if m.wrap is None or box.values is None:
+        return False
+    return box.values.shape[1] * _numbered_cell(box, m)[0] + _row_label_width(box, m) > m.wrap
 
 
 def _size(box: Box, col_rank: dict, row_rank: dict, m: Metrics) -> tuple[float, float]:
@@ -173,14 +193,41 @@ def _size(box: Box, col_rank: dict, row_rank: dict, m: Metrics) -> tuple[float, 
         cw, ch = _cell_size(box, m)
         label = m.width(box.label, 12) + m.width(shape_label(box.shape), 10)
         if m.slide:  # the bold name, a space, and a note under the box as wide as it
-            label = max(m.width(f"{box.label} ", 13.5) + m.width(shape_label(box.shape), 10), m.width(box.note, 10))
+            label = max([_value_label_width(box, m), *(m.width(line, 10) for line in _note_lines(box, m))])
         return max(c * cw + _row_label_width(box, m), label), r * ch
     # the rank sets the width; a long name or shape widens the box so its text stays inside
     fit = max(m.width(box.label, 13.5), m.width(shape_label(box.shape), 12)) + 0.3  # the name is bold
     lines = 2 * 1.3 * m.font(12) / PX + 0.2  # the two lines inside: name over shape
     if m.slide:  # a note under the box as wide as it
-        fit = max(fit, m.width(box.note, 10))
-    return max(1.2 + 0.38 * col_rank[box.shape[1]], fit), max(1.0 + 0.3 * row_rank[box.shape[0]], lines)
+        fit = max([fit, *(m.width(line, 10) for line in _note_lines(box, m))])
+    ranked = 1.2 + 0.38 * col_rank[box.shape[1]]
+    if m.wrap is not None:  # in a column, the largest ranks take at most its width
+        ranked = min(ranked, m.wrap)
+    return max(ranked, fit), max(1.0 + 0.3 * row_rank[box.shape[0]], lines)
+
+
+def _value_label(b: Box, m: Metrics) -> list[str]:
+    """The lines over a value box: its bold name and its shape; in a column too narrow for them on
+    one line, the name (broken at spaces where it must) over the shape."""
+    name, shape = f"<b>{b.label}</b>", f"<span style='font-size:{m.font(10):g}px'>{shape_label(b.shape)}</span>"
+    if m.wrap is None or m.width(f"{name} ", 13.5) + m.width(shape_label(b.shape), 10) <= m.wrap:
+        return [f"{name} {shape}"]
+    return [f"<b>{line}</b>" for line in wrap(b.label, m.wrap, lambda s: m.width(f"<b>{s}</b>", 13.5))] + [shape]
+
+
+def _value_label_width(b: Box, m: Metrics) -> float:
+    """How wide the lines over a value box are: the bold name at its size, the shape at its own."""
+    lines = _value_label(b, m)
+    if len(lines) == 1:  # the name and, after a space, the shape
+        return m.width(f"{b.label} ", 13.5) + m.width(shape_label(b.shape), 10)
+    return max([*(m.width(line, 13.5) for line in lines[:-1]), m.width(shape_label(b.shape), 10)])
+
+
+def _note_lines(b: Box, m: Metrics) -> list[str]:
+    """The note under a box, broken to the column it is laid out for."""
+    if not b.note or m.wrap is None:
+        return [b.note] if b.note else []
+    return wrap(b.note, m.wrap, lambda s: m.width(s, 10))
 
 
 class _Drawing:
@@ -205,45 +252,90 @@ def _blocks(d: Diagram) -> list[list[int]]:
 
 def _draw_block(d: Diagram, lanes: list[int], x0: float, y0: float, ranks, m: Metrics, out: _Drawing):
     """Draw lanes from (x0, y0); returns the block's (width, height)."""
-    col_rank, row_rank = ranks
     y, right = y0, x0
     placed: dict[str, float] = {}  # box label -> x in the lane above
-    for li in lanes:
-        lane = d.lanes[li]
-        sizes = [_size(it, col_rank, row_rank, m) if isinstance(it, Box) else (_op_width(it, m), 0.0) for it in lane]
+    for lane, sizes, label, first in _lines(d, lanes, ranks, m):
         height = max(h for _, h in sizes)
-        label = d.lane_labels[li] if li < len(d.lane_labels) else ""
+        lines = _label_lines(label, m)
         if not m.slide:
             centre = y + LANE_GAP + (0.45 if label else 0) + height / 2
         else:  # on a slide, room for exactly what sits over the boxes: the lane's label, boxes' labels and badges
-            over = max(_over(it, m) - (height - h) / 2 for it, (_, h) in zip(lane, sizes) if isinstance(it, Box))
-            centre = y + (0.3 + _line(label, 12, m) if label else 0) + max(over, 0) + 0.15 * m.grow + height / 2
-        # an unlabelled lane that starts from a box of the lane above continues under it
-        x = placed.get(lane[0].label, x0) if isinstance(lane[0], Box) and not label else x0
+            over = max([*(_over(it, m) - (height - h) / 2 for it, (_, h) in zip(lane, sizes) if isinstance(it, Box)),
+                        *(_op_reach(it, m) - height / 2 for it in lane if m.wrap is not None and isinstance(it, Op))],
+                       default=0.0)
+            above = 0.3 + sum(_line(line, 12, m) for line in lines) if label else 0
+            centre = y + above + max(over, 0) + 0.15 * m.grow + height / 2
+        # an unlabelled lane that starts from a box of the lane above continues under it (where it fits)
+        x = placed.get(lane[0].label, x0) if isinstance(lane[0], Box) and not label and first else x0
+        if m.wrap is not None and x - x0 + sum(w for w, _ in sizes) + GAP * (len(sizes) - 1) > m.wrap:
+            x = x0
         placed = {}
         for it, (w, h) in zip(lane, sizes):
             if isinstance(it, Box):
-                _draw_box(it, x, centre - h / 2, w, h, d.cached_label, m, out)
+                _draw_box(it, x, centre - h / 2, w, h, t("mx.cached", d.lang), m, out)
                 placed.setdefault(it.label, x)
             else:
                 _draw_op(it, x + w / 2, centre, m, out)
             x += w + GAP
         if label:
-            out.notes.append(dict(x=x0, y=y + 0.2, text=f"<b>{label}</b>", xanchor="left", yanchor="top",
-                                  showarrow=False, font=dict(size=m.font(12), color=MUTED), xref="x", yref="y"))
-            right = max(right, x0 + m.width(f"<b>{label}</b>", 13.5))
+            out.notes.append(dict(x=x0, y=y + 0.2, text="<br>".join(f"<b>{line}</b>" for line in lines),
+                                  xanchor="left", yanchor="top", align="left", showarrow=False,
+                                  font=dict(size=m.font(12), color=MUTED), xref="x", yref="y"))
+            right = max(right, x0 + max(m.width(f"<b>{line}</b>", 13.5) for line in lines))
         right = max(right, x)
         notes = any(isinstance(it, Box) and it.note for it in lane)
         y = centre + height / 2 + ((0.55 if notes else 0.15) * m.grow)
         if m.slide:  # room for what hangs under each box: column labels, then its note
-            y = max(y, *(centre + h / 2 + _under(it, m) + 0.15 * m.grow
-                         for it, (_, h) in zip(lane, sizes) if isinstance(it, Box)))
+            y = max([y, *(centre + h / 2 + _under(it, m) + 0.15 * m.grow
+                          for it, (_, h) in zip(lane, sizes) if isinstance(it, Box))])
     return right - x0, y - y0
+
+
+def _label_lines(label: str, m: Metrics) -> list[str]:
+    """A lane's label, broken to the column it is laid out for (one line elsewhere)."""
+    if not label or m.wrap is None:
+        return [label]
+    return wrap(label, m.wrap, lambda line: m.width(f"<b>{line}</b>", 13.5))
+
+
+def _lines(d: Diagram, lanes: list[int], ranks, m: Metrics):
+    """(items, their sizes, label, whether it starts its lane) for each line the lanes take: a lane
+    wider than `m.wrap` breaks after the last operator that keeps a line within it (or between
+    any two items where no operator does), its label on its first line only."""
+    col_rank, row_rank = ranks
+    for li in lanes:
+        lane = d.lanes[li]
+        sizes = [_size(it, col_rank, row_rank, m) if isinstance(it, Box) else (_op_width(it, m), _op_height(it, m))
+                 for it in lane]
+        label = d.lane_labels[li] if li < len(d.lane_labels) else ""
+        start, first = 0, True
+        for end in _breaks([w for w, _ in sizes], lane, m.wrap):
+            yield lane[start:end], sizes[start:end], label if first else "", first
+            start, first = end, False
+
+
+def _breaks(widths: list[float], lane, wrap: float | None) -> list[int]:
+    """Where a lane's lines end (exclusive indices), each within `wrap` layout units."""
+    if wrap is None or sum(widths) + GAP * (len(widths) - 1) <= wrap:
+        return [len(widths)]
+    ends, start = [], 0
+    while start < len(widths):
+        used, end, at_op = 0.0, start, None
+        while end < len(widths) and (end == start or used + GAP + widths[end] <= wrap):
+            used += widths[end] + (GAP if end > start else 0)
+            end += 1
+            if isinstance(lane[end - 1], Op) and end < len(widths):
+                at_op = end
+        if end < len(widths) and at_op is not None and at_op > start + 1:
+            end = at_op  # end the line on an operator: the next line continues the expression
+        ends.append(end)
+        start = end
+    return ends
 
 
 def _over(b: Box, m: Metrics) -> float:
     """How far a box's label (a value box's) and its cached badge reach above it, in layout units."""
-    label = 0.05 + _line(b.label, 12, m) if b.values is not None else 0.0
+    label = 0.05 + sum(_line(line, 12, m) for line in _value_label(b, m)) if b.values is not None else 0.0
     return label + (2 / PX + _line("", 10, m) if b.cached else 0.0)
 
 
@@ -251,7 +343,7 @@ def _badge_shift(b: Box, m: Metrics) -> float:
     """px from a box's top to its cached badge: just above it, or above a value box's label."""
     if b.values is None:
         return 2
-    return 22 if not m.slide else (0.05 + _line(b.label, 12, m)) * PX + 2
+    return 22 if not m.slide else (0.05 + sum(_line(line, 12, m) for line in _value_label(b, m))) * PX + 2
 
 
 def _line(text: str, size: float, m: Metrics) -> float:
@@ -262,8 +354,10 @@ def _line(text: str, size: float, m: Metrics) -> float:
 
 def _under(b: Box, m: Metrics) -> float:
     """How far a box's column labels and note reach below it, in layout units."""
-    cols = 0.03 + 1.3 * m.font(9) / PX if b.col_labels else 0.0
-    note = (0.3 if b.col_labels else 0.05) * m.grow + 1.3 * m.font(10) / PX if b.note else 0.0
+    cols = 0.03 + 1.3 * m.font(9) / PX if b.col_labels and not folded(b, m) else 0.0
+    note = (0.3 if b.col_labels else 0.05) * m.grow + sum(_line(line, 10, m) for line in _note_lines(b, m)) \
+        if b.note and m.wrap is not None else \
+        (0.3 if b.col_labels else 0.05) * m.grow + 1.3 * m.font(10) / PX if b.note else 0.0
     return max(cols, note)
 
 
@@ -281,10 +375,14 @@ def _pack(widths: list[float], wrap: float) -> list[list[int]]:
 
 
 def _captions(d: Diagram, m: Metrics, width: float | None) -> list[str]:
-    """The captions, each broken into lines no wider than `width` (None: one line each)."""
+    """The captions, each broken into lines no wider than `width` (None: one line each), after a
+    line that names the boxes whose numbers the column folded."""
+    names = [b.label for lane in d.lanes for b in lane if isinstance(b, Box) and folded(b, m) and any(_cell_texts(b))]
+    captions = [*d.captions, t("mx.folded", d.lang, boxes=", ".join(dict.fromkeys(names)))] if names else d.captions
     if not width:
-        return list(d.captions)
-    return ["<br>".join(wrap(c, max(width, 8.0), lambda line: m.width(line, 12))) for c in d.captions]
+        return list(captions)
+    least = 8.0 if m.wrap is None else min(8.0, m.wrap)
+    return ["<br>".join(wrap(c, max(width, least), lambda line: m.width(line, 12))) for c in captions]
 
 
 def _caption_step(text: str, m: Metrics) -> float:
@@ -326,7 +424,7 @@ def _layout(d: Diagram, m: Metrics, rows: Rows | None, ranks) -> tuple[_Drawing,
             x += sizes[i][0] + BLOCK_GAP
         y += max(sizes[i][1] for i in row)
     at = y + 0.35 * m.grow
-    for text in _captions(d, m, width if wrapped else None):
+    for text in _captions(d, m, (m.wrap or width) if wrapped else None):
         out.notes.append(dict(x=0, y=at, text=text, xanchor="left", yanchor="top", showarrow=False, align="left",
                               font=dict(size=m.font(12), color=MUTED), xref="x", yref="y"))
         lines = text.split("<br>")
@@ -336,13 +434,13 @@ def _layout(d: Diagram, m: Metrics, rows: Rows | None, ranks) -> tuple[_Drawing,
 
 
 def render(d: Diagram) -> go.Figure:
-    slide, gathering = slide_size(), _GATHERED.get()
-    if slide and gathering is None:
+    slide, column, gathering = slide_size(), screen_width(), _GATHERED.get()
+    if (slide or column) and gathering is None:
         layout = _PINNED.get()
         if layout is None or sum(map(len, layout.rows)) != len(_blocks(d)):
-            layout = _choose([d], slide)
-        return _slide_figure(d, layout)
-    if slide:  # only the diagram is wanted now (`alike`): the figure is built again
+            layout = _choose([d], slide) if slide else _choose_column([d], column)
+        return _slide_figure(d, layout) if slide else _column_figure(d, layout, column)
+    if slide or column:  # only the diagram is wanted now (`alike`): the figure is built again
         gathering.append(d)
         return go.Figure()
     ranks = _diagram_ranks(d)
@@ -394,16 +492,16 @@ def alike(build: Callable[[], T]) -> T:
     """`build()`, every diagram it renders for the current slide laid out alike: one text size
     and one packing of lane groups chosen for all of them at once, as if one diagram were the
     largest of each (an animation's steps on a canvas that holds every step). Off a slide, or
-    where it renders no diagram, just `build()`."""
-    slide, gathered = slide_size(), []
+    where it renders no diagram, just `build()`. On a page column, likewise for its width."""
+    slide, column, gathered = slide_size(), screen_width(), []
     token = _GATHERED.set(gathered)
     try:
         first = build()
     finally:
         _GATHERED.reset(token)
-    if not slide or not gathered:
+    if not (slide or column) or not gathered:
         return first
-    token = _PINNED.set(_choose(gathered, slide))
+    token = _PINNED.set(_choose(gathered, slide) if slide else _choose_column(gathered, column))
     try:
         return build()
     finally:
@@ -445,6 +543,27 @@ def _choose(ds: list[Diagram], slide: tuple[int, int]) -> SlideLayout:
     return best[1]
 
 
+def _choose_column(ds: list[Diagram], width: int) -> SlideLayout:
+    """The layout of the diagrams `ds` (one, or an animation's steps) for a page column `width` px
+    wide, drawn at the renderer's own scale (PX px a unit): every text at least SCREEN_TEXT px,
+    lane groups packed into as few rows as fit the width, a lane too wide for it broken into lines."""
+    text = next(x for x in TEXT_STEPS if Metrics(x, slide=True).font(9) >= SCREEN_TEXT)
+    room = (width - 2 * COLUMN_PAD) / PX - 0.2
+    m = Metrics(text, slide=True, wrap=room - GAP)  # a lane's width counts a gap after its last item
+    widths = [max(_draw_block(d, b, 0, 0, _diagram_ranks(d), m, _Drawing(measured=True))[0] for d in ds)
+              for b in _blocks(ds[0])]
+    return SlideLayout(m, tuple(map(tuple, _pack(widths, room))))
+
+
+def _column_figure(d: Diagram, layout: SlideLayout, width: int) -> go.Figure:
+    """The diagram for a page column: its own drawing, as wide as its content (its title, broken to
+    the column by figures.screen, widens it up to the column)."""
+    out, w, h = _layout(d, layout.metrics, layout.rows, _diagram_ranks(d))
+    title = max(text_width(d.title, 17), text_width(d.subtitle, 12))
+    w = max(w, min(title, (width - 2 * COLUMN_PAD) / PX - 0.2))
+    return _figure(d, out, w, h, top=70 if not d.subtitle else 85, pad=COLUMN_PAD)
+
+
 def _extent(d: Diagram, sizes, rows: Rows, m: Metrics) -> tuple[float, float]:
     """The width and height `_layout` gives the diagram in these rows, captions included."""
     w, h = _rows_extent(sizes, rows)
@@ -466,19 +585,17 @@ def _draw_box(b: Box, x, y, w, h, cached_label, m: Metrics, out: _Drawing):
         out.notes.append(dict(x=x + lw - 0.1, y=y + (i + 0.5) * ch, text=text, xref="x", yref="y", showarrow=False,
                               xanchor="right", font=dict(size=m.font(10), color=MUTED)))
     x, w = x + lw, w - lw
-    for j, text in enumerate(b.col_labels):
+    for j, text in enumerate(() if folded(b, m) else b.col_labels):
         out.notes.append(_text(x + (j + 0.5) * cw, y + h + 0.03, text, m.font(9), yanchor="top", colour=MUTED))
     out.shapes.append(dict(type="rect", x0=x, x1=x + w, y0=y, y1=y + h, xref="x", yref="y",
                            fillcolor=fill if b.values is None else "rgba(0,0,0,0)",
                            line=dict(color=line, width=3 if b.cached else 1.4, dash="solid")))
-    small = m.font(10)
-    label = f"<b>{b.label}</b> <span style='font-size:{small:g}px'>{shape_label(b.shape)}</span>"
     if b.values is None:  # dark ink on the box's light fill, in every look
         out.notes.append(_text(x + w / 2, y + h / 2, f"<b>{b.label}</b><br>{shape_label(b.shape)}",
                                m.font(12),
                                colour=ink_on(fill), on_fill=True))
     else:
-        out.notes.append(_text(x + w / 2, y - 0.05, label, m.font(12), yanchor="bottom"))
+        out.notes.append(_text(x + w / 2, y - 0.05, "<br>".join(_value_label(b, m)), m.font(12), yanchor="bottom"))
         out.traces += [] if out.measured else _heatmap(b, x, y, cw, ch, m)
     if b.cached:  # a badge on the top-right corner, outside the box (above a value box's label)
         out.notes.append(dict(x=x + w, y=y, text=f" {cached_label} ", xref="x", yref="y", xanchor="right",
@@ -486,7 +603,8 @@ def _draw_box(b: Box, x, y, w, h, cached_label, m: Metrics, out: _Drawing):
                               bgcolor=line, name=ON_FILL, yshift=_badge_shift(b, m)))
     if b.note:
         below = (0.3 if b.col_labels else 0.05) * m.grow
-        out.notes.append(_text(x + w / 2, y + h + below, b.note, m.font(10), yanchor="top", colour=MUTED))
+        out.notes.append(_text(x + w / 2, y + h + below, "<br>".join(_note_lines(b, m)), m.font(10), yanchor="top",
+                               colour=MUTED))
 
 
 def _cell_texts(b: Box) -> list[str]:
@@ -518,6 +636,8 @@ def _heatmap(b: Box, x, y, cw, ch, m: Metrics) -> list[dict]:
             if text[i][j] != "":
                 (on if fills[i][j] else off).append((x + (j + 0.5) * cw, y + (i + 0.5) * ch, text[i][j],
                                                      ink_on(fills[i][j]) if fills[i][j] else None))
+    if folded(b, m):
+        return [heat]
     return [heat, *(_cell_text(points, m.font(9), fill) for points, fill in ((on, True), (off, False)) if points)]
 
 
@@ -557,8 +677,24 @@ def text_width(html: str, size: float = 10) -> float:
 
 
 def _op_width(op: Op, m: Metrics) -> float:
-    """Wide enough for the text over the arrow, at least a glyph's width."""
-    return max(OP_W * m.grow, m.width(op.over, 10) + 0.3)
+    """Wide enough for the text over the arrow, at least a glyph's width (in a column, just its
+    glyph's: an operator kept on its line is worth more than the space around it)."""
+    if m.wrap is None:
+        return max(OP_W * m.grow, m.width(op.over, 10) + 0.3)
+    glyph = m.width(op.glyph, 20 if len(op.glyph) <= 2 else 12)
+    return max(glyph + 0.35, m.width(op.over, 10) + 0.6)  # clear of the boxes' labels beside it
+
+
+def _op_height(op: Op, m: Metrics) -> float:
+    """How tall a line holds an operator: nothing elsewhere (it sits between boxes); in a column, its
+    glyph's line (a broken lane's line may hold no box taller than the glyph)."""
+    return 0.0 if m.wrap is None else 1.4 * m.font(20 if len(op.glyph) <= 2 else 12) / PX
+
+
+def _op_reach(op: Op, m: Metrics) -> float:
+    """How far the text over an operator's arrow reaches above its centre (a broken lane's line may
+    hold no box that tall)."""
+    return 0.6 * m.font(20) / PX + _line(op.over, 10, m) if op.over else 0.0
 
 
 def _draw_op(op: Op, x, y, m: Metrics, out: _Drawing):

@@ -52,7 +52,7 @@ def build_a3(*, lang: str = "ko"):
         t("a3.title", lang), lanes,
         lane_labels=(t("a3.query", lang), "", t("a3.kv", lang), "", t("a3.pos", lang)),
         captions=(t("a3.cap", lang, kv=d.kv_lora_rank, r=d.qk_rope_head_dim), t("mx.width", lang)),
-        cached_label=t("mx.cached", lang), subtitle=t("a3.sub", lang)))
+        lang=lang, subtitle=t("a3.sub", lang)))
 
 
 def build_a4(*, lang: str = "ko"):
@@ -73,7 +73,7 @@ def build_a4(*, lang: str = "ko"):
     return render(Diagram(
         t("a4.title", lang), lanes, lane_labels=(t("a4.score", lang), t("a4.prob", lang), t("a4.out", lang)),
         captions=(t("a4.cap", lang, dk=dk, dr=dr), t("mx.width", lang)),
-        cached_label=t("mx.cached", lang), subtitle=t("a4.sub", lang)))
+        lang=lang, subtitle=t("a4.sub", lang)))
 
 
 def _dims(tokens: int, kv_lora_rank: int, qk_nope_head_dim: int) -> MLADims:
@@ -106,7 +106,7 @@ def build_a5(*, seed: int = 0, tokens: int = 6, kv_lora_rank: int = 8, qk_nope_h
         t("a5.title", lang), lanes,
         lane_labels=(t("a5.expand", lang, d=dk), t("a5.absorb", lang, d=rkv), t("a5.premerged", lang)),
         captions=(_diff_caption(res, lang), _absorb_caption(lang)),
-        cached_label=t("mx.cached", lang), subtitle=t("a5.sub", lang, h=head, seed=seed)))
+        lang=lang, subtitle=t("a5.sub", lang, h=head, seed=seed)))
 
 
 def _absorb_caption(lang: str) -> str:
@@ -135,7 +135,7 @@ def build_a6(*, seed: int = 0, tokens: int = 6, kv_lora_rank: int = 8, qk_nope_h
         t("a6.title", lang), lanes,
         lane_labels=(t("a6.expand", lang), t("a6.absorb", lang), t("a6.merged", lang)),
         captions=(_diff_caption(res, lang), t("a6.cap", lang)),
-        cached_label=t("mx.cached", lang), subtitle=t("a6.sub", lang, h=head, seed=seed)))
+        lang=lang, subtitle=t("a6.sub", lang, h=head, seed=seed)))
 
 
 def build_mla_cost(*, lang: str = "ko", max_tokens: int = 1 << 20):

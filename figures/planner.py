@@ -15,7 +15,11 @@ from core.cost import fitted
 from core.units import fmt_bytes, fmt_tokens
 from i18n import model_name, t
 
+from .canvas import narrow, screen_width
 from .style import MUTED, ROLE_COLOURS, heading
+from .text import text_px, wrap
+
+NOTE_PX = 110  # px under a phone's read-floor chart for its note
 
 PLANNER_MODELS = ("v3.2", "v4-flash", "v4.1-flash", "llama-3.1-8b", "qwen3-32b", "gemma-3-4b", "gpt-oss-120b",
                   "kimi-k2")
@@ -51,15 +55,21 @@ def build_capacity(*, models: Sequence[str] = PLANNER_MODELS, context: int = 131
         rows.append((_name(m, lang), p.max_requests, label if parameters else f"{label}<br>{t('cap.noparams', lang)}",
                      _hover(p, lang, units), p))
     names, counts, labels, hovers, plans = zip(*rows)
+    room, row_px = 1.8, 52
+    if narrow():  # a phone's column: more room right of the bars, their labels broken to it
+        room, row_px = 2.6, 78
+        width = (screen_width() - 150) * (1 - 1 / room)
+        labels = ["<br>".join(part for line in label.split("<br>")
+                              for part in wrap(line, width, lambda s: text_px(s, 13))) for label in labels]
     bars = go.Bar(y=list(names), x=list(counts), orientation="h", text=list(labels), textposition="outside",
                   cliponaxis=False, marker_color=ROLE_COLOURS["main_kv"], customdata=list(hovers),
                   hovertemplate="%{customdata}<extra></extra>")
     title = t("cap.title", lang, tp=tp, g=g.name, n=fmt_tokens(context))
     sub = t("cap.sub", lang, b=bytes_per_parameter, r=f"{reserved:.0%}", blk=block)
     return go.Figure(bars, layout=dict(
-        template="kv_atlas", title=heading(title, sub), height=140 + 52 * len(rows),
+        template="kv_atlas", title=heading(title, sub), height=140 + row_px * len(rows),
         margin=dict(l=10, r=40, t=90, b=10), showlegend=False,
-        xaxis=dict(title=dict(text=t("cap.x", lang)), range=[0, max(max(counts), 1) * 1.8], rangemode="tozero"),
+        xaxis=dict(title=dict(text=t("cap.x", lang)), range=[0, max(max(counts), 1) * room], rangemode="tozero"),
         yaxis=dict(autorange="reversed"),
         meta={"numbers": [_record(p) for p in plans]}))
 
@@ -98,9 +108,19 @@ def build_read_floor(*, models: Sequence[str] = PLANNER_MODELS, precision: Preci
     sub = t("floor.sub", lang, g=g.name, tp=tp, bw=f"{g.bandwidth_bytes_per_s * tp / 1e12:g}", b=batch)
     return go.Figure(data=traces, layout=dict(
         template="kv_atlas", title=heading(title, sub), height=480,
-        margin=dict(l=10, r=20, t=90, b=10),
+        margin=dict(l=10, r=20, t=90, b=10 + (NOTE_PX if narrow() else 0)),
         xaxis=dict(type="log", title=dict(text=t("x.axis.x", lang)), exponentformat="SI"),
         yaxis=dict(type="log", title=dict(text=t("floor.y", lang)), exponentformat="SI"),
         legend=dict(x=0.01, y=0.99, bgcolor="rgba(255,255,255,0.8)"),
-        annotations=[dict(text=t("floor.bound", lang), x=1, y=0, xref="paper", yref="paper", xanchor="right",
-                          yanchor="bottom", showarrow=False, font=dict(size=11, color=MUTED))]))
+        annotations=[_bound_note(t("floor.bound", lang))]))
+
+
+def _bound_note(text: str) -> dict:
+    """The note that the floor is a bound: in the plot's corner; on a phone's column, under the chart,
+    broken to its width."""
+    if not narrow():
+        return dict(text=text, x=1, y=0, xref="paper", yref="paper", xanchor="right", yanchor="bottom",
+                    showarrow=False, font=dict(size=11, color=MUTED))
+    lines = wrap(text, screen_width() - 30, lambda s: text_px(s, 11))
+    return dict(text="<br>".join(lines), x=0, y=0, xref="paper", yref="paper", xanchor="left", yanchor="top",
+                yshift=-60, align="left", showarrow=False, font=dict(size=11, color=MUTED))

@@ -9,11 +9,10 @@ are re-laid out for the canvas while they are built, and scale into it.
 
 from __future__ import annotations
 
-import re
-
 import plotly.graph_objects as go
 
 from .canvas import (
+    ASCENT,
     SAFE,
     SLIDE_TEXT,
     SLIDE_TITLE,
@@ -25,23 +24,9 @@ from .canvas import (
 )
 from .chart_slide import chart_margins, fitting_scale, legend_width
 from .style import scale_fonts
+from .text import raise_scripts
 
 AXIS_TITLE = 1.2  # plotly's axis titles, of the body size
-SUP = 0.7  # plotly draws <sup> and <sub> at 70 %
-ASCENT = 0.86  # room for a line's letters above its baseline, in ems (Noto Sans CJK's tallest reach about 0.82)
-
-
-_SCRIPT = re.compile(r"<(sup|sub)>(.*?)</\1>")
-
-
-def scripts_at_least(html: str, size: float, floor: float) -> str:
-    """Sub- and superscripts of a label drawn at `size` (plotly draws them at 70 %) raised to
-    `floor` where they would fall under it (never above the label's own size), still raised or
-    lowered."""
-    target = min(floor, size)
-    if SUP * size >= target:
-        return html
-    return _SCRIPT.sub(lambda m: f"<{m[1]}><span style='font-size:{target:g}px'>{m[2]}</span></{m[1]}>", html)
 
 
 def _diagram_scale(fig: go.Figure, area: tuple[float, float]) -> float:
@@ -77,11 +62,7 @@ def slide_layout(fig: go.Figure, width: int, height: int, font_scale: float = 1.
     baseline = SAFE * u + ASCENT * title_size - (0 if "<br>" in title else 0.7 * title_size)
     for a in out.layout.annotations:
         a.xshift, a.yshift = (a.xshift or 0) * k, (a.yshift or 0) * k
-        a.text = scripts_at_least(a.text or "", a.font.size or out.layout.font.size, floor)
-    for tr in out.data:
-        if isinstance(tr.text, (list, tuple)) and "textfont" in tr:
-            size = tr.textfont.size or out.layout.font.size
-            tr.text = [scripts_at_least(x, size, floor) if isinstance(x, str) else x for x in tr.text]
+    raise_scripts(out, floor, out.layout.font.size)
     margin = dict(l=SAFE * u, r=SAFE * u, t=top, b=SAFE * u) if diagram else chart_margins(out, u, top)
     out.update_layout(
         width=width, height=height, margin=margin,

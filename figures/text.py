@@ -15,6 +15,7 @@ FONT = "Noto Sans CJK KR, Noto Sans KR, Apple SD Gothic Neo, Malgun Gothic, Aria
 TAGS = re.compile(r"<[^>]+>")
 INLINE_SIZE = re.compile(r"font-size:\s*([\d.]+)px")  # a size given in a label's HTML
 NARROW_EM = 0.56  # a narrow character's width, in ems of its size; a wide one is two
+SUP = 0.7  # plotly draws <sup> and <sub> at 70 % of their label's size
 _TAG_SPLIT = re.compile(r"(<[^>]+>)")
 _EM = 100  # px: the size text is measured at (widths scale with the size)
 
@@ -97,3 +98,27 @@ def wrap(text: str, width: float, measure: Callable[[str], float], first: float 
         else:
             lines[-1] = trial
     return lines
+
+
+_SCRIPT = re.compile(r"<(sup|sub)>(.*?)</\1>")
+
+
+def scripts_at_least(html: str, size: float, floor: float) -> str:
+    """Sub- and superscripts of a label drawn at `size` (plotly draws them at 70 %) raised to
+    `floor` where they would fall under it (never above the label's own size), still raised or
+    lowered."""
+    target = min(floor, size)
+    if SUP * size >= target:
+        return html
+    return _SCRIPT.sub(lambda m: f"<{m[1]}><span style='font-size:{target:g}px'>{m[2]}</span></{m[1]}>", html)
+
+
+def raise_scripts(fig, floor: float, body: float) -> None:
+    """Every label of a figure (annotations, text traces; `body` the size of those that set none)
+    with its sub- and superscripts raised to `floor` (`scripts_at_least`), in place."""
+    for a in fig.layout.annotations:
+        a.text = scripts_at_least(a.text or "", a.font.size or body, floor)
+    for tr in fig.data:
+        if isinstance(tr.text, (list, tuple)) and "textfont" in tr:
+            size = tr.textfont.size or body
+            tr.text = [scripts_at_least(x, size, floor) if isinstance(x, str) else x for x in tr.text]

@@ -34,7 +34,7 @@ def build_b1(*, rows: int = 8, components: int = 4, group: int = 2, lang: str = 
     return render(Diagram(
         t("b1.title", lang), lanes,
         lane_labels=(t("b1.left", lang, r=rows, c=components // 2), t("b1.right", lang, r=n, c=components)),
-        captions=(t("b1.cap", lang),), subtitle=t("b1.sub", lang)))
+        captions=(t("b1.cap", lang),), subtitle=t("b1.sub", lang), lang=lang))
 
 
 def build_b2(*, H=ARTICLE_H, W_u=ARTICLE_W_U, W_s=ARTICLE_W_S, lang: str = "ko"):
@@ -57,7 +57,7 @@ def build_b2(*, H=ARTICLE_H, W_u=ARTICLE_W_U, W_s=ARTICLE_W_S, lang: str = "ko")
         t("b2.title", lang), lanes,
         lane_labels=(t("b2.l1", lang), t("b2.l2", lang), t("b2.l3", lang)),
         captions=(t("b2.cap", lang, c=", ".join(f"{v:g}" for v in np.round(run.c, 6))),),
-        subtitle=t("b2.sub", lang)))
+        subtitle=t("b2.sub", lang), lang=lang))
 
 
 def sym_sub(base: str, sub: str) -> str:
@@ -75,7 +75,7 @@ def build_b3(*, position: int = 6, group: int = 2, window: int = 3, lang: str = 
     return render(Diagram(
         t("b3.title", lang), tuple(lanes), lane_labels=(f"q{position}", f"q{position + group}"),
         captions=(t("b3.cap", lang, b=pending, g=group), t("b3.legend", lang)),
-        subtitle=t("b3.sub", lang, g=group, w=window)))
+        subtitle=t("b3.sub", lang, g=group, w=window), lang=lang))
 
 
 def build_b4(*, position: int = 16, groups: tuple[int, int] = (2, 4), topk: int = 2, window: int = 3,
@@ -94,4 +94,5 @@ def build_b4(*, position: int = 16, groups: tuple[int, int] = (2, 4), topk: int 
     return render(Diagram(
         t("b4.title", lang), lanes,
         lane_labels=(t("b4.left", lang, g=g1, n=left.stored, k=topk), t("b4.right", lang, g=g2, n=right.stored)),
-        captions=(t("b4.cap", lang), t("b3.legend", lang)), subtitle=t("b4.sub", lang, t=position, w=window)))
+        captions=(t("b4.cap", lang), t("b3.legend", lang)), subtitle=t("b4.sub", lang, t=position, w=window),
+        lang=lang))

@@ -51,7 +51,7 @@ def build_a12(*, lang: str = "ko"):
     return render(Diagram(
         t("a12.title", lang), lanes,
         lane_labels=(t("a12.q", lang), t("a12.local", lang), t("a12.comp", lang), ""),
-        captions=(t("a12.cap", lang, c=c), t("mx.width", lang)), cached_label=t("mx.cached", lang),
+        captions=(t("a12.cap", lang, c=c), t("mx.width", lang)), lang=lang,
         subtitle=t("a12.sub", lang), size_order=_sizes()))
 
 
@@ -76,7 +76,7 @@ def build_a16(*, lang: str = "ko"):
         t("a16.title", lang), lanes,
         lane_labels=(t("a12.q", lang), t("a12.local", lang), t("a16.comp", lang), "", t("a16.idx", lang)),
         captions=(t("a16.cap", lang, m=get("v4-flash").ratio("CSA")), t("mx.width", lang)),
-        cached_label=t("mx.cached", lang),
+        lang=lang,
         subtitle=t("a16.sub", lang), size_order=_sizes()))
 
 
@@ -110,7 +110,7 @@ def build_a13(*, ratio: int = 4, seed: int = 0, lang: str = "ko"):
         t("a13.title", lang, m=m), lanes,
         lane_labels=(t("a13.l1", lang), t("a13.l2", lang), t("a13.l3", lang)),
         captions=(t("a13.cap", lang, m=get("v4-flash").ratio("HCA")),),
-        cached_label=t("mx.cached", lang), subtitle=t("a13.sub", lang, m=m, seed=seed)))
+        lang=lang, subtitle=t("a13.sub", lang, m=m, seed=seed)))
 
 
 
@@ -127,7 +127,7 @@ def build_a14(*, t_: int = 6, ratio: int = 4, window: int = 4, lang: str = "ko")
     return render(Diagram(
         t("a14.title", lang), tuple(lanes), lane_labels=(f"t = {t_}", f"t = {t_ + 1}"),
         captions=(t("a14.cap", lang, m=ratio, w=window), t("a14.legend", lang)),
-        subtitle=t("a14.sub", lang, m=ratio, w=window)))
+        subtitle=t("a14.sub", lang, m=ratio, w=window), lang=lang))
 
 
 def build_a15(*, sink: float = 0.0, t_: int = 7, seed: int = 0, lang: str = "ko"):
@@ -165,7 +165,7 @@ def build_a15(*, sink: float = 0.0, t_: int = 7, seed: int = 0, lang: str = "ko"
         lane_labels=(t("a15.l1", lang), t("a15.l2", lang), t("a15.l3", lang), t("a15.l4", lang),
                      t("a15.l5", lang)),
         captions=(t("a15.mass", lang, z=f"{sink:+.1f}", m=f"{mass:.0%}"), t("a15.cap", lang)),
-        subtitle=t("a15.sub", lang, t=t_, n=N)))
+        subtitle=t("a15.sub", lang, t=t_, n=N), lang=lang))
 
 
 def build_a17(*, ratio: int = 4, seed: int = 0, lang: str = "ko"):
@@ -197,7 +197,7 @@ def build_a17(*, ratio: int = 4, seed: int = 0, lang: str = "ko"):
     )
     return render(Diagram(
         t("a17.title", lang), lanes, lane_labels=(t("a17.l1", lang, m=m), t("a13.l2", lang), t("a17.l3", lang)),
-        captions=(t("a17.cap", lang, m=m),), cached_label=t("mx.cached", lang),
+        captions=(t("a17.cap", lang, m=m),), lang=lang,
         subtitle=t("a17.sub", lang, m=m, seed=seed)))
 
 
@@ -228,7 +228,7 @@ def build_a18(*, t_: int = 11, ratio: int = 4, topk: int = 2, seed: int = 0, lan
     return render(Diagram(
         t("a18.title", lang), lanes, lane_labels=(t("a18.l1", lang, m=ratio), t("a18.l2", lang)),
         captions=(t("a18.formula", lang), t("a18.cap", lang, t=t_, s=picked or "—")),
-        cached_label=t("mx.cached", lang), subtitle=t("a18.sub", lang, seed=seed)))
+        lang=lang, subtitle=t("a18.sub", lang, seed=seed)))
 
 
 def build_a19(*, t_: int = 11, ratio: int = 4, topk: int = 2, window: int = 4, seed: int = NEWEST_SKIPPED_SEED,
@@ -252,4 +252,4 @@ def build_a19(*, t_: int = 11, ratio: int = 4, topk: int = 2, window: int = 4, s
     return render(Diagram(
         t("a19.title", lang), lanes, lane_labels=(t("a19.l1", lang, c=n_complete, k=min(topk, n_complete)),),
         captions=(t("a19.cap", lang), t("a14.legend", lang)),
-        subtitle=t("a19.sub", lang, t=t_, m=ratio, k=topk, w=window, seed=seed)))
+        subtitle=t("a19.sub", lang, t=t_, m=ratio, k=topk, w=window, seed=seed), lang=lang))

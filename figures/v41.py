@@ -12,9 +12,11 @@ import plotly.graph_objects as go
 
 from core import A1_MODELS, get
 from core.factors import factors
+from core.mechanisms.ced import v41_layer_split
 from core.mechanisms.sharing import kv_groups, layer_roles, selection_groups
 from i18n import model_name, t
 
+from .canvas import narrow
 from .contrast import INK, ink_on
 from .matrix import Box, Diagram, Op, render
 from .mla import sym
@@ -22,47 +24,71 @@ from .style import MUTED, ON_FILL, ROLE_COLOURS, heading
 
 MODE_COLOURS = {"SWA": "#d1d5db", "Full": ROLE_COLOURS["main_kv"], "Reindex": ROLE_COLOURS["index_key"],
                 "Reuse": "#bcd3f5"}
+PHONE_LAYERS = 10  # A24's layers to a row on a phone's column
+A24_BLOCK = 4.8  # y units a row of layers takes, with its brackets
+A24_ROW_PX = 210  # px a further row of layers adds
 
 
 def build_a24(*, model: str = "v4.1-flash", lang: str = "ko") -> go.Figure:
-    """Every layer in order, coloured by mode; KV groups and selection groups as brackets."""
+    """Every layer in order, coloured by mode; KV groups and selection groups as brackets. On a
+    phone's column the layers wrap, PHONE_LAYERS to a row, their brackets broken with them."""
     roles = layer_roles(model)
     spec = get(model)
     n = len(roles)
-    shapes, notes, hover_x, hover_text = [], [], [], []
+    per = PHONE_LAYERS if narrow() else n
+    rows = -(-n // per)
+
+    def at(i: int) -> tuple[float, float]:  # layer i's left edge and its row's offset
+        return i % per, -(i // per) * A24_BLOCK
+
+    shapes, notes, hover_x, hover_y, hover_text = [], [], [], [], []
     for r in roles:
-        shapes.append(dict(type="rect", x0=r.index + 0.06, x1=r.index + 0.94, y0=0, y1=1,
+        x, dy = at(r.index)
+        shapes.append(dict(type="rect", x0=x + 0.06, x1=x + 0.94, y0=dy, y1=dy + 1,
                            fillcolor=MODE_COLOURS[r.label], line=dict(width=0)))
-        notes.append(dict(x=r.index + 0.5, y=0.5, text=t(f"a24.short.{r.label}", lang), showarrow=False,
+        notes.append(dict(x=x + 0.5, y=dy + 0.5, text=t(f"a24.short.{r.label}", lang), showarrow=False,
                           font=dict(size=11, color=ink_on(MODE_COLOURS[r.label])), name=ON_FILL))
-        notes.append(dict(x=r.index + 0.5, y=-0.22, text=f"{r.index + 1}", showarrow=False,
+        notes.append(dict(x=x + 0.5, y=dy - 0.22, text=f"{r.index + 1}", showarrow=False,
                           font=dict(size=9, color=MUTED)))
         if r.kind == "CSA2":
-            notes.append(dict(x=r.index + 0.5, y=1.2, text=f"m{r.ratio}", showarrow=False,
+            notes.append(dict(x=x + 0.5, y=dy + 1.2, text=f"m{r.ratio}", showarrow=False,
                               font=dict(size=9, color=MUTED)))
         if r.stores_global:
-            notes.append(dict(x=r.index + 0.5, y=1.62, text="★", showarrow=False,
+            notes.append(dict(x=x + 0.5, y=dy + (1.62 if per == n else 1.8), text="★", showarrow=False,
                               font=dict(size=16, color=ROLE_COLOURS["main_kv"])))
-        hover_x.append(r.index + 0.5)
+        hover_x.append(x + 0.5)
+        hover_y.append(dy + 0.5)
         hover_text.append(_layer_hover(r, spec, lang))
     for y, groups, key in ((-0.75, kv_groups(model), "a24.kv"), (-1.45, selection_groups(model), "a24.sel")):
         colour = ROLE_COLOURS["main_kv"] if key == "a24.kv" else ROLE_COLOURS["index_key"]
         for g in groups:
-            shapes.append(dict(type="path", path=f"M {g.first + 0.1},{y + 0.18} L {g.first + 0.1},{y} "
-                                                 f"L {g.last + 0.9},{y} L {g.last + 0.9},{y + 0.18}",
-                               line=dict(color=colour, width=1.6)))
-            if g.size > 1:
-                notes.append(dict(x=(g.first + g.last + 1) / 2, y=y - 0.08, yanchor="top", showarrow=False,
+            parts = [(max(g.first, row * per), min(g.last, row * per + per - 1))
+                     for row in range(g.first // per, g.last // per + 1)]
+            for first, last in parts:
+                (x0, dy), (x1, _) = at(first), at(last)
+                shapes.append(dict(type="path", path=f"M {x0 + 0.1},{dy + y + 0.18} L {x0 + 0.1},{dy + y} "
+                                                     f"L {x1 + 0.9},{dy + y} L {x1 + 0.9},{dy + y + 0.18}",
+                                   line=dict(color=colour, width=1.6)))
+            if g.size > 1:  # labelled on its longest part
+                first, last = max(parts, key=lambda fl: fl[1] - fl[0])
+                (x0, dy), (x1, _) = at(first), at(last)
+                notes.append(dict(x=(x0 + x1 + 1) / 2, y=dy + y - 0.08, yanchor="top", showarrow=False,
                                   text=t("a24.from", lang, n=g.owner + 1), font=dict(size=9, color=colour)))
-        notes.append(dict(x=0, xref="paper", y=y, xanchor="right", xshift=-6, showarrow=False, text=t(key, lang),
-                          font=dict(size=11, color=colour)))
+        if per == n:  # the brackets' names left of them
+            notes.append(dict(x=0, xref="paper", y=y, xanchor="right", xshift=-6, showarrow=False, text=t(key, lang),
+                              font=dict(size=11, color=colour)))
+        else:  # side by side under the last row
+            notes.append(dict(x=0 if key == "a24.kv" else per / 2, y=-(rows - 1) * A24_BLOCK - 2.3, xanchor="left",
+                              showarrow=False, text=f"⌐ {t(key, lang)}", font=dict(size=11, color=colour)))
     if any(r.stack for r in roles):  # a causal encoder–decoder: mark the split
-        from core.mechanisms.ced import v41_layer_split
-
         enc, dec, _ = v41_layer_split(spec)
-        shapes.append(dict(type="line", x0=enc, x1=enc, y0=-1.9, y1=2.3, line=dict(color=MUTED, dash="dot", width=2)))
-        for x, key, count in ((enc / 2, "a24.encoder", enc), (enc + dec / 2, "a24.decoder", dec)):
-            notes.append(dict(x=x, y=2.25, text=t(key, lang, n=count), showarrow=False, font=dict(size=13)))
+        x, dy = at(enc) if enc < n else (per, -(rows - 1) * A24_BLOCK)
+        shapes.append(dict(type="line", x0=x, x1=x, y0=dy - 1.9, y1=dy + 2.3,
+                           line=dict(color=MUTED, dash="dot", width=2)))
+        for first, key, count in ((0, "a24.encoder", enc), (enc, "a24.decoder", dec)):
+            (x0, dy), (x1, _) = at(first), at(min(first + count, (first // per + 1) * per) - 1)
+            notes.append(dict(x=(x0 + x1 + 1) / 2, y=dy + 2.25, text=t(key, lang, n=count), showarrow=False,
+                              font=dict(size=13)))
     stores = [r.index + 1 for r in roles if r.stores_global]
     facts = t("a24.facts", lang, n=len(stores), layers=", ".join(map(str, stores)),
               csa2=sum(r.kind == "CSA2" for r in roles), k=spec.index_topk,
@@ -70,14 +96,17 @@ def build_a24(*, model: str = "v4.1-flash", lang: str = "ko") -> go.Figure:
               reindex=sum(r.label == "Reindex" for r in roles))
     legend = [go.Scatter(x=[None], y=[None], mode="markers", name=t(f"a24.mode.{m}", lang),
                          marker=dict(symbol="square", size=12, color=c)) for m, c in MODE_COLOURS.items()]
-    hover = go.Scatter(x=hover_x, y=[0.5] * n, mode="markers", marker=dict(size=18, opacity=0),
+    hover = go.Scatter(x=hover_x, y=hover_y, mode="markers", marker=dict(size=18, opacity=0),
                        hovertext=hover_text, hoverinfo="text", showlegend=False)
     fig = go.Figure(data=[*legend, hover])
+    bottom = -1.95 - (rows - 1) * A24_BLOCK - (0 if per == n else 0.7)
     fig.update_layout(
         template="kv_atlas", title=heading(t("a24.title", lang, m=spec.name, n=n), facts),
-        shapes=shapes, annotations=notes, height=400, margin=dict(l=110, r=20, t=110, b=10),
-        xaxis=dict(visible=False, range=[-0.2, n + 0.2]), yaxis=dict(visible=False, range=[-1.95, 2.45]),
-        legend=dict(orientation="h", x=1, xanchor="right", y=1.02, yanchor="bottom"), hovermode="closest")
+        shapes=shapes, annotations=notes, height=400 + (rows - 1) * A24_ROW_PX + (0 if per == n else 30),
+        margin=dict(l=110 if per == n else 10, r=20 if per == n else 10, t=110, b=10),
+        xaxis=dict(visible=False, range=[-0.2, per + 0.2]), yaxis=dict(visible=False, range=[bottom, 2.45]),
+        legend=dict(orientation="h", x=1, xanchor="right", y=1.02, yanchor="bottom") if per == n else
+        dict(orientation="h", x=0, y=1, yanchor="bottom"), hovermode="closest")
     return fig
 
 
@@ -110,19 +139,36 @@ def build_factors(*, lang: str = "ko", models=A1_MODELS) -> go.Figure:
         "ratio": [base.ratio / f.ratio for f in rows],
     }
     colours = {"width": "#2f6fd1", "layers": "#7b4bb7", "bytes": "#e8890c", "ratio": "#16a34a"}
+    total = [f.total / base.total for f in rows]
+    # the baseline's total (MHA's, 1) is not labelled: its bars' labels say 1 at the same height
+    totals = [_times(x) if abs(x - 1) > 1e-9 else "" for x in total]
+    ticks = dict(type="log", range=[-4, 0.6], tickvals=[10.0**-k for k in range(5)],
+                 ticktext=["1"] + [f"1/{10**k:,}" for k in range(1, 5)])
+    if narrow():  # a phone's column: models down the page, each factor a bar across it, the total by the name
+        traces = [go.Bar(y=names, x=v, orientation="h", name=t(f"fx.{k}", lang), marker_color=colours[k],
+                         text=[_times(x) for x in v], textposition="outside", textfont=dict(size=11),
+                         cliponaxis=False) for k, v in series.items()]
+        traces.append(go.Scatter(y=names, x=total, mode="markers", name=t("fx.total", lang),
+                                 marker=dict(symbol="diamond", size=12, color=INK)))
+        decades = dict(ticks, tickvals=[1e-4, 1e-2, 1], ticktext=["1/10,000", "1/100", "1"], tickangle=0)
+        return go.Figure(data=traces, layout=dict(
+            template="kv_atlas", barmode="group", height=260 + 110 * len(models), margin=dict(l=10, r=45, t=90, b=10),
+            title=heading(t("fx.title", lang), t("fx.sub", lang)),
+            xaxis=dict(decades, title=dict(text=t("fx.y", lang))),
+            yaxis=dict(autorange="reversed", tickvals=names,
+                       ticktext=[f"{n}<br><b>{x}</b>" if x else n for n, x in zip(names, totals)]),
+            legend=dict(orientation="h", x=0, y=-0.12, yanchor="top")))
     traces = [go.Bar(x=names, y=v, name=t(f"fx.{k}", lang), marker_color=colours[k],
                      text=[_times(x) for x in v], textposition="outside", textfont=dict(size=10))
               for k, v in series.items()]
-    total = [f.total / base.total for f in rows]
     traces.append(go.Scatter(x=names, y=total, mode="markers+text", name=t("fx.total", lang),
                              marker=dict(symbol="diamond", size=12, color=INK),
-                             text=[_times(x) for x in total], textposition="middle right"))
+                             text=totals, textposition="middle right"))
     fig = go.Figure(data=traces)
     fig.update_layout(
         template="kv_atlas", barmode="group", height=460, margin=dict(l=10, r=20, t=90, b=10),
         title=heading(t("fx.title", lang), t("fx.sub", lang)),
-        yaxis=dict(type="log", title=dict(text=t("fx.y", lang)), range=[-4, 0.6],
-                   tickvals=[10.0**-k for k in range(5)], ticktext=["1"] + [f"1/{10**k:,}" for k in range(1, 5)]),
+        yaxis=dict(ticks, title=dict(text=t("fx.y", lang))),
         legend=dict(orientation="h", x=0, y=-0.12, yanchor="top"))
     return fig
 
@@ -156,7 +202,7 @@ def build_a23(*, lang: str = "ko"):
     return render(Diagram(
         t("a23.title", lang), lanes,
         lane_labels=(t("a23.full", lang), t("a23.reindex", lang), t("a23.reuse", lang), t("a23.all", lang)),
-        captions=(t("a23.cap", lang),), cached_label=t("mx.cached", lang), subtitle=t("a23.sub", lang),
+        captions=(t("a23.cap", lang),), lang=lang, subtitle=t("a23.sub", lang),
         size_order=(1, d, c, w, k, "N/m", "D", "T")))
 
 
@@ -181,7 +227,7 @@ def build_a26(*, lang: str = "ko"):
     return render(Diagram(
         t("a26.title", lang), lanes,
         lane_labels=(t("a26.l1", lang), t("a26.l2", lang), t("a26.l3", lang)),
-        captions=(t("a26.cap", lang),), cached_label=t("mx.cached", lang), subtitle=t("a26.sub", lang),
+        captions=(t("a26.cap", lang),), lang=lang, subtitle=t("a26.sub", lang),
         size_order=("k", d, c, "D", "n<sub>h</sub>·c", "T")))
 
 
@@ -202,7 +248,7 @@ def build_a22(*, lang: str = "ko"):
     return render(Diagram(
         t("a22.title", lang), lanes, lane_labels=(t("a22.csa", lang), "", t("a22.csa2", lang)),
         captions=(t("a22.cap", lang),), subtitle=t("a22.sub", lang),
-        size_order=(d, c, "N<sub>c</sub>", "D", "T")))
+        size_order=(d, c, "N<sub>c</sub>", "D", "T"), lang=lang))
 
 
 
@@ -247,7 +293,7 @@ def build_a21(*, ratio: int = 4, seed: int = 0, lang: str = "ko"):
     return render(Diagram(
         t("a21.title", lang), lanes,
         lane_labels=(t("a21.csa", lang, n=2 * ratio, s=len(cmp.csa_shared)), t("a21.csa2", lang, m=ratio)),
-        captions=(t("a21.cap", lang, r=_csa2_ratios()),), subtitle=t("a21.sub", lang, m=ratio, seed=seed)))
+        captions=(t("a21.cap", lang, r=_csa2_ratios()),), subtitle=t("a21.sub", lang, m=ratio, seed=seed), lang=lang))
 
 
 def build_a25(*, tokens: int = 24, block: int = 8, pool_blocks: int = 2, topk: int = 4, seed: int = 5,
@@ -279,7 +325,7 @@ def build_a25(*, tokens: int = 24, block: int = 8, pool_blocks: int = 2, topk: i
         t("a25.title", lang), lanes, lane_labels=(t("a25.l1", lang), t("a25.l2", lang), t("a25.l3", lang)),
         captions=(t("a25.cap", lang, newest=run.newest_block, out=", ".join(map(str, outside)) or "—"),
                   _pool_caption(lang)),
-        subtitle=t("a25.sub", lang, t=run.query, k=topk, seed=seed)))
+        subtitle=t("a25.sub", lang, t=run.query, k=topk, seed=seed), lang=lang))
 
 
 def _pool_caption(lang: str) -> str:
@@ -306,7 +352,7 @@ def build_a27(*, prompt: int = 8, window: int = 2, encoder_layers: int = 2, deco
         t("a27.title", lang), lanes,
         captions=(t("a27.count", lang, e=done, a=prompt * (encoder_layers + decoder_layers),
                     r=f"{executed_ratio(prompt, encoder_layers, decoder_layers, window):.0%}"), t("a27.cap", lang)),
-        subtitle=t("a27.sub", lang, w=window)))
+        subtitle=t("a27.sub", lang, w=window), lang=lang))
 
 
 def build_ced_ratio(*, lang: str = "ko", max_prompt: int = 1 << 20) -> go.Figure:

@@ -6,14 +6,16 @@ from __future__ import annotations
 import json
 from urllib.parse import urlencode
 
+import plotly.graph_objects as go
 import plotly.io as pio
 import streamlit as st
 
 from figures import FIGURES, SPECS
-from figures.canvas import SLIDE_SIZES
+from figures.canvas import SLIDE_SIZES, screen
 from figures.describe import description
 from figures.knobs import FONT_SCALE, LANG, THEME
 from figures.registry import PLAYS
+from figures.screen import screen_layout
 from figures.style import apply_look, plotly_config, title_parts
 from i18n import t
 from publish.animation import animated, at_step, steps
@@ -26,17 +28,21 @@ from .state import view
 # Figures (≈ 0.2–1.2 MB each) serve only downloads and a first serialisation; their JSON is
 # what every run needs, so that cache is the large one.
 @st.cache_resource(max_entries=2 * len(SPECS), show_spinner=False)  # every figure in two looks
-def figure(figure_id: str, theme: str = "light", font_scale: float = 1.0, **knobs):
-    """Build a registered figure once per distinct set of knobs and look. Figures are shared,
-    not copied: nothing downstream mutates them (st.plotly_chart only serialises)."""
-    fig = SPECS[figure_id](**knobs)
+def figure(figure_id: str, theme: str = "light", font_scale: float = 1.0, canvas: int | None = None, **knobs):
+    """Build a registered figure once per distinct set of knobs, look and column width (None: its
+    builder's own layout, as downloads draw it). Figures are shared, not copied: nothing downstream
+    mutates them (st.plotly_chart only serialises)."""
+    with screen(canvas):
+        fig = SPECS[figure_id](**knobs)
+    if canvas is not None:
+        fig = screen_layout(go.Figure(fig), canvas)
     return fig if (theme, font_scale) == (THEME.default, FONT_SCALE.default) else apply_look(fig, theme, font_scale)
 
 
 @st.cache_resource(max_entries=500, show_spinner=False)
-def spec(figure_id: str, theme: str = "light", font_scale: float = 1.0, **knobs) -> str:
-    """The figure's JSON, serialised once per set of knobs and look."""
-    return pio.to_json(figure(figure_id, theme, font_scale, **knobs), validate=False)
+def spec(figure_id: str, theme: str = "light", font_scale: float = 1.0, canvas: int | None = None, **knobs) -> str:
+    """The figure's JSON, serialised once per set of knobs, look and column width."""
+    return pio.to_json(figure(figure_id, theme, font_scale, canvas, **knobs), validate=False)
 
 
 @st.cache_resource(max_entries=500, show_spinner=False)
@@ -52,19 +58,22 @@ def alternative(figure_id: str, **knobs) -> tuple[str, str]:
 # kept as JSON (0.1–1.1 MB). Its frames do not depend on the stepped knob's value within the play
 # range, so a step of that knob redraws the built animation at another step (≈ 10 ms).
 @st.cache_resource(max_entries=2 * len(PLAYS), show_spinner=False)
-def _animation(figure_id: str, theme: str = "light", font_scale: float = 1.0, **knobs) -> str:
-    return pio.to_json(animated(figure_id, theme, font_scale, **knobs), validate=False)
+def _animation(figure_id: str, theme: str = "light", font_scale: float = 1.0, canvas: int | None = None,
+               **knobs) -> str:
+    with screen(canvas):
+        return pio.to_json(animated(figure_id, theme, font_scale, **knobs), validate=False)
 
 
 @st.cache_resource(max_entries=2 * len(PLAYS), show_spinner=False)
-def animation(figure_id: str, theme: str = "light", font_scale: float = 1.0, **knobs) -> str:
-    """A figure with a play control, a frame per step (figures/animation.py), as JSON, built
-    once per set of knobs and look and shown at the knobs' own step."""
+def animation(figure_id: str, theme: str = "light", font_scale: float = 1.0, canvas: int | None = None,
+              **knobs) -> str:
+    """A figure with a play control, a frame per step (publish/animation.py), as JSON, built
+    once per set of knobs, look and column width and shown at the knobs' own step."""
     play = SPECS[figure_id].play
     value = knobs.get(play.knob, SPECS[figure_id].defaults[play.knob])
     if not play.lo <= value <= play.hi:  # a wider range: frames of its own
-        return _animation(figure_id, theme, font_scale, **knobs)
-    built = json.loads(_animation(figure_id, theme, font_scale, **{**knobs, play.knob: play.lo}))
+        return _animation(figure_id, theme, font_scale, canvas, **knobs)
+    built = json.loads(_animation(figure_id, theme, font_scale, canvas, **{**knobs, play.knob: play.lo}))
     return pio.to_json(at_step(built, value), validate=False)
 
 
@@ -76,11 +85,11 @@ def chart(figure_id: str, *, width: str = "stretch", **knobs) -> None:
     config = {**plotly_config(figure_id), "responsive": True}
     label, described = alternative(figure_id, **knobs)
     if play_toggle(figure_id, knobs.get("lang", v.lang)):
-        plot(animation(figure_id, v.theme, v.font_scale, **knobs), key=f"play-{figure_id}", config=config,
+        plot(animation(figure_id, v.theme, v.font_scale, v.canvas, **knobs), key=f"play-{figure_id}", config=config,
              width=width, label=label, description=described)
     else:
-        plot(spec(figure_id, v.theme, v.font_scale, **knobs), key=f"chart-{figure_id}", config=config, width=width,
-             label=label, description=described)
+        plot(spec(figure_id, v.theme, v.font_scale, v.canvas, **knobs), key=f"chart-{figure_id}", config=config,
+             width=width, label=label, description=described)
     downloads(figure_id, knobs)
 
 

@@ -22,6 +22,8 @@ from figures import SPECS
 from figures.knobs import CONTEXT, FONT_SCALE, LANG, PRECISION, THEME, UNITS, Invalid, Knob, help_fields
 from i18n import DEFAULT_LANG, t
 
+from .column import column_width
+
 QP = "query-params"
 _CHECKED, _NOTES = "_url_checked", "_url_notes"
 _VIEW = "_view"
@@ -37,6 +39,7 @@ class View:
     units: str = UNITS.default
     theme: str = THEME.default
     font_scale: float = FONT_SCALE.default
+    canvas: int | None = None  # the width class of the page's column (figures/canvas.py); None: the builders' own
 
 
 def language() -> str:
@@ -63,7 +66,9 @@ def sidebar() -> View:
     with sb.expander(t("app.look", lang)):
         theme, font_scale = control(THEME, lang=lang), control(FONT_SCALE, lang=lang)
     precision = Precision(preset, *(None if o == "auto" else o for o in overrides))
-    v = View(lang, context, precision, units, theme, font_scale)
+    with sb:
+        canvas = column_width()
+    v = View(lang, context, precision, units, theme, font_scale, canvas)
     st.session_state[_VIEW] = v
     return v
 

@@ -1,0 +1,97 @@
+"""A built figure laid out for a page column (figures/canvas.py: its width class): what every
+figure gets on a screen, whatever its builder. Builders that lay themselves out for a column
+(A1's family stacks its panels on a phone; the matrix renderer packs its lanes into the width)
+read `canvas.screen_width()` while they build; this pass does what holds for all of them.
+
+- No text under SCREEN_TEXT px: every size a chart sets (annotations, text traces, legend,
+  ticks, sizes inline in a label's HTML) is raised to it (a diagram's renderer drew its own).
+- The title and its subtitle lines are broken to the width, the top margin grown by the lines
+  that adds.
+- Log axes label decades only, in SI (1k, 1M, 1P): plotly draws the 2s and 5s between them, and
+  the exponents of 10^15, smaller than the floor.
+- A y axis's labels stand off it, clear of the x axis's first label at the corner.
+"""
+
+from __future__ import annotations
+
+import plotly.graph_objects as go
+
+from .canvas import SCREEN_TEXT, title_at_top
+from .style import TEMPLATE
+from .text import INLINE_SIZE, SUP, raise_scripts, scripts_at_least, text_px, wrap
+
+LINE = 1.3  # plotly's line spacing, in ems
+DEFAULT_HEIGHT = 450  # px: plotly's, for a figure that sets none
+TICK_STANDOFF = 6  # px between a y axis and its tick labels
+
+
+def screen_layout(fig: go.Figure, width: int) -> go.Figure:
+    """The figure for a column `width` px wide (changed in place, and returned). A matrix diagram
+    (equal x and y scales) was laid out for the column by its renderer, text included: only its
+    title is broken, to the diagram's own width."""
+    diagram = fig.layout.yaxis.scaleanchor == "x"
+    if not diagram:
+        _text_floor(fig)
+    raise_scripts(fig, SCREEN_TEXT, fig.layout.font.size or TEMPLATE.layout.font.size)
+    _wrap_title(fig, min(width, fig.layout.width or width))
+    if not diagram:
+        fig.update_xaxes(dtick=1, tickformat="~s", selector=dict(type="log"))
+        fig.update_yaxes(dtick=1, tickformat="~s", selector=dict(type="log"))
+        fig.update_yaxes(ticklabelstandoff=TICK_STANDOFF)  # clear of the x axis's first label at the corner
+    return fig
+
+
+def _raised(size: float | None, body: float) -> float | None:
+    """A size at least the floor; None where the figure sets none (it then takes the body's)."""
+    return None if size is None and body >= SCREEN_TEXT else max(size or body, SCREEN_TEXT)
+
+
+def _inline(html: str) -> str:
+    return INLINE_SIZE.sub(lambda m: f"font-size:{max(float(m[1]), SCREEN_TEXT):g}px", html)
+
+
+def _text_floor(fig: go.Figure) -> None:
+    body = fig.layout.font.size or TEMPLATE.layout.font.size
+    if body < SCREEN_TEXT:
+        fig.layout.font.size = SCREEN_TEXT
+    if fig.layout.legend.font.size:
+        fig.layout.legend.font.size = max(fig.layout.legend.font.size, SCREEN_TEXT)
+    for a in fig.layout.annotations:
+        if a.font.size and a.font.size < SCREEN_TEXT:
+            a.font.size = SCREEN_TEXT
+        if a.text and "font-size" in a.text:
+            a.text = _inline(a.text)
+    for tr in fig.data:
+        if "textfont" in tr and tr.textfont.size is not None:
+            sizes = tr.textfont.size
+            tr.textfont.size = [max(s, SCREEN_TEXT) for s in sizes] if isinstance(sizes, (list, tuple)) \
+                else max(sizes, SCREEN_TEXT)
+        if isinstance(tr.text, (list, tuple)):
+            tr.text = [_inline(x) if isinstance(x, str) and "font-size" in x else x for x in tr.text]
+    fig.for_each_xaxis(_tick_floor)
+    fig.for_each_yaxis(_tick_floor)
+
+
+def _tick_floor(axis) -> None:
+    if axis.tickfont.size and axis.tickfont.size < SCREEN_TEXT:
+        axis.tickfont.size = SCREEN_TEXT
+
+
+def _wrap_title(fig: go.Figure, width: int) -> None:
+    """Break the title's lines (and its <sup> subtitle's) to the width; grow the top margin."""
+    text = fig.layout.title.text or ""
+    if not text:
+        return
+    size = fig.layout.title.font.size or TEMPLATE.layout.title.font.size
+    room = width - (fig.layout.margin.l or 0) - (fig.layout.margin.r or 0) - 10
+    lines, added = [], 0
+    for line in text.split("<br>"):
+        sup = line.startswith("<sup>") and line.endswith("</sup>")
+        inner, at = (line[5:-6], size * SUP) if sup else (line, size)
+        parts = wrap(scripts_at_least(inner, at, SCREEN_TEXT), room, lambda s, at=at: text_px(s, at))
+        added += (len(parts) - 1) * LINE * at
+        lines += [f"<sup>{p}</sup>" if sup else p for p in parts]
+    fig.layout.title.text = "<br>".join(lines)  # its scripts, a subtitle's included, at least the floor
+    if added:  # from the top edge down, the drawing lower by what the new lines take
+        fig.layout.title.update(title_at_top({}, fig.layout.height or DEFAULT_HEIGHT, size))
+        fig.layout.margin.t = (fig.layout.margin.t if fig.layout.margin.t is not None else 100) + added

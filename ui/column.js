@@ -1,0 +1,37 @@
+// The width class of the page's main column, reported to the server, which lays the page's figures
+// out for it (figures/canvas.py). The server tells the class it drew for (`data.current`); while a
+// different one is on its way, <html data-canvas="pending"> says the page is not final yet.
+let observer = null;
+let reported = null;
+
+function column() {
+  return document.querySelector('[data-testid="stMainBlockContainer"]');
+}
+
+function widthOf(el) {
+  const s = getComputedStyle(el);
+  return el.clientWidth - parseFloat(s.paddingLeft) - parseFloat(s.paddingRight);
+}
+
+export default function ({ data, setStateValue }) {
+  const { widths, current } = data;
+  const measure = () => {
+    const el = column();
+    if (!el) return;
+    const px = widthOf(el);
+    const cls = widths.filter((w) => w <= px).pop() ?? widths[0];
+    if (cls === current) {
+      document.documentElement.dataset.canvas = String(cls);
+    } else if (cls !== reported) {  // once per class: the rerun brings it back as `current`
+      reported = cls;
+      document.documentElement.dataset.canvas = "pending";
+      setStateValue("width", cls);
+    }
+  };
+  measure();
+  observer?.disconnect();
+  observer = new ResizeObserver(measure);
+  const el = column();
+  if (el) observer.observe(el);
+  return () => observer?.disconnect();
+}
