@@ -130,7 +130,7 @@ SLIDE_EM = 1.15  # slide text is large: narrow characters' widths are estimated 
 TEXT_STEPS = tuple(0.5 + 0.125 * i for i in range(21))  # text multipliers a slide layout tries
 SLIDE_COMFORT = 24  # px: of layouts that fill alike, the one whose smallest text is nearest this
 COLUMN_PAD = 10  # px around a diagram on a page
-FOLDED_CELL = 0.16  # layout units (7 px): the smallest cell of a folded box
+FOLDED_CELL = 0.1  # layout units (4.4 px): the smallest cell of a folded box
 
 
 def shape_label(shape) -> str:

@@ -21,11 +21,12 @@ from __future__ import annotations
 
 import plotly.graph_objects as go
 
-from figures.canvas import slide
+from figures.canvas import SCREEN_TEXT, screen_width, slide
 from figures.contrast import rgba
 from figures.knobs import FONT_SCALE, LANG, THEME
 from figures.matrix import alike
 from figures.registry import PLAYS, SPECS, FigureSpec
+from figures.screen import screen_layout
 from figures.slide import slide_layout
 from figures.style import MUTED, apply_look
 from i18n import t
@@ -60,7 +61,12 @@ def _steps(figure_id: str, theme: str, font_scale: float, knobs: dict) -> tuple[
     """Every step's static figure (built by its builder, in the look) as a dict on one shared
     canvas; the values stepped, and the index of the knobs' own value among them."""
     spec, values, values_at, at = _stepped(figure_id, knobs)
-    figs = [spec(**{**values, spec.play.knob: v}) for v in values_at]
+    column = screen_width()
+    if column is None:
+        figs = [spec(**{**values, spec.play.knob: v}) for v in values_at]
+    else:  # a page column: every step laid out alike for it, and as a page lays out any figure
+        figs = alike(lambda: [spec(**{**values, spec.play.knob: v}) for v in values_at])
+        figs = [screen_layout(go.Figure(f), column) for f in figs]
     if (theme, font_scale) != (THEME.default, FONT_SCALE.default):
         figs = [apply_look(f, theme, font_scale) for f in figs]
     return _on_canvas(figs), values_at, values_at.index(at)
@@ -205,6 +211,6 @@ def _controls(spec: FigureSpec, layout: dict, values_at: range, at: int, lang: s
                      dict(label="❚❚", method="animate", args=_go([None], 0))])],
         sliders=[dict(
             active=at, x=BUTTONS_PX / plot_px, len=1 - BUTTONS_PX / plot_px, y=0, yanchor="top", pad=dict(t=30),
-            currentvalue=dict(prefix=f"{label} = ", font=dict(size=12)), font=dict(size=10), tickcolor=MUTED,
+            currentvalue=dict(prefix=f"{label} = ", font=dict(size=12)), font=dict(size=SCREEN_TEXT), tickcolor=MUTED,
             bgcolor=RAIL, bordercolor=MUTED,
             steps=[dict(label=str(v), method="animate", args=_go([str(v)], 0)) for v in values_at])])

@@ -11,7 +11,7 @@ import plotly.io as pio
 import streamlit as st
 
 from figures import FIGURES, SPECS
-from figures.canvas import SLIDE_SIZES, screen
+from figures.canvas import NARROW, SLIDE_SIZES, screen
 from figures.describe import description
 from figures.knobs import FONT_SCALE, LANG, THEME
 from figures.registry import PLAYS
@@ -83,6 +83,8 @@ def chart(figure_id: str, *, width: str = "stretch", **knobs) -> None:
     of the drawing. A figure with a play control shows its animation while its toggle is on."""
     v = view()
     config = {**plotly_config(figure_id), "responsive": True}
+    if v.canvas is not None and v.canvas <= NARROW:  # on a phone plotly's toolbar sits over the title; ⤓ stays
+        config["displayModeBar"] = False
     label, described = alternative(figure_id, **knobs)
     if play_toggle(figure_id, knobs.get("lang", v.lang)):
         plot(animation(figure_id, v.theme, v.font_scale, v.canvas, **knobs), key=f"play-{figure_id}", config=config,

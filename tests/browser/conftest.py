@@ -34,16 +34,22 @@ def app_url(tmp_path_factory):
 
 
 @pytest.fixture(scope="session")
-def browser():
+def pw():
+    """Playwright itself (its device profiles: pw.devices["iPhone 13"])."""
     try:
         from playwright.sync_api import expect, sync_playwright
     except ImportError:
         pytest.skip("playwright is not installed (scripts/test.sh installs it)")
     expect.set_options(timeout=EXPECT_TIMEOUT_MS)  # a rerun on a busy 2-core CI box can exceed the 5 s default
-    with sync_playwright() as pw:
-        b = browser_harness.launch_chromium(pw)
-        yield b
-        b.close()
+    with sync_playwright() as playwright:
+        yield playwright
+
+
+@pytest.fixture(scope="session")
+def browser(pw):
+    b = browser_harness.launch_chromium(pw)
+    yield b
+    b.close()
 
 
 @pytest.fixture
