@@ -37,7 +37,8 @@ def screen_layout(fig: go.Figure, width: int) -> go.Figure:
     if not diagram:
         fig.update_xaxes(dtick=1, tickformat="~s", selector=dict(type="log"))
         fig.update_yaxes(dtick=1, tickformat="~s", selector=dict(type="log"))
-        fig.update_yaxes(ticklabelstandoff=TICK_STANDOFF)  # clear of the x axis's first label at the corner
+        # numbers on a y axis clear of the x axis's first label at the corner (names, as A1's, stay put)
+        fig.for_each_yaxis(lambda ax: None if ax.ticktext else ax.update(ticklabelstandoff=TICK_STANDOFF))
     return fig
 
 

@@ -31,7 +31,7 @@ A24_ROW_PX = 210  # px a further row of layers adds
 
 def build_a24(*, model: str = "v4.1-flash", lang: str = "ko") -> go.Figure:
     """Every layer in order, coloured by mode; KV groups and selection groups as brackets. On a
-    phone's column the layers wrap, PHONE_LAYERS to a row, their brackets broken with them."""
+    phone's column the layers wrap into rows, their brackets broken with them."""
     roles = layer_roles(model)
     spec = get(model)
     n = len(roles)

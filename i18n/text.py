@@ -33,8 +33,8 @@ TEXT: dict[str, dict[str, str]] = {
     "a.gen": {"ko": "KV 캐시 저장과 읽기: {m}", "en": "KV cache storage and reads: {m}"},
     # matrix diagrams (shared)
     "mx.cached": {"ko": "캐시", "en": "cached"},
-    "mx.folded": {"ko": "이 폭에서는 {boxes}의 숫자를 색으로만 보입니다. 칸을 누르면 값이 나오고, 화면이 넓으면 숫자가 보입니다.",
-                  "en": "At this width the numbers of {boxes} show as colours only: tap a cell for its value, or see them on a wider screen."},
+    "mx.folded": {"ko": "이 폭에서는 {boxes}의 칸을 색으로만 보입니다. 칸을 누르면 값이 나오고, 넓은 화면에서는 값이 칸에 함께 보입니다.",
+                  "en": "At this width the cells of {boxes} show their colours only: tap a cell for its value, or see the values on a wider screen."},
     "mx.width": {"ko": "상자 폭은 열 차원의 크기 순서만 나타냅니다 (비례 아님). 보라색 = 학습하는 가중치.",
                  "en": "Box width shows only the order of column sizes (not proportional). Purple = learned weight."},
     # A3

@@ -5,18 +5,14 @@ never an exception. ('embed' itself is reserved by Streamlit, hence 'figure'.)""
 
 from __future__ import annotations
 
-from html import escape
-
 import streamlit as st
 
 from figures import SPECS
-from figures.describe import description
 from figures.knobs import FONT_SCALE, LANG, THEME
 from figures.style import apply_look, plotly_config
 from i18n import t
 
 _HIDE_CHROME = "<style>[data-testid='stSidebar'],[data-testid='stHeader']{display:none}</style>"
-VISUALLY_HIDDEN = "position:absolute;width:1px;height:1px;overflow:hidden;clip-path:inset(50%);white-space:pre-line"
 
 
 def embed() -> None:
@@ -33,7 +29,5 @@ def embed() -> None:
     font_scale, scale_notes = FONT_SCALE.read(params, lang)
     for note in (*notes, *look_notes, *scale_notes):
         st.caption(f":material/link: {note.text(lang)}")
-    # its text alternative, for screen readers only (Streamlit's chart element takes no label)
-    st.markdown(f"<p style='{VISUALLY_HIDDEN}'>{escape(description(fig, lang))}</p>", unsafe_allow_html=True)
     st.plotly_chart(apply_look(fig, theme, font_scale), theme=None, config=plotly_config(spec.id),
                     width="stretch" if fig.layout.width is None else "content")

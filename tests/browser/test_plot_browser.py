@@ -67,7 +67,7 @@ def test_charts_below_the_fold_are_drawn_when_they_come_near(page, app_url):
 
 
 # ui/plot.js on a page of its own (no server): Streamlit's component element and a one-bar figure
-_BARE_PAGE = '<div data-testid="stBidiComponentRegular" style="width: 400px"></div>'
+_BARE_PAGE = '<div class="st-key-chart-X"><div data-testid="stBidiComponentRegular" style="width: 400px"></div></div>'
 _MOUNT_JS = """async () => {
   const { default: mount } = await import("/plot.js");
   const parentElement = document.querySelector('[data-testid="stBidiComponentRegular"]');
