@@ -317,6 +317,35 @@ def measure(plot) -> dict:
     return plot.evaluate(_MEASURE_JS)
 
 
+# Every page by its URL path, in the article's order
+PAGES = ("", "v2-mla", "v3-2-dsa", "v4-flash", "v4-1-flash", "token-axis", "any-model", "export")
+
+
+def chart_problems(name: str, m: dict) -> list[str]:
+    """What a reader would see wrong in one measured chart (`measure`): wider than its column, text
+    under the screen's floor, texts over one another or cut by its edge."""
+    from figures.canvas import SCREEN_TEXT
+
+    small = [s for s in m["sizes"] if s["size"] < SCREEN_TEXT - 1e-6]
+    return [problem for problem, found in (
+        (f"{name}: {m['width']:.0f} px wide in a {m['column']:.0f} px column", m["overflow"] > 0.5),
+        (f"{name}: {len(small)} texts under {SCREEN_TEXT} px, e.g. {small[:3]}", small),
+        (f"{name}: {len(m['overlaps'])} texts over others, e.g. {m['overlaps'][:3]}", m["overlaps"]),
+        (f"{name}: texts cut by its edge: {m['cut'][:3]}", m["cut"])) if found]
+
+
+def axe_violations(page) -> list[str]:
+    """axe-core's violations on the page as it is (axe-playwright-python, which bundles it): its
+    default rules, and WCAG 2.2's touch target size (24 × 24 px, or space around), not among them."""
+    from axe_playwright_python.sync_playwright import Axe
+
+    axe = Axe()
+    found = [*axe.run(page).response["violations"],
+             *axe.run(page, options={"runOnly": {"type": "rule", "values": ["target-size"]}}).response["violations"]]
+    return [f"{v['id']} ({v['impact']}) at {n['target']}: {n.get('failureSummary', '')[:300]}"
+            for v in found for n in v["nodes"]]
+
+
 READ_LABEL = re.compile(r"read|읽는", re.IGNORECASE)
 
 

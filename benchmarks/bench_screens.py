@@ -20,12 +20,10 @@ from playwright.sync_api import sync_playwright
 import browser_harness as bh
 from figures.canvas import SCREEN_TEXT
 
-PAGES = ("", "v2-mla", "v3-2-dsa", "v4-flash", "v4-1-flash", "token-axis", "any-model")
-
 
 def tally(page, url: str, lang: str) -> dict:
     out = dict(charts=0, wider=0, texts=0, small=0, overlaps=0, cut=0)
-    for path in PAGES:
+    for path in bh.PAGES:
         bh.assert_opens_without_exception(page, f"{url}/{path}?lang={lang}")
         for i in range(page.locator(bh.PLOTLY_CHART).count()):
             m = bh.measure(bh.chart(page, i))

@@ -10,6 +10,7 @@ Goal (issue 20): the Overview's first load ≤ 2.5 MB.
 from __future__ import annotations
 
 import argparse
+import base64
 import tempfile
 from contextlib import ExitStack
 from pathlib import Path
@@ -19,6 +20,12 @@ from playwright.sync_api import sync_playwright
 import browser_harness as bh
 
 GOAL = 2.5e6
+
+
+def _frame_bytes(frame: dict) -> int:
+    """A websocket frame's size: CDP hands a binary frame (Streamlit's protobufs) over in base64."""
+    data = frame["payloadData"]
+    return len(data.encode()) if frame.get("opcode") == 1 else len(base64.b64decode(data))
 
 
 def load(browser, device: dict, url: str) -> dict[str, int]:
@@ -31,7 +38,7 @@ def load(browser, device: dict, url: str) -> dict[str, int]:
     cdp.on("Network.requestWillBeSent", lambda e: urls.__setitem__(e["requestId"], e["request"]["url"]))
     cdp.on("Network.loadingFinished", lambda e: sizes.__setitem__(e["requestId"], e["encodedDataLength"]))
     cdp.on("Network.webSocketFrameReceived",
-           lambda e: sizes.__setitem__(f"ws{len(sizes)}", len(e["response"]["payloadData"])))
+           lambda e: sizes.__setitem__(f"ws{len(sizes)}", _frame_bytes(e["response"])))
     page.goto(url)
     bh.assert_ready_without_exception(page)
     out: dict[str, int] = {}

@@ -24,7 +24,7 @@ from i18n import LANGS, model_name, t
 
 from .canvas import narrow, screen_width, title_at_top
 from .contrast import PAPER, hex_colour, ink_on, over, readable
-from .style import MUTED, ON_FILL, ROLE_COLOURS, heading
+from .style import MUTED, ON_FILL, ROLE_COLOURS, TEMPLATE, heading
 from .text import text_px, wrap
 
 ROW_PX = 96  # height per model row
@@ -40,7 +40,6 @@ NAME_PX, BAR_PX, UNDER_PX, ROW_GAP = 20, 22, 15, 14  # a row: its name and value
 TOP_PX, AXIS_PX, PANEL_GAP = 130, 60, 110  # over the storage panel, under the read panel, between them
 NARROW_MARGIN = dict(l=10, r=10)
 LEGEND_UP = 50  # px from the storage panel's top to the legend's foot: over the panel's title
-TITLE_PX = 17  # the template's title size
 
 
 def build_a1(
@@ -140,8 +139,8 @@ def _stacked(rows, names, highlight, dimmed, lang, panels, title, meta) -> go.Fi
         notes.append(dict(text="<br>".join(wrap(panel_title, width, lambda s: text_px(s, 15))), x=0, y=domain[1],
                           xref="paper", yref="paper", xanchor="left", yanchor="bottom", align="left", showarrow=False,
                           font=dict(size=15), yshift=4))
-    layout = dict(template="kv_atlas", title=title_at_top(title, height, TITLE_PX), annotations=notes,
-                  barmode="overlay", height=height,
+    layout = dict(template="kv_atlas", title=title_at_top(title, height, TEMPLATE.layout.title.font.size),
+                  annotations=notes, barmode="overlay", height=height,
                   margin=dict(NARROW_MARGIN, t=top, b=bottom), hovermode="closest",
                   legend=dict(orientation="h", x=0, xanchor="left", y=1 + LEGEND_UP / inner, yanchor="bottom",
                               font=dict(size=12)),

@@ -7,7 +7,9 @@ the article: activations have rows = tokens, columns = features; weights are
 diagram's boxes (not proportional); learned weights are purple; cached boxes are marked.
 A box may carry its values, drawn as a heatmap with the numbers inside.
 
-On screen a diagram is one column of lanes at fixed sizes. Built for a slide
+Built with no canvas (an export of the screen figure) a diagram is one column of lanes at
+fixed sizes. Built for a page column (`figures.canvas.screen_width()` set) its text is at least
+11 px and its lanes fit the column (`_choose_column`). Built for a slide
 (`figures.canvas.slide_size()` set), it is a layout of its own: text larger relative to the
 boxes, cells as wide as their numbers, and lane groups packed in rows, chosen so that the
 diagram fills the slide with every text at least the slide's minimum size times its font
@@ -130,7 +132,7 @@ SLIDE_EM = 1.15  # slide text is large: narrow characters' widths are estimated 
 TEXT_STEPS = tuple(0.5 + 0.125 * i for i in range(21))  # text multipliers a slide layout tries
 SLIDE_COMFORT = 24  # px: of layouts that fill alike, the one whose smallest text is nearest this
 COLUMN_PAD = 10  # px around a diagram on a page
-FOLDED_CELL = 0.1  # layout units (4.4 px): the smallest cell of a folded box
+FOLDED_CELL = 0.04  # layout units (under 2 px): a folded box's cells keep at least this
 
 
 def shape_label(shape) -> str:
@@ -164,7 +166,8 @@ def _row_label_width(box: Box, m: Metrics) -> float:
 
 def _cell_size(box: Box, m: Metrics) -> tuple[float, float]:
     """(width, height) of one value cell: square on screen; on a slide as wide as its widest
-    number and as tall as a line of it; folded into a column, a square that fits the column."""
+    number and as tall as a line of it; folded into a column, as wide as the column leaves it
+    (as tall, or as a row's label)."""
     if not m.slide or box.values is None:
         return CELL, CELL
     if folded(box, m):
@@ -354,11 +357,17 @@ def _line(text: str, size: float, m: Metrics) -> float:
 
 def _under(b: Box, m: Metrics) -> float:
     """How far a box's column labels and note reach below it, in layout units."""
-    cols = 0.03 + 1.3 * m.font(9) / PX if b.col_labels and not folded(b, m) else 0.0
-    note = (0.3 if b.col_labels else 0.05) * m.grow + sum(_line(line, 10, m) for line in _note_lines(b, m)) \
-        if b.note and m.wrap is not None else \
-        (0.3 if b.col_labels else 0.05) * m.grow + 1.3 * m.font(10) / PX if b.note else 0.0
-    return max(cols, note)
+    drawn = _col_labels(b, m)
+    cols = 0.03 + 1.3 * m.font(9) / PX if drawn else 0.0
+    if not b.note:
+        return cols
+    lines = sum(_line(line, 10, m) for line in _note_lines(b, m)) if m.wrap is not None else 1.3 * m.font(10) / PX
+    return max(cols, (0.3 if drawn else 0.05) * m.grow + lines)
+
+
+def _col_labels(b: Box, m: Metrics) -> tuple[str, ...]:
+    """The labels drawn under a box's columns (none where its cells are folded)."""
+    return () if folded(b, m) else b.col_labels
 
 
 def _pack(widths: list[float], wrap: float) -> list[list[int]]:
@@ -424,13 +433,14 @@ def _layout(d: Diagram, m: Metrics, rows: Rows | None, ranks) -> tuple[_Drawing,
             x += sizes[i][0] + BLOCK_GAP
         y += max(sizes[i][1] for i in row)
     at = y + 0.35 * m.grow
-    for text in _captions(d, m, (m.wrap or width) if wrapped else None):
+    captions = _captions(d, m, (m.wrap or width) if wrapped else None)
+    for text in captions:
         out.notes.append(dict(x=0, y=at, text=text, xanchor="left", yanchor="top", showarrow=False, align="left",
                               font=dict(size=m.font(12), color=MUTED), xref="x", yref="y"))
         lines = text.split("<br>")
         width = max(width, *(m.width(line, 12) for line in lines))
         at += _caption_step(text, m) * len(lines)
-    return out, width, at + (0.05 * m.grow if d.captions else -0.35 * m.grow)
+    return out, width, at + (0.05 * m.grow if captions else -0.35 * m.grow)
 
 
 def render(d: Diagram) -> go.Figure:
@@ -550,8 +560,9 @@ def _choose_column(ds: list[Diagram], width: int) -> SlideLayout:
     text = next(x for x in TEXT_STEPS if Metrics(x, slide=True).font(9) >= SCREEN_TEXT)
     room = (width - 2 * COLUMN_PAD) / PX - 0.2
     m = Metrics(text, slide=True, wrap=room - GAP)  # a lane's width counts a gap after its last item
-    widths = [max(_draw_block(d, b, 0, 0, _diagram_ranks(d), m, _Drawing(measured=True))[0] for d in ds)
-              for b in _blocks(ds[0])]
+    each = [[_draw_block(d, b, 0, 0, _diagram_ranks(d), m, _Drawing(measured=True))[0] for b in _blocks(d)]
+            for d in ds]  # an animation's steps may differ in their lane groups: the widest of each
+    widths = [max(w[i] for w in each if i < len(w)) for i in range(max(map(len, each)))]
     return SlideLayout(m, tuple(map(tuple, _pack(widths, room))))
 
 
@@ -585,7 +596,7 @@ def _draw_box(b: Box, x, y, w, h, cached_label, m: Metrics, out: _Drawing):
         out.notes.append(dict(x=x + lw - 0.1, y=y + (i + 0.5) * ch, text=text, xref="x", yref="y", showarrow=False,
                               xanchor="right", font=dict(size=m.font(10), color=MUTED)))
     x, w = x + lw, w - lw
-    for j, text in enumerate(() if folded(b, m) else b.col_labels):
+    for j, text in enumerate(_col_labels(b, m)):
         out.notes.append(_text(x + (j + 0.5) * cw, y + h + 0.03, text, m.font(9), yanchor="top", colour=MUTED))
     out.shapes.append(dict(type="rect", x0=x, x1=x + w, y0=y, y1=y + h, xref="x", yref="y",
                            fillcolor=fill if b.values is None else "rgba(0,0,0,0)",
@@ -602,7 +613,7 @@ def _draw_box(b: Box, x, y, w, h, cached_label, m: Metrics, out: _Drawing):
                               yanchor="bottom", showarrow=False, font=dict(size=m.font(10), color=ink_on(line)),
                               bgcolor=line, name=ON_FILL, yshift=_badge_shift(b, m)))
     if b.note:
-        below = (0.3 if b.col_labels else 0.05) * m.grow
+        below = (0.3 if _col_labels(b, m) else 0.05) * m.grow
         out.notes.append(_text(x + w / 2, y + h + below, "<br>".join(_note_lines(b, m)), m.font(10), yanchor="top",
                                colour=MUTED))
 

@@ -51,7 +51,7 @@ from .v41 import (
 
 @dataclass(frozen=True)
 class Play:
-    """A figure whose story is a sequence: its animation (figures/animation.py) has one frame
+    """A figure whose story is a sequence: its animation (publish/animation.py) has one frame
     per value of the int knob `knob` from `lo` to `hi` (the knob's own ends when None)."""
 
     knob: str

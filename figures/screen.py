@@ -16,11 +16,10 @@ from __future__ import annotations
 
 import plotly.graph_objects as go
 
-from .canvas import SCREEN_TEXT, title_at_top
-from .style import TEMPLATE
+from .canvas import LINE, SCREEN_TEXT, title_at_top
+from .style import TEMPLATE, heading_parts
 from .text import INLINE_SIZE, SUP, raise_scripts, scripts_at_least, text_px, wrap
 
-LINE = 1.3  # plotly's line spacing, in ems
 DEFAULT_HEIGHT = 450  # px: plotly's, for a figure that sets none
 TICK_STANDOFF = 6  # px between a y axis and its tick labels
 
@@ -40,11 +39,6 @@ def screen_layout(fig: go.Figure, width: int) -> go.Figure:
         # numbers on a y axis clear of the x axis's first label at the corner (names, as A1's, stay put)
         fig.for_each_yaxis(lambda ax: None if ax.ticktext else ax.update(ticklabelstandoff=TICK_STANDOFF))
     return fig
-
-
-def _raised(size: float | None, body: float) -> float | None:
-    """A size at least the floor; None where the figure sets none (it then takes the body's)."""
-    return None if size is None and body >= SCREEN_TEXT else max(size or body, SCREEN_TEXT)
 
 
 def _inline(html: str) -> str:
@@ -79,20 +73,22 @@ def _tick_floor(axis) -> None:
 
 
 def _wrap_title(fig: go.Figure, width: int) -> None:
-    """Break the title's lines (and its <sup> subtitle's) to the width; grow the top margin."""
+    """Break the title's lines and its subtitle's (at their own size) to the width; the figure
+    grows by what the new lines take, so the drawing under them keeps its size."""
     text = fig.layout.title.text or ""
     if not text:
         return
     size = fig.layout.title.font.size or TEMPLATE.layout.title.font.size
     room = width - (fig.layout.margin.l or 0) - (fig.layout.margin.r or 0) - 10
-    lines, added = [], 0
-    for line in text.split("<br>"):
-        sup = line.startswith("<sup>") and line.endswith("</sup>")
-        inner, at = (line[5:-6], size * SUP) if sup else (line, size)
-        parts = wrap(scripts_at_least(inner, at, SCREEN_TEXT), room, lambda s, at=at: text_px(s, at))
-        added += (len(parts) - 1) * LINE * at
-        lines += [f"<sup>{p}</sup>" if sup else p for p in parts]
+    title, subtitle = heading_parts(text)
+    lines, added = [], 0.0
+    for part, at, sup in ((title, size, False), (subtitle, size * SUP, True)):
+        for line in part.split("<br>") if part else ():
+            broken = wrap(scripts_at_least(line, at, SCREEN_TEXT), room, lambda s, at=at: text_px(s, at))
+            added += (len(broken) - 1) * LINE * at
+            lines += [f"<sup>{b}</sup>" if sup else b for b in broken]
     fig.layout.title.text = "<br>".join(lines)  # its scripts, a subtitle's included, at least the floor
-    if added:  # from the top edge down, the drawing lower by what the new lines take
-        fig.layout.title.update(title_at_top({}, fig.layout.height or DEFAULT_HEIGHT, size))
-        fig.layout.margin.t = (fig.layout.margin.t if fig.layout.margin.t is not None else 100) + added
+    if added:  # from the top edge down; the figure taller by the new lines
+        height = (fig.layout.height or DEFAULT_HEIGHT) + added
+        fig.layout.update(height=height, title=title_at_top({}, height, size),
+                          margin_t=(fig.layout.margin.t if fig.layout.margin.t is not None else 100) + added)

@@ -12,7 +12,10 @@ import plotly.graph_objects as go
 
 from core import A1_MODELS, get
 from core.factors import factors
-from core.mechanisms.ced import v41_layer_split
+from core.mechanisms.ced import executed_cells, executed_ratio, global_kv_source, prefill_grid, v41_layer_split
+from core.mechanisms.compression import CompressDims
+from core.mechanisms.csa2 import compare_csa_csa2
+from core.mechanisms.hierarchical import hierarchical_indexer, pool_positions_max
 from core.mechanisms.sharing import kv_groups, layer_roles, selection_groups
 from i18n import model_name, t
 
@@ -209,8 +212,6 @@ def build_a23(*, lang: str = "ko"):
 def build_a26(*, lang: str = "ko"):
     """CED: the decoder's global KV comes from the encoder's final output; each decoder layer
     makes its own query and local KV and reads chosen global entries + its local KV."""
-    from core.mechanisms.ced import global_kv_source, v41_layer_split
-
     spec = get("v4.1-flash")
     c, d = spec.dims.head_dim, spec.dims.index_head_dim
     source = global_kv_source(spec)
@@ -277,9 +278,6 @@ def _csa2_ratios() -> str:
 
 def build_a21(*, ratio: int = 4, seed: int = 0, lang: str = "ko"):
     """CSA vs CSA2 for the same input and m: spans per entry and the softmax of entry 1."""
-    from core.mechanisms.compression import CompressDims
-    from core.mechanisms.csa2 import compare_csa_csa2
-
     cmp = compare_csa_csa2(CompressDims(tokens=3 * ratio, ratio=ratio), seed)
     T, c = 3 * ratio, cmp.csa.dims.head_dim
     lanes = (
@@ -300,8 +298,6 @@ def build_a25(*, tokens: int = 24, block: int = 8, pool_blocks: int = 2, topk: i
               lang: str = "ko"):
     """The decoder's hierarchical indexer for one query: Full scores all, pools top blocks
     (newest pinned), Reindex re-picks inside the pool, Reuse reuses."""
-    from core.mechanisms.hierarchical import hierarchical_indexer
-
     run = hierarchical_indexer(tokens, block=block, pool_blocks=pool_blocks, topk=topk, seed=seed)
     n = run.query + 1
     cols = tuple(str(s) if s % block == 0 else "" for s in range(n))
@@ -329,8 +325,6 @@ def build_a25(*, tokens: int = 24, block: int = 8, pool_blocks: int = 2, topk: i
 
 
 def _pool_caption(lang: str) -> str:
-    from core.mechanisms.hierarchical import pool_positions_max
-
     spec = get("v4.1-flash")
     return t("a25.real", lang, b=f"{spec.pool_blocks:,}", s=spec.pool_block_size, p=f"{pool_positions_max(spec):,}",
              k=spec.index_topk)
@@ -339,8 +333,6 @@ def _pool_caption(lang: str) -> str:
 def build_a27(*, prompt: int = 8, window: int = 2, encoder_layers: int = 2, decoder_layers: int = 2,
               lang: str = "ko"):
     """CED prefill with bounded replay: which (position, layer) cells run."""
-    from core.mechanisms.ced import executed_cells, executed_ratio, prefill_grid
-
     grid = prefill_grid(prompt, encoder_layers, decoder_layers, window)[::-1]  # top layer first
     names = [f"dec {i}" for i in range(decoder_layers, 0, -1)] + [f"enc {i}" for i in range(encoder_layers, 0, -1)]
     cells = tuple(tuple({0: t("a27.skip", lang), 1: "✓", 2: "✓"}[int(v)] for v in row) for row in grid)
@@ -357,8 +349,6 @@ def build_a27(*, prompt: int = 8, window: int = 2, encoder_layers: int = 2, deco
 
 def build_ced_ratio(*, lang: str = "ko", max_prompt: int = 1 << 20) -> go.Figure:
     """Executed-cell ratio of CED prefill against prompt length, for V4.1-Flash's layer split."""
-    from core.mechanisms.ced import executed_ratio, v41_layer_split
-
     split = v41_layer_split()
     p = np.unique(np.geomspace(1, max_prompt, 200).astype(np.int64))
     r = executed_ratio(p, split.encoder_layers, split.decoder_layers, split.window)

@@ -485,7 +485,7 @@ TEXT: dict[str, dict[str, str]] = {
     "ex.waiting": {"ko": "다른 독자의 내보내기가 끝나기를 기다리는 중입니다 (서버는 한 번에 하나씩 만듭니다).", "en": "Waiting for another reader's export to finish (the server builds one at a time)."},
     "ex.failed": {"ko": "{n}개 실패: {which}", "en": "{n} failed: {which}"},
     "ex.download": {"ko": "zip 내려받기 (파일 {n}개)", "en": "Download the zip ({n} files)"},
-    # the talk deck (figures/deck.py, the Export page's Deck)
+    # the talk deck (publish/deck.py, the Export page's Deck)
     "deck.sub": {"ko": "KV Atlas · 그림 {n}개 · 모든 숫자는 모델 명세에서 계산", "en": "KV Atlas · {n} figures · every number computed from the model specs"},
     "deck.credit": {"ko": "그림 {fid} · KV Atlas가 모델 명세에서 계산해 다시 그림", "en": "Figure {fid} · redrawn by KV Atlas, computed from the model specs"},
     "ex.kind.deck": {"ko": "발표 자료 (PowerPoint)", "en": "Deck (PowerPoint)"},

@@ -6,7 +6,7 @@ A frame carries the static figure's traces and the layout parts that change from
 step (title, shapes, annotations). What it cannot change without the page jumping, the
 canvas, is fixed at the largest step's: width, height and axis ranges span every step, so
 each step draws at its own scale from the same top-left corner. `stills` are the same steps
-on that canvas without the controls: the frames of a video (figures/video.py); `slide_stills`
+on that canvas without the controls: the frames of a video (publish/video.py); `slide_stills`
 are the steps as slides (figures/slide.py), built for the slide with one layout for every
 step (figures.matrix.alike) on the canvas that holds the largest.
 
@@ -81,11 +81,16 @@ def _stepped(figure_id: str, knobs: dict) -> tuple[FigureSpec, dict, range, int]
 
 
 def _on_canvas(figs: list[go.Figure]) -> list[dict]:
-    """The figures as dicts (copying 30 go.Figures would cost seconds) on one canvas."""
+    """The figures as dicts (copying 30 go.Figures would cost seconds) on one canvas: a title
+    placed from the top edge (figures.canvas.title_at_top) stays as far from it on a taller one."""
     dicts = [f.to_plotly_json() for f in figs]
     canvas = _canvas([d["layout"] for d in dicts])
     for d in dicts:
-        d["layout"].update({k: {**d["layout"][k], **v} if k in AXES else v for k, v in canvas.items()})
+        lay, height = d["layout"], d["layout"].get("height")
+        lay.update({k: {**lay.get(k, {}), **v} if k in (*AXES, "margin") else v for k, v in canvas.items()})
+        title = lay.get("title") or {}
+        if height and title.get("yref") == "container" and title.get("y") is not None:
+            title["y"] = 1 - (1 - title["y"]) * height / lay["height"]
     return dicts
 
 
@@ -108,9 +113,12 @@ def slide_stills(figure_id: str, width: int, height: int, theme: str = "light", 
 
 
 def _canvas(layouts: list[dict]) -> dict:
-    """Width, height and axis ranges that hold every step (a reversed axis stays reversed)."""
+    """Width, height, margins and axis ranges that hold every step (a reversed axis stays reversed)."""
     out = {side: max(lay[side] for lay in layouts) for side in ("width", "height")
            if all(lay.get(side) for lay in layouts)}  # a chart may leave its size to the page
+    margins = [lay.get("margin") or {} for lay in layouts]
+    out["margin"] = {side: max(m[side] for m in margins) for side in ("l", "r", "t", "b")
+                     if all(side in m for m in margins)}  # one place for the drawing in every step
     for axis in AXES:
         ranges = [lay.get(axis, {}).get("range") for lay in layouts]
         if all(ranges):

@@ -3,8 +3,8 @@
 export: one file per figure and format, named so they sort in article order (A01-…, B1-…).
         Knob values (`--set groups=2,4`, `--context 1M`, `--precision bf16`) are read
         through the registry, clamped into range with a note on stderr, as a link's are.
-deck:   a 16:9 PowerPoint file, one slide per figure with speaker notes (figures/deck.py).
-animate: one figure with a play control, a frame per step, as a GIF or MP4 (figures/video.py).
+deck:   a 16:9 PowerPoint file, one slide per figure with speaker notes (publish/deck.py).
+animate: one figure with a play control, a frame per step, as a GIF or MP4 (publish/video.py).
 site:   an offline static site, one page per figure and an index, sharing one plotly.min.js.
 catalogue: docs/catalogue.md from the registry.
 """
@@ -168,7 +168,7 @@ def export(args) -> int:
 
 
 def deck(args) -> int:
-    """A .pptx: a title slide, then one slide per figure in article order (figures/deck.py).
+    """A .pptx: a title slide, then one slide per figure in article order (publish/deck.py).
     Nothing is written when no figure renders."""
     params = _params(args)
     if params is None:

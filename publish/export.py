@@ -88,7 +88,7 @@ def image(fig: go.Figure, fmt: str = "svg", *, width: int | None = None, height:
 
 def html(fig: go.Figure | dict, *, shared_js: bool = False) -> str:
     """Interactive HTML; offline either way: plotly.js embedded, or a sibling plotly.min.js.
-    An animation (a figure dict, figures/animation.py) waits for its play button."""
+    An animation (a figure dict, publish/animation.py) waits for its play button."""
     return pio.to_html(fig, include_plotlyjs="directory" if shared_js else True, full_html=True,
                        config={"displaylogo": False}, auto_play=False, validate=False)
 

@@ -68,7 +68,10 @@ def fetch(timeout: float = 30.0) -> Path:
     if algorithm != "sha512" or hashlib.sha512(tarball).digest() != base64.b64decode(digest):
         raise ValueError(f"{PACKAGE}@{version}: the download does not match the registry's checksum")
     with tarfile.open(fileobj=io.BytesIO(tarball)) as tar:
-        member = tar.extractfile("package/plotly-cartesian.min.js")
+        try:
+            member = tar.extractfile("package/plotly-cartesian.min.js")
+        except KeyError:
+            member = None
         if member is None:
             raise ValueError(f"{PACKAGE}@{version} has no plotly-cartesian.min.js")
         _write(PARTIAL, member.read())

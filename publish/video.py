@@ -1,6 +1,6 @@
-"""A figure's animation as a video for a talk: each step's still (figures/animation.py, the
+"""A figure's animation as a video for a talk: each step's still (publish/animation.py, the
 static figure on the canvas that holds every step; at a slide size, each step a slide, all
-laid out alike) rendered to PNG through the warm kaleido server (figures/export.image), then
+laid out alike) rendered to PNG through the warm kaleido server (publish/export.image), then
 encoded by imageio — GIF through Pillow, MP4 (H.264, yuv420p, which every player takes)
 through the ffmpeg binary that imageio-ffmpeg ships.
 

@@ -1,4 +1,4 @@
-"""Figures that play (figures/animation.py): which figures and steps, frame k is the static
+"""Figures that play (publish/animation.py): which figures and steps, frame k is the static
 figure at step k — also after plotly.js has merged other frames into the plot first — the
 HTML export carries frames and controls, the page's ▶ Play toggle shows them, and
 `python -m publish animate` writes a GIF and an MP4 with a frame per step at the asked size

@@ -1,4 +1,4 @@
-"""The talk deck (figures/deck.py, `python -m publish deck`, the Export page's Deck), opened
+"""The talk deck (publish/deck.py, `python -m publish deck`, the Export page's Deck), opened
 with python-pptx: slides, pictures, titles and notes in the chosen language, numbers from core,
 the look, the CLI's refusals, and a slide drawn by LibreOffice where it is installed."""
 

@@ -27,7 +27,7 @@ from .state import view
 
 # Figures (≈ 0.2–1.2 MB each) serve only downloads and a first serialisation; their JSON is
 # what every run needs, so that cache is the large one.
-@st.cache_resource(max_entries=2 * len(SPECS), show_spinner=False)  # every figure in two looks
+@st.cache_resource(max_entries=2 * len(SPECS), show_spinner=False)  # every figure twice: as shown, as downloaded
 def figure(figure_id: str, theme: str = "light", font_scale: float = 1.0, canvas: int | None = None, **knobs):
     """Build a registered figure once per distinct set of knobs, look and column width (None: its
     builder's own layout, as downloads draw it). Figures are shared, not copied: nothing downstream
@@ -46,10 +46,11 @@ def spec(figure_id: str, theme: str = "light", font_scale: float = 1.0, canvas: 
 
 
 @st.cache_resource(max_entries=500, show_spinner=False)
-def alternative(figure_id: str, **knobs) -> tuple[str, str]:
-    """The chart's text alternative: its title (the accessible name) and a description with the
-    numbers core computed (figures/describe.py), in the figure's language."""
-    fig = figure(figure_id, **knobs)
+def alternative(figure_id: str, theme: str = "light", font_scale: float = 1.0, canvas: int | None = None,
+                **knobs) -> tuple[str, str]:
+    """The chart's text alternative, from the figure the page shows: its title (the accessible
+    name) and a description with the numbers core computed (figures/describe.py), in its language."""
+    fig = figure(figure_id, theme, font_scale, canvas, **knobs)
     lang = knobs.get("lang", SPECS[figure_id].defaults.get("lang", LANG.default))
     return title_parts(fig)[0], description(fig, lang, knobs.get("units", "decimal"))
 
@@ -85,7 +86,7 @@ def chart(figure_id: str, *, width: str = "stretch", **knobs) -> None:
     config = {**plotly_config(figure_id), "responsive": True}
     if v.canvas is not None and v.canvas <= NARROW:  # on a phone plotly's toolbar sits over the title; ⤓ stays
         config["displayModeBar"] = False
-    label, described = alternative(figure_id, **knobs)
+    label, described = alternative(figure_id, v.theme, v.font_scale, v.canvas, **knobs)
     if play_toggle(figure_id, knobs.get("lang", v.lang)):
         plot(animation(figure_id, v.theme, v.font_scale, v.canvas, **knobs), key=f"play-{figure_id}", config=config,
              width=width, label=label, description=described)

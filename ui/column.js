@@ -19,6 +19,7 @@ export default function ({ data, setStateValue }) {
     const el = column();
     if (!el) return;
     const px = widthOf(el);
+    if (!(px > 0)) return;  // not laid out yet (or hidden): nothing to report
     const cls = widths.filter((w) => w <= px).pop() ?? widths[0];
     if (cls === current) {
       document.documentElement.dataset.canvas = String(cls);

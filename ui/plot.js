@@ -29,7 +29,7 @@ function plotly(src) {
 function draw(div) {
   const { fig, config, src, spec } = div.kv;
   div.dataset.drawn = "false";
-  // one object, so an animation's frames (figures/animation.py) come along
+  // one object, so an animation's frames (publish/animation.py) come along
   return plotly(src).then((Plotly) => Plotly.react(div, { data: fig.data, layout: fig.layout, frames: fig.frames, config }))
     .then(() => {
       if (div.kv.spec === spec) div.dataset.drawn = "true";

@@ -49,6 +49,7 @@ def test_pressing_play_steps_a14_through_its_frames(page, app_url):
     page.wait_for_function(_STOPPED_JS, arg=plot.element_handle())
     played = page.evaluate("window.__played")  # paused: the loop that starts frames is over
     assert played[:3] == [str(v) for v in steps(spec)[:3]], played  # from the first step, one by one
+    assert int(played[-1]) < steps(spec)[-1], played  # stopped by ❚❚, not by running out of steps
     last = int(played[-1])
     expect(plot.locator("text", has_text=box_title(last))).to_have_count(1)  # the paused step is drawn
     shown = 1 if at in (last, last + 1) else 0  # A14 draws lanes t and t + 1
