@@ -85,7 +85,7 @@ def _wrap_title(fig: go.Figure, width: int) -> None:
     for part, at, sup in ((title, size, False), (subtitle, size * SUP, True)):
         for line in part.split("<br>") if part else ():
             broken = wrap(scripts_at_least(line, at, SCREEN_TEXT), room, lambda s, at=at: text_px(s, at))
-            added += (len(broken) - 1) * LINE * at
+            added += (len(broken) - 1) * LINE * size  # plotly spaces every line by the title's size, a subtitle's too
             lines += [f"<sup>{b}</sup>" if sup else b for b in broken]
     fig.layout.title.text = "<br>".join(lines)  # its scripts, a subtitle's included, at least the floor
     if added:  # from the top edge down; the figure taller by the new lines
