@@ -25,12 +25,6 @@ default, each with a note.
 """
 
 
-def article_title(lang: str) -> str:
-    """Article A's title, its two sizes from core (the Overview's heading, a deck's first slide)."""
-    first, last = (storage_per_token(m).total for m in (A1_MODELS[0], A1_MODELS[-1]))
-    return t("ov.title", lang, first=fmt_bytes(first, sig=2), last=fmt_exact(last))
-
-
 def markdown() -> str:
     parts = [HEAD]
     for title, specs in (("Article figures", [FIGURES[f] for f in ordered_ids()]),

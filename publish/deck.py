@@ -30,7 +30,7 @@ from figures.style import BACKGROUNDS, MUTED, TEMPLATE, apply_look, title_parts
 from figures.text import NARROW_EM, text_px
 from i18n import t
 
-from .catalogue import article_title
+from article import article_title
 from .export import NO_BROWSER, ImagesUnavailable, image, image_browser, styled
 
 DEFAULT_SIZE = "1080p"

@@ -28,7 +28,7 @@ from figures.style import BACKGROUNDS, THEMES, title_parts
 from figures.text import plain
 from i18n import t
 from publish import deck, export
-from publish.catalogue import article_title
+from article import article_title
 from publish.export import image_browser
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -3,12 +3,12 @@
 state   the view (sidebar), page controls drawn from the registry's knobs, URL tidying
 charts  a figure cached per knobs and look, its downloads and its figure-only link
 embed   the ?figure= view
-header  the top of a generation page
+article a section of the article (article/) drawn with Streamlit
 """
 
+from .article import show
 from .charts import chart, figure_link
 from .embed import embed
-from .header import generation_top, metrics
 from .state import (
     View,
     control,
@@ -24,6 +24,6 @@ from .state import (
     view,
 )
 
-__all__ = ["View", "chart", "control", "controls", "embed", "figure_link", "follows_context", "generation_top",
-           "imported_models", "language", "metrics", "model_picker", "remember_import",
-           "run_completed", "sidebar", "url_notes", "view"]
+__all__ = ["View", "chart", "control", "controls", "embed", "figure_link", "follows_context",
+           "imported_models", "language", "model_picker", "remember_import",
+           "run_completed", "show", "sidebar", "url_notes", "view"]

@@ -1,0 +1,98 @@
+"""What a section is made of. A section is a generator: it yields blocks in reading order, and a
+block that asks (`Ask`, `Tool`, `Part`) is answered with a value the section reads on. The app
+answers with Streamlit widgets (ui/article.py); the static site with the knobs' defaults
+(publish/site.py). Texts and numbers are filled in by the section, from core."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Generator
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from core import Precision
+from figures.knobs import Knob
+
+
+class Reading(Protocol):
+    """What a section reads of the view: its language, the context, the precision, the units."""
+
+    lang: str
+    context: int
+    precision: Precision
+    units: str
+
+
+@dataclass(frozen=True)
+class Title:
+    text: str
+
+
+@dataclass(frozen=True)
+class Heading:
+    text: str
+    level: int = 2  # 2: a section's header, 3: under it
+
+
+@dataclass(frozen=True)
+class Text:
+    text: str
+    style: str = "markdown"  # "markdown", "caption", "info", "error"
+
+
+@dataclass(frozen=True)
+class Metrics:
+    items: tuple[tuple[str, str], ...]  # (label, value), side by side
+
+
+@dataclass(frozen=True)
+class Chart:
+    figure_id: str
+    knobs: dict = field(default_factory=dict)
+    width: str = "stretch"  # "content": a matrix diagram, whose size is part of the drawing
+
+
+@dataclass(frozen=True)
+class Table:
+    columns: dict  # header → values
+    numbers: tuple[str, ...] = ()  # the columns of byte counts, shown with thousands separators
+    download: tuple[str, str] | None = None  # (label, file name): offered as CSV
+
+
+@dataclass(frozen=True)
+class Ask:
+    """Controls side by side (relative `widths`): answered with a tuple of their values."""
+
+    knobs: tuple[Knob, ...]
+    widths: tuple[float, ...] | None = None
+
+
+@dataclass(frozen=True)
+class Tool:
+    """A tool only the app has (an upload, a toggle that is not a knob): the app answers with what
+    `app()` returns, the site with `default`."""
+
+    app: Callable[[], Any]
+    default: Any = None
+
+
+@dataclass(frozen=True)
+class Part:
+    """A part of the section that the context alone moves (the app reruns only it on a context
+    step): `section(reading)` is a section of its own; answered with what it returns."""
+
+    key: str
+    section: Callable[[Reading], Generator]
+
+
+Block = Title | Heading | Text | Metrics | Chart | Table | Ask | Tool | Part
+
+
+def play(section: Generator, answer: Callable[[Block], Any]) -> Any:
+    """Run a section to its end, each block handed to `answer` and its answer sent back; returns
+    what the section returns."""
+    try:
+        block = next(section)
+        while True:
+            block = section.send(answer(block))
+    except StopIteration as end:
+        return end.value

@@ -1,0 +1,70 @@
+"""A section of the article (article/) drawn with Streamlit: each block as its element, each
+control as its widget (bound to the URL), a part the context moves as a fragment of its own."""
+
+from __future__ import annotations
+
+import pandas as pd
+import streamlit as st
+
+from article import SECTIONS, Ask, Chart, Heading, Metrics, Part, Table, Text, Title, Tool, play
+
+from .charts import chart
+from .state import control, follows_context, model_picker, view
+
+_TEXT = {"markdown": st.markdown, "caption": st.caption, "info": st.info, "error": st.error}
+
+
+def show(slug: str, **tools) -> None:
+    """Draw the section `slug` for this run's view; `tools` are the app's own (see the section)."""
+    play(SECTIONS[slug].draw(view(), **tools), _answer)
+
+
+def _answer(block):
+    match block:
+        case Title(text):
+            st.title(text)
+        case Heading(text, level):
+            (st.header if level == 2 else st.subheader)(text)
+        case Text(text, style):
+            _TEXT[style](text)
+        case Metrics(items):
+            for col, (label, value) in zip(st.columns(len(items)), items):
+                col.metric(label, value)
+        case Chart(figure_id, knobs, width):
+            chart(figure_id, width=width, **knobs)
+        case Table():
+            _table(block)
+        case Ask(knobs, widths):
+            return _ask(knobs, widths)
+        case Tool(app):
+            return app()
+        case Part(key, section):
+            return _part(key, section)
+
+
+def _table(table: Table) -> None:
+    frame = pd.DataFrame(table.columns)
+    st.dataframe(frame, hide_index=True, width="stretch",
+                 column_config={c: st.column_config.NumberColumn(format="localized") for c in table.numbers})
+    if table.download:
+        label, name = table.download
+        st.download_button(label, frame.to_csv(index=False).encode("utf-8"), file_name=name, mime="text/csv")
+
+
+def _ask(knobs, widths) -> tuple:
+    """One widget per knob, side by side (a tuple knob takes a column per part); alone, full width."""
+    slots = sum(len(k.parts) if k.kind == "tuple" else 1 for k in knobs)
+    columns = iter(st.columns(list(widths) if widths else slots)) if slots > 1 or widths else None
+    values = []
+    for k in knobs:
+        where = None if columns is None else [next(columns) for _ in k.parts] if k.kind == "tuple" else next(columns)
+        values.append(model_picker(k, where) if k.widget == "multiselect" else control(k, where))  # models
+    return tuple(values)
+
+
+def _part(key: str, section):
+    @follows_context(key)
+    def part():
+        return play(section(view()), _answer)
+
+    return part()
