@@ -13,7 +13,8 @@ SIZE = TEMPLATE.layout.title.font.size
 @pytest.mark.parametrize("title, subtitle", [
     ("A title long enough to be broken on a phone's column, twice over", ""),
     ("Short", "a subtitle long enough to be broken on a phone's column · and then once more"),
-    ("한국어 제목이 휴대폰 화면의 너비에서 두 줄로 나뉠 만큼 길다", "부제목도 한 줄에 들어가지 않을 만큼 충분히 길어서 나뉜다 · 두 번"),
+    ("한국어 제목이 휴대폰 화면의 너비에서 두 줄로 나뉠 만큼 길다",
+     "부제목도 한 줄에 들어가지 않을 만큼 충분히 길어서 나뉜다 · 두 번"),
 ])
 def test_a_broken_title_grows_the_figure_by_plotlys_line_spacing_of_the_title_size(title, subtitle):
     """plotly spaces every line of a title by the title's size, its <sup> subtitle lines too: each
