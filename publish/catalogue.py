@@ -6,12 +6,9 @@ from __future__ import annotations
 
 import inspect
 
-from core import A1_MODELS, storage_per_token
 from core.mechanisms.matrix_text import MAX_SIZE
-from core.units import fmt_bytes, fmt_exact
 from figures.knobs import Knob
 from figures.registry import EXTRAS, FIGURES, FigureSpec, ordered_ids
-from i18n import t
 
 HEAD = """# Figure catalogue
 

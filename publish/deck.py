@@ -21,6 +21,7 @@ from pptx.dml.color import RGBColor
 from pptx.enum.text import MSO_AUTO_SIZE, PP_ALIGN
 from pptx.util import Emu, Inches, Pt
 
+from article import article_title
 from figures.canvas import SLIDE_SIZES
 from figures.contrast import hex_colour, readable, rgba
 from figures.describe import description
@@ -30,7 +31,6 @@ from figures.style import BACKGROUNDS, MUTED, TEMPLATE, apply_look, title_parts
 from figures.text import NARROW_EM, text_px
 from i18n import t
 
-from article import article_title
 from .export import NO_BROWSER, ImagesUnavailable, image, image_browser, styled
 
 DEFAULT_SIZE = "1080p"

@@ -17,6 +17,7 @@ from pptx.enum.shapes import MSO_SHAPE_TYPE
 from streamlit.runtime.memory_media_file_storage import MemoryMediaFileStorage
 from streamlit.testing.v1 import AppTest
 
+from article import article_title
 from core import DEPLOYED, MODELS, storage_per_token
 from core.summary import summarise
 from core.units import fmt_bytes, fmt_exact
@@ -28,7 +29,6 @@ from figures.style import BACKGROUNDS, THEMES, title_parts
 from figures.text import plain
 from i18n import t
 from publish import deck, export
-from article import article_title
 from publish.export import image_browser
 
 ROOT = Path(__file__).resolve().parent.parent
