@@ -308,7 +308,7 @@ def any_model(v: Reading, imported: Callable[[], dict] = dict, import_panel: Cal
     on = yield Tool(variant_toggles or tuple, ())
     if not variant_toggles:  # the site: what each variant is and where it comes from
         for vid, variant in VARIANTS.items():
-            yield Text(f"**{variant_name(vid, L)}** — {t(f'var.{vid}.desc', L, page=SGLANG_PAGE_TOKENS)} "
+            yield Text(f"{variant_name(vid, L)} — {t(f'var.{vid}.desc', L, page=SGLANG_PAGE_TOKENS)} "
                        f"({t('rec.source', L)}: {variant.source})")
     if on:
         yield Chart("reconciliation", dict(variants=tuple(on), context=v.context, lang=L, units=v.units))

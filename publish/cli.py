@@ -5,7 +5,7 @@ export: one file per figure and format, named so they sort in article order (A01
         through the registry, clamped into range with a note on stderr, as a link's are.
 deck:   a 16:9 PowerPoint file, one slide per figure with speaker notes (publish/deck.py).
 animate: one figure with a play control, a frame per step, as a GIF or MP4 (publish/video.py).
-site:   an offline static site, one page per figure and an index, sharing one plotly.min.js.
+site:   the article as a static site, a page per section and language (publish/site.py).
 catalogue: docs/catalogue.md from the registry.
 """
 
@@ -15,18 +15,16 @@ import argparse
 import math
 import sys
 import time
-from html import escape
 from pathlib import Path
 
 from figures import FIGURES, ordered_ids
 from figures.canvas import SLIDE_SIZES
 from figures.knobs import CONTEXT, FONT_SCALE, PRECISION, THEME, Knob
-from figures.style import title_parts
 from i18n import LANGS
 
 from . import deck as talk
 from .animation import play_spec
-from .export import FORMATS, files, html, played, slug
+from .export import FORMATS, files
 from .video import FPS_RANGE, VIDEO_FORMATS
 
 # What rendering and writing a file raise when they fail (no browser, a kaleido timeout, a
@@ -218,29 +216,16 @@ def animate(args) -> int:
 
 
 def site(args) -> int:
-    """index-<lang>.html + one page per figure and language, all loading ./plotly.min.js."""
-    from plotly.offline import get_plotlyjs
+    """The article as a static site: a page per section and language (publish/site.py)."""
+    from .site import build
 
-    (args.out / "plotly.min.js").write_text(get_plotlyjs(), encoding="utf-8")
-    t0, pages = time.perf_counter(), 0
-    for lang in LANGS:
-        links = []
-        for fid in ordered_ids():
-            fig = FIGURES[fid](lang=lang)
-            name = f"{slug(fid)}-{lang}.html"
-            shown = played(fid, lang=lang) if FIGURES[fid].play else fig  # a figure that plays, plays here too
-            (args.out / name).write_text(html(shown, shared_js=True), encoding="utf-8")
-            links.append(f'<li><a href="{name}">{fid}</a> — {escape(title_parts(fig)[0])}</li>')
-            pages += 1
-            _progress(pages, 2 * len(FIGURES), fid)
-        other = [x for x in LANGS if x != lang][0]
-        (args.out / f"index-{lang}.html").write_text(
-            f'<!doctype html><meta charset="utf-8"><title>KV Atlas</title><h1>KV Atlas</h1>'
-            f'<p><a href="index-{other}.html">{other}</a></p><ol>{"".join(links)}</ol>', encoding="utf-8")
-    (args.out / "index.html").write_text('<!doctype html><meta http-equiv="refresh" content="0; url=index-ko.html">',
-                                         encoding="utf-8")
-    size = sum(p.stat().st_size for p in args.out.iterdir()) / 1e6
-    print(f"\n{pages} pages, {size:.1f} MB in {time.perf_counter() - t0:.1f} s → {args.out}/index.html")
+    t0 = time.perf_counter()
+    try:
+        pages = build(args.out, base_url=args.base_url, images=args.images, progress=_progress)
+    except FAILURES as e:
+        return _fail(e)
+    size = sum(p.stat().st_size for p in args.out.rglob("*") if p.is_file()) / 1e6
+    print(f"\n{len(pages)} pages, {size:.1f} MB in {time.perf_counter() - t0:.1f} s → {args.out}/index.html")
     return 0
 
 
@@ -291,8 +276,10 @@ def main(argv=None) -> int:
     a.add_argument("--height", type=_pixels, help="overrides --size")
     for q in (e, d, a):
         _figure_options(q, ids=q is not a)  # animate names its one figure with --id
-    s = sub.add_parser("site", help="an offline static site of every figure")
+    s = sub.add_parser("site", help="the article as a static site: a page per section and language")
     s.add_argument("--out", type=_out_dir, required=True)
+    s.add_argument("--base-url", help="where the site will be served (canonical links, preview images)")
+    s.add_argument("--images", action="store_true", help="SVG/PNG downloads and link previews (needs Chromium)")
     c = sub.add_parser("catalogue", help="the figure catalogue as markdown")
     c.add_argument("--out", type=Path, help="write it here (default: print it)")
     args = p.parse_args(argv)

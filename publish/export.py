@@ -86,10 +86,11 @@ def image(fig: go.Figure, fmt: str = "svg", *, width: int | None = None, height:
     return data if isinstance(data, bytes) else data.encode()
 
 
-def html(fig: go.Figure | dict, *, shared_js: bool = False) -> str:
-    """Interactive HTML; offline either way: plotly.js embedded, or a sibling plotly.min.js.
-    An animation (a figure dict, publish/animation.py) waits for its play button."""
-    return pio.to_html(fig, include_plotlyjs="directory" if shared_js else True, full_html=True,
+def html(fig: go.Figure | dict, *, shared_js: bool = False, cdn: bool = False) -> str:
+    """Interactive HTML; offline either way: plotly.js embedded, or a sibling plotly.min.js (or,
+    `cdn`, plotly's CDN: a small file for a site's downloads). An animation (a figure dict,
+    publish/animation.py) waits for its play button."""
+    return pio.to_html(fig, include_plotlyjs="cdn" if cdn else "directory" if shared_js else True, full_html=True,
                        config={"displaylogo": False}, auto_play=False, validate=False)
 
 

@@ -1,0 +1,63 @@
+// KV Atlas, static site: draws each chart when it comes near the screen, and on a context or
+// precision step swaps the blocks that differ (texts as HTML, charts with Plotly.react). Every
+// state was computed by core when the site was built (publish/site.py); nothing is computed here.
+(function () {
+  const K = window.KV;
+  const shown = {};  // el -> figure index it should show
+  const drawn = {};  // el -> figure index it shows
+  let state = K.default;
+
+  function draw(el) {
+    const n = shown[el];
+    if (drawn[el] === n) return;
+    const div = document.getElementById(el);
+    const fig = K.figures[n];
+    drawn[el] = n;
+    div.dataset.drawn = "false";
+    Plotly.react(div, fig.data, fig.layout, K.config).then(function () {
+      if (fig.frames && !div._framesAdded) { div._framesAdded = true; return Plotly.addFrames(div, fig.frames); }
+    }).then(function () { if (drawn[el] === n) div.dataset.drawn = "true"; });
+  }
+
+  const near = new IntersectionObserver(function (entries) {
+    for (const e of entries) if (e.isIntersecting) { e.target.dataset.near = "true"; draw(e.target.id); }
+  }, {rootMargin: "400px 0px"});
+
+  for (const c of K.charts) {
+    shown[c.el] = c.fig;
+    near.observe(document.getElementById(c.el));
+  }
+
+  function apply(at) {
+    state = at;
+    for (const d of K.dynamic) {
+      const value = d.values[d.at[at]];
+      if (d.kind === "html") {
+        document.getElementById(d.el).innerHTML = value;
+      } else {
+        shown[d.el] = value[0];
+        const div = document.getElementById(d.el);
+        const figure = div.closest("figure");
+        figure.setAttribute("aria-label", value[1]);
+        document.getElementById(d.el + "-d").textContent = value[2];
+        if (div.dataset.near === "true") draw(d.el);
+      }
+    }
+  }
+
+  const context = document.getElementById("context");
+  if (!context) return;
+  const out = document.getElementById("context-value");
+  function current() {
+    const stop = Number(context.value);
+    const preset = document.querySelector('input[name="preset"]:checked').value;
+    out.textContent = "N = " + K.stops[stop].toLocaleString("en-US");
+    return K.states.indexOf(K.stops[stop] + "|" + preset);
+  }
+  // input, not change: the charts follow the thumb while it is dragged
+  context.addEventListener("input", function () { apply(current()); });
+  for (const r of document.querySelectorAll('input[name="preset"]')) {
+    r.addEventListener("change", function () { apply(current()); });
+  }
+  window.KV.apply = apply;
+})();
