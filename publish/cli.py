@@ -221,12 +221,16 @@ def site(args) -> int:
 
     t0 = time.perf_counter()
     try:
-        pages = build(args.out, base_url=args.base_url, images=args.images, progress=_progress)
+        pages = build(args.out, base_url=args.base_url, images=args.images, progress=_page_written)
     except FAILURES as e:
         return _fail(e)
     size = sum(p.stat().st_size for p in args.out.rglob("*") if p.is_file()) / 1e6
-    print(f"\n{len(pages)} pages, {size:.1f} MB in {time.perf_counter() - t0:.1f} s → {args.out}/index.html")
+    print(f"{len(pages)} pages, {size:.1f} MB in {time.perf_counter() - t0:.1f} s → {args.out}/index.html")
     return 0
+
+
+def _page_written(name: str) -> None:
+    print(f"  {name}.html", flush=True)
 
 
 def _look(knob: Knob):

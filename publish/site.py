@@ -6,10 +6,13 @@ they reach is computed by core here, and a page ships what differs between state
 from __future__ import annotations
 
 import json
+import os
 import shutil
 from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from html import escape
+from multiprocessing import get_context
 from pathlib import Path
 
 import plotly.graph_objects as go
@@ -30,7 +33,7 @@ from .export import figure_file, html, image, numbers
 from .plotly_js import bundle
 
 ASSETS = Path(__file__).resolve().parent / "site_assets"  # site.css, site.js
-CANVAS = 900  # px: the site's column (figures/canvas.py's width class)
+CANVASES = (900, 360)  # px: the site's column on a desktop, on a phone (figures/canvas.py's width classes)
 PREVIEW = (1200, 630)  # px: a shared link's preview image (Open Graph)
 STATES = tuple((context, preset) for preset in PRESETS for context in CONTEXT_STOPS)
 DEFAULT_STATE = STATES.index((CONTEXT.default, PRESETS[0]))
@@ -70,8 +73,8 @@ class Figures:
     """Each figure a site shows, built once per set of knobs for the site's column, as JSON."""
 
     def __init__(self):
-        self.json: list[str] = []  # what a page draws: a figure that plays, with a frame per step
-        self.still: list[go.Figure] = []  # the figure itself: its title, description and numbers
+        self.json: list[str] = []  # what a page draws, per canvas: a figure that plays with a frame per step
+        self.still: list[go.Figure] = []  # the figure on a desktop: its title, description and numbers
         self.played: dict[int, dict] = {}
         self._at: dict = {}
 
@@ -79,11 +82,17 @@ class Figures:
         key = (chart.figure_id, tuple(sorted(chart.knobs.items())))
         if key not in self._at:
             n = self._at[key] = len(self.json)
-            with screen(CANVAS):
-                self.still.append(screen_layout(go.Figure(SPECS[chart.figure_id](**chart.knobs)), CANVAS))
-                if SPECS[chart.figure_id].play:
-                    self.played[n] = animated(chart.figure_id, **chart.knobs)
-            self.json.append(pio.to_json(self.played.get(n, self.still[n]), validate=False))
+            shown = {}
+            for canvas in CANVASES:
+                with screen(canvas):
+                    fig = screen_layout(SPECS[chart.figure_id](**chart.knobs), canvas)  # built here: no copy
+                    played = animated(chart.figure_id, **chart.knobs) if SPECS[chart.figure_id].play else None
+                shown[canvas] = pio.to_json(played or fig, validate=False)
+                if canvas == CANVASES[0]:
+                    self.still.append(fig)
+                    if played:
+                        self.played[n] = played
+            self.json.append("{" + ",".join(f'"{c}":{j}' for c, j in shown.items()) + "}")
         return self._at[key]
 
 
@@ -125,12 +134,9 @@ class Page:
     intro: str  # the first caption (the description of a shared link)
 
 
-def page(slug: str, lang: str, figures: Figures, progress: Callable[[], None] = lambda: None) -> Page:
+def page(slug: str, lang: str, figures: Figures, images: bool = False) -> Page:
     """A section in one language: its blocks at every state, what differs kept per state."""
-    at_state = []
-    for context, preset in STATES:
-        at_state.append(blocks(slug, Reading(lang, context, Precision(preset))))
-        progress()
+    at_state = [blocks(slug, Reading(lang, context, Precision(preset))) for context, preset in STATES]
     shape = [type(b) for b in at_state[DEFAULT_STATE]]
     if any([type(b) for b in bs] != shape for bs in at_state):
         raise ValueError(f"{slug}: a section must show the same blocks at every context and preset")
@@ -151,7 +157,7 @@ def page(slug: str, lang: str, figures: Figures, progress: Callable[[], None] = 
                             "values": [json.loads(v) if kind == "chart" else v for v in distinct]})
         if kind == "chart":
             charts.append({"el": el, "fig": shown[0], "id": default.figure_id})
-            html.append(_figure_html(el, default.figure_id, shown[1], shown[2], lang))
+            html.append(_figure_html(el, default.figure_id, shown[1], shown[2], lang, images))
         else:
             html.append(f'<div id="{el}">{shown}</div>')
     lead = next((b for b in at_state[DEFAULT_STATE] if isinstance(b, Chart)), None)
@@ -159,15 +165,13 @@ def page(slug: str, lang: str, figures: Figures, progress: Callable[[], None] = 
     return Page(slug, lang, html, dynamic, charts, lead, intro)
 
 
-def _figure_html(el: str, figure_id: str, title: str, described: str, lang: str) -> str:
+def _figure_html(el: str, figure_id: str, title: str, described: str, lang: str, images: bool) -> str:
     files = "".join(f'<a href="files/kv-atlas-{figure_id}.{fmt}" download>{fmt.upper()}</a>'
-                    for fmt in ("csv", "html"))
-    images = "".join(f'<a class="image" href="files/kv-atlas-{figure_id}.{fmt}" download>{fmt.upper()}</a>'
-                     for fmt in ("svg", "png"))
+                    for fmt in ("csv", "html", *(("svg", "png") if images else ())))
     return (f'<figure id="{escape(figure_id)}" class="chart" role="figure" aria-label="{escape(title)}" '
             f'aria-describedby="{el}-d"><div id="{el}" class="plot"></div>'
             f'<p id="{el}-d" class="described">{escape(described)}</p>'
-            f'<div class="files">{t("app.download", lang)}: {files}{images}'
+            f'<div class="files">{t("app.download", lang)}: {files}'
             f' <a href="#{escape(figure_id)}">#{escape(figure_id)}</a></div></figure>')
 
 
@@ -226,7 +230,7 @@ def write_page(out: Path, p: Page, figures: Figures, base_url: str | None, previ
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>{escape(title)}</title>
 {_head(p, title, base_url, preview)}
-<link rel="stylesheet" href="../site.css"></head>
+<link rel="icon" href="data:,"><link rel="stylesheet" href="../site.css"></head>
 <body><header><nav aria-label="{escape(t("site.nav", lang))}">{nav}</nav>
 <a class="lang" href="../{other}/{p.slug}.html" hreflang="{other}" lang="{other}">{escape(t("site.other", lang))}</a>
 </header>{controls}
@@ -264,27 +268,32 @@ def write_files(out: Path, p: Page, figures: Figures, images: bool) -> None:
 
 
 def build(out: Path, *, base_url: str | None = None, images: bool = False,
-          progress: Callable[[int, int, str], None] = lambda done, total, label: None) -> list[Path]:
-    """Write the site into `out`: a page per section and language, their files, the shared assets."""
+          progress: Callable[[str], None] = lambda page: None) -> list[Path]:
+    """Write the site into `out`: a page per section and language, their files, the shared assets.
+    The languages are built side by side, a process each; `progress` hears of each page written."""
     base_url = base_url.rstrip("/") if base_url else None
     out.mkdir(parents=True, exist_ok=True)
     shutil.copyfile(bundle(), out / "plotly.min.js")
     for asset in ("site.css", "site.js"):
         shutil.copyfile(ASSETS / asset, out / asset)
-    total, done, written = len(LANGS) * len(SECTIONS) * len(STATES), 0, []
-    for lang in LANGS:
-        (out / lang).mkdir(exist_ok=True)
-        figures = Figures()
-        for slug in SECTIONS:
-            def step(label=f"{lang}/{slug}"):
-                nonlocal done
-                done += 1
-                progress(done, total, label)
-            p = page(slug, lang, figures, step)
-            written.append(write_page(out, p, figures, base_url, images))
-            write_files(out, p, figures, images)
-        (out / lang / "index.html").write_text(_redirect("overview.html"), encoding="utf-8")
     (out / "index.html").write_text(_redirect(f"{DEFAULT_LANG}/overview.html"), encoding="utf-8")
+    written = []
+    with ProcessPoolExecutor(min(len(LANGS), os.cpu_count() or 1), mp_context=get_context("spawn")) as pool:
+        for paths in pool.map(_language, [out] * len(LANGS), LANGS, [base_url] * len(LANGS), [images] * len(LANGS),
+                              [progress] * len(LANGS)):
+            written += paths
+    return written
+
+
+def _language(out: Path, lang: str, base_url: str | None, images: bool, progress: Callable[[str], None]) -> list[Path]:
+    (out / lang).mkdir(exist_ok=True)
+    figures, written = Figures(), []
+    for slug in SECTIONS:
+        p = page(slug, lang, figures, images)
+        written.append(write_page(out, p, figures, base_url, images))
+        write_files(out, p, figures, images)
+        progress(f"{lang}/{slug}")
+    (out / lang / "index.html").write_text(_redirect("overview.html"), encoding="utf-8")
     return written
 
 

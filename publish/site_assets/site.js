@@ -6,15 +6,19 @@
   const shown = {};  // el -> figure index it should show
   const drawn = {};  // el -> figure index it shows
   let state = K.default;
+  // the layout for the column: a phone's (360 px class) under 700 px, else the desktop's
+  const canvas = window.matchMedia("(max-width: 699px)").matches ? "360" : "900";
 
   function draw(el) {
     const n = shown[el];
     if (drawn[el] === n) return;
     const div = document.getElementById(el);
-    const fig = K.figures[n];
+    const fig = K.figures[n][canvas];
     drawn[el] = n;
     div.dataset.drawn = "false";
-    Plotly.react(div, fig.data, fig.layout, K.config).then(function () {
+    // on a phone plotly's toolbar would sit over the title (as in the app); the download links stay
+    const config = canvas === "360" ? Object.assign({}, K.config, {displayModeBar: false}) : K.config;
+    Plotly.react(div, fig.data, fig.layout, config).then(function () {
       if (fig.frames && !div._framesAdded) { div._framesAdded = true; return Plotly.addFrames(div, fig.frames); }
     }).then(function () { if (drawn[el] === n) div.dataset.drawn = "true"; });
   }
