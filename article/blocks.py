@@ -69,10 +69,11 @@ class Ask:
 @dataclass(frozen=True)
 class Tool:
     """A tool only the app has (an upload, a toggle that is not a knob): the app answers with what
-    `app()` returns, the site with `default`."""
+    `app()` returns; the site with `default`, showing `site` in its place."""
 
     app: Callable[[], Any]
     default: Any = None
+    site: tuple = ()  # blocks
 
 
 @dataclass(frozen=True)

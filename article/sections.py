@@ -305,11 +305,10 @@ def any_model(v: Reading, imported: Callable[[], dict] = dict, import_panel: Cal
 
     yield Heading(t("by.rec", L))
     yield Text(t("by.rec.intro", L), "caption")
-    on = yield Tool(variant_toggles or tuple, ())
-    if not variant_toggles:  # the site: what each variant is and where it comes from
-        for vid, variant in VARIANTS.items():
-            yield Text(f"{variant_name(vid, L)} — {t(f'var.{vid}.desc', L, page=SGLANG_PAGE_TOKENS)} "
-                       f"({t('rec.source', L)}: {variant.source})")
+    # the site, without the toggles: what each way of counting is and where it comes from
+    on = yield Tool(variant_toggles or tuple, (), site=tuple(
+        Text(f"{variant_name(vid, L)} — {t(f'var.{vid}.desc', L, page=SGLANG_PAGE_TOKENS)} "
+             f"({t('rec.source', L)}: {variant.source})") for vid, variant in VARIANTS.items()))
     if on:
         yield Chart("reconciliation", dict(variants=tuple(on), context=v.context, lang=L, units=v.units))
     else:

@@ -50,16 +50,18 @@ class Reading:
     units: str = UNITS.default
 
 
-def blocks(slug: str, reading: Reading) -> list:
+def blocks(slug: str, reading: Reading, tools: bool = True) -> list:
     """The blocks a section shows at a reading, every control at its default (the app's own
-    tools at the defaults the section gives them)."""
+    tools at the defaults the section gives them, and what the site shows in their place unless
+    not `tools`)."""
     shown = []
 
     def answer(block):
         match block:
             case Ask(knobs):
                 return tuple(k.default for k in knobs)
-            case Tool(_, default):
+            case Tool(_, default, site):
+                shown.extend(site if tools else ())
                 return default
             case Part(_, section):
                 return play(section(reading), answer)
