@@ -43,11 +43,12 @@ APP_READY = 'html:not([data-canvas="pending"]) [data-testid="stApp"][data-test-s
 # has loaded, which can be after the script has finished, and draws near the viewport; in a
 # figure-only view, Streamlit's own element; on an exported HTML page, plotly.io.to_html's div.
 _PLOT = '[data-testid="stBidiComponentRegular"]'  # ui/plot.py's component, keyed chart-<id> or play-<id>
+_SITE_PLOT = "figure.chart > .plot"  # the static site's (publish/site.py): its figure's id is the figure id
 PLOTLY_CHART = (f'[class*="st-key-chart-"] {_PLOT}, [class*="st-key-play-"] {_PLOT}, '
-                '[data-testid="stPlotlyChart"], .plotly-graph-div')
+                f'[data-testid="stPlotlyChart"], .plotly-graph-div, {_SITE_PLOT}')
 # ui/plot.js marks its plot div data-drawn="true" once plotly has drawn the latest figure sent to
 # it; the others hold plotly's SVG once drawn (their wrapper comes before it)
-DRAWN = (f':is({_PLOT}:has(> .kv-plot[data-drawn="true"]),'
+DRAWN = (f':is({_PLOT}:has(> .kv-plot[data-drawn="true"]), {_SITE_PLOT}[data-drawn="true"],'
          ' [data-testid="stPlotlyChart"]:has(.main-svg), .plotly-graph-div:has(.main-svg))')
 EXCEPTION = '[data-testid="stException"]'
 SKELETON = '[data-testid="stSkeleton"]'
@@ -218,7 +219,7 @@ def chart(page, which: str | int = 0, *, play: bool = False, timeout: float = 60
     from playwright.sync_api import expect
 
     if isinstance(which, str):
-        found = page.locator(f".st-key-{'play' if play else 'chart'}-{which} {_PLOT}")
+        found = page.locator(f".st-key-{'play' if play else 'chart'}-{which} {_PLOT}, figure#{which} > .plot")
     else:
         found = page.locator(PLOTLY_CHART).nth(which)
     try:
@@ -234,6 +235,10 @@ def chart(page, which: str | int = 0, *, play: bool = False, timeout: float = 60
 def chart_title(found) -> str:
     """A chart's title as its figure gives it (ui/plot.js keeps the figure before drawing it), tags
     stripped; "" when there is none."""
+    if not found.count():
+        return ""
+    if found.first.evaluate("d => d.matches('figure.chart > .plot')"):  # the static site's: its figure is named
+        return found.first.evaluate("d => d.parentElement.getAttribute('aria-label')")
     plot = found.locator(":scope > .kv-plot")
     if not plot.count():
         return ""

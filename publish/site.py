@@ -270,7 +270,7 @@ def write_files(out: Path, p: Page, figures: Figures, images: bool) -> None:
 
 
 def build(out: Path, *, base_url: str | None = None, images: bool = False,
-          progress: Callable[[str], None] = lambda page: None) -> list[Path]:
+          progress: Callable[[str], None] | None = None) -> list[Path]:
     """Write the site into `out`: a page per section and language, their files, the shared assets.
     The languages are built side by side, a process each; `progress` hears of each page written."""
     base_url = base_url.rstrip("/") if base_url else None
@@ -294,7 +294,8 @@ def _language(out: Path, lang: str, base_url: str | None, images: bool, progress
         p = page(slug, lang, figures, images)
         written.append(write_page(out, p, figures, base_url, images))
         write_files(out, p, figures, images)
-        progress(f"{lang}/{slug}")
+        if progress:  # a module's function: it travels to the language's process
+            progress(f"{lang}/{slug}")
     (out / lang / "index.html").write_text(_redirect("overview.html"), encoding="utf-8")
     return written
 

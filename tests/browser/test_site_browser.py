@@ -1,0 +1,129 @@
+"""The static site (publish/site.py), built into a temporary folder and served by `python -m
+http.server` on loopback, read in Chromium: every page draws every figure with no console error,
+every link resolves, the context control moves A1 and the numbers to core's values, the language
+link lands on the same section, and each page carries its link-preview tags."""
+
+from __future__ import annotations
+
+import re
+import socket
+import subprocess
+import sys
+import urllib.request
+from contextlib import closing
+
+import pytest
+
+from browser_harness import chart, chart_title
+from core import Precision
+from core.summary import summarise
+from core.units import fmt_bytes
+from figures.knobs import CONTEXT_STOPS
+from i18n import LANGS
+from publish.site import build
+
+pytest.importorskip("playwright.sync_api", reason="playwright is not installed (scripts/test.sh installs it)")
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory):
+    """The site's URL, served from a fresh build."""
+    out = tmp_path_factory.mktemp("site")
+    build(out)
+    with closing(socket.socket()) as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    server = subprocess.Popen([sys.executable, "-m", "http.server", str(port), "--bind", "127.0.0.1", "-d", str(out)],
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        for _ in range(100):  # until it answers
+            try:
+                urllib.request.urlopen(url, timeout=1)
+                break
+            except OSError:
+                server.wait(timeout=0.1) if server.poll() is not None else None
+        yield url, out
+    finally:
+        server.terminate()
+        server.wait()
+
+
+PAGES = [f"{lang}/{slug}.html" for lang in LANGS for slug in
+         ("overview", "v2-mla", "v3-2-dsa", "v4-flash", "v4-1-flash", "token-axis", "any-model")]
+
+
+def opened(browser, url: str, phone=None):
+    context = browser.new_context(**(phone or {"viewport": {"width": 1400, "height": 1000}}))
+    page = context.new_page()
+    errors = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    page.goto(url)
+    return context, page, errors
+
+
+@pytest.mark.parametrize("path", PAGES)
+def test_every_page_draws_every_figure_without_an_error(site, browser, path):
+    url, _ = site
+    context, page, errors = opened(browser, f"{url}/{path}")
+    with closing(context):
+        ids = page.locator("figure.chart").evaluate_all("fs => fs.map(f => f.id)")
+        assert ids
+        for figure_id in ids:
+            plot = chart(page, figure_id)
+            assert plot.locator(".main-svg").count(), chart_title(plot)
+        assert not errors, errors
+
+
+def test_every_link_resolves(site):
+    url, out = site
+    for path in PAGES:
+        html = (out / path).read_text(encoding="utf-8")
+        base = f"{url}/{path.rsplit('/', 1)[0]}/"
+        for href in re.findall(r'(?:href|src)="([^"#:]+)"', html):
+            with urllib.request.urlopen(urllib.parse.urljoin(base, href)) as r:
+                assert r.status == 200, (path, href)
+
+
+def test_the_context_control_moves_a1_and_the_numbers_to_cores_values(site, browser):
+    url, _ = site
+    context, page, errors = opened(browser, f"{url}/en/overview.html")
+    with closing(context):
+        chart(page, "A1")
+        for n in (CONTEXT_STOPS[0], 1 << 20, CONTEXT_STOPS[-1]):
+            page.locator("#context").fill(str(CONTEXT_STOPS.index(n)))
+            read = fmt_bytes(summarise("v4.1-flash", n, Precision()).read.total)
+            page.locator(".metric .value", has_text=read).wait_for()
+            page.locator("#context-value", has_text=f"{n:,}").wait_for()
+            plot = chart(page, "A1")
+            assert plot.locator("text", has_text=read).count(), (n, read)
+        page.get_by_label("bf16").check()
+        read = fmt_bytes(summarise("v4.1-flash", CONTEXT_STOPS[-1], Precision("bf16")).read.total)
+        page.locator(".metric .value", has_text=read).wait_for()
+        assert not errors, errors
+
+
+def test_the_language_link_lands_on_the_same_section(site, browser):
+    url, _ = site
+    context, page, _ = opened(browser, f"{url}/ko/v4-flash.html")
+    with closing(context):
+        page.locator("header a.lang").click()
+        page.wait_for_url("**/en/v4-flash.html")
+        assert page.locator("nav a[aria-current=page]").get_attribute("href") == "v4-flash.html"
+
+
+def test_a_figure_has_a_deep_link(site, browser):
+    url, _ = site
+    context, page, _ = opened(browser, f"{url}/en/v4-flash.html#A14")
+    with closing(context):
+        chart(page, "A14")
+        assert page.locator("figure#A14").is_visible()
+
+
+def test_each_page_carries_its_link_preview_tags(site):
+    _, out = site
+    for path in PAGES:
+        html = (out / path).read_text(encoding="utf-8")
+        for tag in ("og:title", "og:description", "og:type", "twitter:card"):
+            assert f'property="{tag}"' in html or f'name="{tag}"' in html, (path, tag)
