@@ -3,6 +3,7 @@
 import streamlit as st
 
 import ui
+from article import SECTIONS
 from i18n import t
 
 st.set_page_config(page_title="KV Atlas", page_icon="🗺️", layout="wide")
@@ -16,16 +17,10 @@ if "figure" in st.query_params:  # one figure alone, for an iframe (add &embed=t
 lang = ui.language()
 # A page's file is named as its URL: until some session has called st.navigation, a fresh
 # process resolves URLs against pages/ file names (ui.view() then hands the run back to here).
-pages = [
-    st.Page("pages/overview.py", title=t("app.page.overview", lang), default=True),
-    st.Page("pages/v2-mla.py", title=t("app.page.v2", lang), url_path="v2-mla"),
-    st.Page("pages/v3-2-dsa.py", title=t("app.page.v32", lang), url_path="v3-2-dsa"),
-    st.Page("pages/v4-flash.py", title=t("app.page.v4", lang), url_path="v4-flash"),
-    st.Page("pages/v4-1-flash.py", title=t("app.page.v41", lang), url_path="v4-1-flash"),
-    st.Page("pages/token-axis.py", title=t("app.page.b", lang), url_path="token-axis"),
-    st.Page("pages/any-model.py", title=t("app.page.beyond", lang), url_path="any-model"),
-    st.Page("pages/export.py", title=t("app.page.export", lang), url_path="export"),
-]
+pages = [st.Page(f"pages/{slug}.py", title=t(section.title, lang),
+                 **({"default": True} if slug == "overview" else {"url_path": slug}))
+         for slug, section in SECTIONS.items()]  # the article's sections (article/), then the tools
+pages.append(st.Page("pages/export.py", title=t("app.page.export", lang), url_path="export"))
 page = st.navigation(pages)
 ui.sidebar()
 ui.url_notes()

@@ -94,13 +94,24 @@ def streamlit_server(script: str | Path, log_path: Path, *, cwd: Path = REPO_ROO
 
 
 @contextmanager
-def serve(cmd: list[str], log_path: Path, url: str, *, cwd: Path = REPO_ROOT, timeout: float = 60.0):
-    """Run `cmd` (output to `log_path`) until `url`/_stcore/health answers ok; yield `url`; stop it on exit."""
+def static_server(root: Path, log_path: Path, timeout: float = 60.0):
+    """`python -m http.server` serving the folder `root` on loopback; yield its URL."""
+    port = free_port()
+    cmd = [sys.executable, "-m", "http.server", str(port), "--bind", "127.0.0.1", "--directory", str(root)]
+    with serve(cmd, log_path, f"http://127.0.0.1:{port}", timeout=timeout, health="/") as url:
+        yield url
+
+
+@contextmanager
+def serve(cmd: list[str], log_path: Path, url: str, *, cwd: Path = REPO_ROOT, timeout: float = 60.0,
+          health: str = "/_stcore/health"):
+    """Run `cmd` (output to `log_path`) until `url` + `health` answers (Streamlit's and nginx's: "ok");
+    yield `url`; stop it on exit."""
     log_path.parent.mkdir(parents=True, exist_ok=True)
     with open(log_path, "wb") as log:
         proc = subprocess.Popen(cmd, cwd=cwd, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
     try:
-        _wait_healthy(url, proc, log_path, timeout)
+        _wait_healthy(url + health, proc, log_path, timeout)
         yield url
     finally:
         proc.terminate()
@@ -112,14 +123,15 @@ def serve(cmd: list[str], log_path: Path, url: str, *, cwd: Path = REPO_ROOT, ti
 
 
 def _wait_healthy(url: str, proc: subprocess.Popen, log_path: Path, timeout: float) -> None:
+    """Until `url` answers 200 (a Streamlit health check: "ok"), or the process has ended."""
     name = Path(proc.args[0]).name
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if proc.poll() is not None:
             raise RuntimeError(f"{name} exited with {proc.returncode}; log tail:\n{_log_tail(log_path)}")
         try:
-            with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as r:
-                if r.read().decode().strip() == "ok":
+            with urllib.request.urlopen(url, timeout=2) as r:
+                if r.status == 200 and (not url.endswith("/_stcore/health") or r.read().decode().strip() == "ok"):
                     return
         except OSError:
             pass

@@ -71,7 +71,7 @@ class Tool:
     """A tool only the app has (an upload, a toggle that is not a knob): the app answers with what
     `app()` returns; the site with `default`, showing `site` in its place."""
 
-    app: Callable[[], Any]
+    app: Callable[[], Any] | None  # None where only the site draws the section
     default: Any = None
     site: tuple = ()  # blocks
 

@@ -14,7 +14,7 @@ from core.open_models import OPEN_IMPORTS
 from core.summary import Summary, summarise
 from core.units import fmt_bytes, fmt_exact, fmt_ratio, fmt_tokens
 from core.variants import SGLANG_PAGE_TOKENS, VARIANTS
-from figures import EXTRAS, FIGURES
+from figures import EXTRAS, FIGURES, SPECS
 from figures.reconcile import variant_name
 from i18n import model_name, t
 
@@ -68,7 +68,7 @@ def generation_top(model_id: str, key: str, items: tuple[str, ...], figure_id: s
 
 def controls(figure_id: str, *names: str, lang: str) -> Blocks:
     """A figure's named knobs side by side; their values (and the language) as its keyword arguments."""
-    spec = FIGURES.get(figure_id) or EXTRAS[figure_id]
+    spec = SPECS[figure_id]
     values = yield Ask(tuple(spec.knob(n) for n in names))
     return dict(zip(names, values)) | {"lang": lang}
 
@@ -253,7 +253,7 @@ def token_axis(v: Reading) -> Blocks:
     yield Chart("B4", dict(position=position, groups=groups, topk=topk, window=b3["window"], lang=L), "content")
 
 
-def any_model(v: Reading, imported: Callable[[], dict] = dict, import_panel: Callable[[], None] | None = None,
+def any_model(v: Reading, import_panel: Callable[[], dict] | None = None,
               variant_toggles: Callable[[], tuple] | None = None) -> Blocks:
     """Beyond the article: any model's KV cache (open presets and a config.json of your own), how many
     requests fit on a GPU node, the decode read floor, and why other sources' numbers differ."""
@@ -261,9 +261,7 @@ def any_model(v: Reading, imported: Callable[[], dict] = dict, import_panel: Cal
     capacity = EXTRAS["capacity"]
     yield Title(t("by.title", L))
     yield Text(t("by.intro", L), "caption")
-    found = yield Tool(imported or dict, {})  # this session's imported configs (the app's)
-    if import_panel:
-        yield Tool(import_panel)
+    found = yield Tool(import_panel, {})  # the app's config import: this session's imported configs
     models, = yield Ask((capacity.knob("models"),))
     if not models:
         yield Text(t("ov.empty", L), "info")
@@ -306,7 +304,7 @@ def any_model(v: Reading, imported: Callable[[], dict] = dict, import_panel: Cal
     yield Heading(t("by.rec", L))
     yield Text(t("by.rec.intro", L), "caption")
     # the site, without the toggles: what each way of counting is and where it comes from
-    on = yield Tool(variant_toggles or tuple, (), site=tuple(
+    on = yield Tool(variant_toggles, (), site=tuple(
         Text(f"{variant_name(vid, L)} — {t(f'var.{vid}.desc', L, page=SGLANG_PAGE_TOKENS)} "
              f"({t('rec.source', L)}: {variant.source})") for vid, variant in VARIANTS.items()))
     if on:

@@ -25,29 +25,36 @@ def config_name(raw: bytes, file_name: str) -> str:
     return str(path).rstrip("/").rsplit("/", 1)[-1][:60] if path else "custom"
 
 
-def import_panel() -> None:
-    """A config.json of your own: uploaded or pasted, read, and kept for this session."""
+def import_panel() -> dict:
+    """A config.json of your own: uploaded or pasted, read, and kept for this session; returns the
+    session's imported configs."""
     with st.expander(t("by.import", L), expanded=bool(ui.imported_models())):
-        c = st.columns(2)
-        upload = c[0].file_uploader(t("by.upload", L), type=["json"], key="cfg_file")
-        pasted = c[1].text_area(t("by.paste", L), key="cfg_text", height=120)
-        raw = upload.getvalue() if upload else pasted.encode() if pasted.strip() else None
-        if not raw:
-            return
-        try:
-            found = import_config(raw, name=config_name(raw, upload.name if upload else ""))
-        except ConfigError as e:
-            st.error(t("by.bad", L, e=e))
-            return
-        ui.remember_import(found)
-        st.success(t("by.detected", L, name=found.model.name, design=found.design))
-        st.dataframe(pd.DataFrame(
-            [(t("by.used", L), k, str(val)) for k, val in found.used.items()]
-            + [(t("by.defaulted", L), k, f"{val} ({src})") for k, (val, src) in found.defaulted.items()]
-            + [(t("by.ignored", L), k, "") for k in found.ignored], columns=["", "field", "value"]),
-            hide_index=True, width="stretch")
-        for note in found.notes:
-            st.caption(note)
+        read_config_json()
+    return ui.imported_models()
+
+
+def read_config_json() -> None:
+    """An uploaded or pasted config.json read, shown, and kept for this session."""
+    c = st.columns(2)
+    upload = c[0].file_uploader(t("by.upload", L), type=["json"], key="cfg_file")
+    pasted = c[1].text_area(t("by.paste", L), key="cfg_text", height=120)
+    raw = upload.getvalue() if upload else pasted.encode() if pasted.strip() else None
+    if not raw:
+        return
+    try:
+        found = import_config(raw, name=config_name(raw, upload.name if upload else ""))
+    except ConfigError as e:
+        st.error(t("by.bad", L, e=e))
+        return
+    ui.remember_import(found)
+    st.success(t("by.detected", L, name=found.model.name, design=found.design))
+    st.dataframe(pd.DataFrame(
+        [(t("by.used", L), k, str(val)) for k, val in found.used.items()]
+        + [(t("by.defaulted", L), k, f"{val} ({src})") for k, (val, src) in found.defaulted.items()]
+        + [(t("by.ignored", L), k, "") for k in found.ignored], columns=["", "field", "value"]),
+        hide_index=True, width="stretch")
+    for note in found.notes:
+        st.caption(note)
 
 
 def variant_toggles() -> tuple:
@@ -63,4 +70,4 @@ def variant_toggles() -> tuple:
     return tuple(on)
 
 
-ui.show("any-model", imported=ui.imported_models, import_panel=import_panel, variant_toggles=variant_toggles)
+ui.show("any-model", import_panel=import_panel, variant_toggles=variant_toggles)

@@ -86,11 +86,11 @@ def image(fig: go.Figure, fmt: str = "svg", *, width: int | None = None, height:
     return data if isinstance(data, bytes) else data.encode()
 
 
-def html(fig: go.Figure | dict, *, shared_js: bool = False, cdn: bool = False) -> str:
-    """Interactive HTML; offline either way: plotly.js embedded, or a sibling plotly.min.js (or,
-    `cdn`, plotly's CDN: a small file for a site's downloads). An animation (a figure dict,
-    publish/animation.py) waits for its play button."""
-    return pio.to_html(fig, include_plotlyjs="cdn" if cdn else "directory" if shared_js else True, full_html=True,
+def html(fig: go.Figure | dict, *, cdn: bool = False) -> str:
+    """Interactive HTML, offline with plotly.js embedded (or, `cdn`, loading it from plotly's CDN: a
+    small file, for the static site's downloads). An animation (a figure dict, publish/animation.py)
+    waits for its play button."""
+    return pio.to_html(fig, include_plotlyjs="cdn" if cdn else True, full_html=True,
                        config={"displaylogo": False}, auto_play=False, validate=False)
 
 
@@ -157,11 +157,6 @@ def as_slide(fid: str, values: dict, width: int, height: int, theme="light", fon
     with slide(width, height, font_scale):
         fig = SPECS[fid](**values)
     return apply_look(slide_layout(fig, width, height, font_scale), theme)
-
-
-def played(fid: str, *, lang="ko", theme="light", font_scale=1.0, params=None) -> dict:
-    """A figure with a play control as its HTML export draws it: a frame per step, in the look."""
-    return animated(fid, theme, font_scale, **_values(fid, lang, params))
 
 
 def _values(fid: str, lang: str, params) -> dict:

@@ -72,15 +72,19 @@ def blocks(slug: str, reading: Reading, tools: bool = True) -> list:
 
 
 class Figures:
-    """Each figure a site shows, built once per set of knobs for the site's column, as JSON."""
+    """Each figure a site shows in a language, built once per set of knobs for the site's columns:
+    as JSON, and its text alternative."""
 
-    def __init__(self):
+    def __init__(self, lang: str):
+        self.lang = lang
         self.json: list[str] = []  # what a page draws, per canvas: a figure that plays with a frame per step
-        self.still: list[go.Figure] = []  # the figure on a desktop: its title, description and numbers
+        self.still: list[go.Figure] = []  # the figure on a desktop: its numbers
+        self.text: list[tuple[str, str]] = []  # its title and description (figures/describe.py)
         self.played: dict[int, dict] = {}
         self._at: dict = {}
 
-    def add(self, chart: Chart) -> int:
+    def add(self, chart: Chart) -> tuple[int, str, str]:
+        """The figure's index, title and description."""
         key = (chart.figure_id, tuple(sorted(chart.knobs.items())))
         if key not in self._at:
             n = self._at[key] = len(self.json)
@@ -95,7 +99,9 @@ class Figures:
                     if played:
                         self.played[n] = played
             self.json.append("{" + ",".join(f'"{c}":{j}' for c, j in shown.items()) + "}")
-        return self._at[key]
+            self.text.append((title_parts(self.still[n])[0], description(self.still[n], self.lang, UNITS.default)))
+        n = self._at[key]
+        return (n, *self.text[n])
 
 
 def _text(block) -> str:
@@ -120,11 +126,6 @@ def _text(block) -> str:
     raise TypeError(f"no HTML for {block!r}")
 
 
-def _chart_value(figures: Figures, chart: Chart, lang: str, units: str) -> list:
-    n = figures.add(chart)
-    return [n, title_parts(figures.still[n])[0], description(figures.still[n], lang, units)]
-
-
 @dataclass
 class Page:
     slug: str
@@ -143,23 +144,17 @@ def page(slug: str, lang: str, figures: Figures, images: bool = False) -> Page:
     if any([type(b) for b in bs] != shape for bs in at_state):
         raise ValueError(f"{slug}: a section must show the same blocks at every context and preset")
     html, dynamic, charts = [], [], []
-    units = UNITS.default
     for i, default in enumerate(at_state[DEFAULT_STATE]):
         el = f"b{i}"
-        if isinstance(default, Chart):
-            values = [json.dumps(_chart_value(figures, bs[i], lang, units)) for bs in at_state]
-            kind = "chart"
-        else:
-            values = [_text(bs[i]) for bs in at_state]
-            kind = "html"
+        kind = "chart" if isinstance(default, Chart) else "html"
+        values = [figures.add(bs[i]) if kind == "chart" else _text(bs[i]) for bs in at_state]
         distinct = list(dict.fromkeys(values))
-        shown = json.loads(values[DEFAULT_STATE]) if kind == "chart" else values[DEFAULT_STATE]
+        shown = values[DEFAULT_STATE]
         if len(distinct) > 1:
-            dynamic.append({"el": el, "kind": kind, "at": [distinct.index(v) for v in values],
-                            "values": [json.loads(v) if kind == "chart" else v for v in distinct]})
+            dynamic.append({"el": el, "kind": kind, "at": [distinct.index(v) for v in values], "values": distinct})
         if kind == "chart":
             charts.append({"el": el, "fig": shown[0], "id": default.figure_id})
-            html.append(_figure_html(el, default.figure_id, shown[1], shown[2], lang, images))
+            html.append(_figure_html(el, default.figure_id, shown[1], shown[2], slug, lang, images))
         else:
             html.append(f'<div id="{el}">{shown}</div>')
     lead = next((b for b in at_state[DEFAULT_STATE] if isinstance(b, Chart)), None)
@@ -167,8 +162,8 @@ def page(slug: str, lang: str, figures: Figures, images: bool = False) -> Page:
     return Page(slug, lang, html, dynamic, charts, lead, intro)
 
 
-def _figure_html(el: str, figure_id: str, title: str, described: str, lang: str, images: bool) -> str:
-    files = "".join(f'<a href="files/kv-atlas-{figure_id}.{fmt}" download>{fmt.upper()}</a>'
+def _figure_html(el: str, figure_id: str, title: str, described: str, slug: str, lang: str, images: bool) -> str:
+    files = "".join(f'<a href="files/{slug}/kv-atlas-{figure_id}.{fmt}" download>{fmt.upper()}</a>'
                     for fmt in ("csv", "html", *(("svg", "png") if images else ())))
     return (f'<figure id="{escape(figure_id)}" class="chart" role="figure" aria-label="{escape(title)}" '
             f'aria-describedby="{el}-d"><div id="{el}" class="plot"></div>'
@@ -185,7 +180,8 @@ def _controls(lang: str) -> str:
     at = CONTEXT_STOPS.index(CONTEXT.default)
     return (f'<form class="controls" aria-label="{escape(t("site.controls", lang))}">'
             f'<label class="context">{escape(t("app.context", lang))} '
-            f'<input id="context" type="range" min="0" max="{len(CONTEXT_STOPS) - 1}" value="{at}" list="stops">'
+            f'<input id="context" type="range" min="0" max="{len(CONTEXT_STOPS) - 1}" value="{at}" list="stops" '
+            f'aria-valuetext="N = {CONTEXT.default:,}">'
             f'<output id="context-value" for="context">N = {CONTEXT.default:,}</output></label>'
             f'<datalist id="stops">{stops}</datalist>'
             f'<fieldset><legend>{escape(t("app.precision", lang))}</legend>{presets}</fieldset></form>')
@@ -201,7 +197,7 @@ def _head(p: Page, title: str, base_url: str | None, preview: bool) -> str:
             f'<meta name="twitter:card" content="{"summary_large_image" if preview else "summary"}">',
             f'<meta name="twitter:title" content="{escape(title)}">']
     if preview:
-        image_url = f"files/og-{p.slug}.png"
+        image_url = f"files/{p.slug}/preview.png"
         if base_url:
             image_url = f"{base_url}/{p.lang}/{image_url}"
         tags += [f'<meta property="og:image" content="{escape(image_url)}">',
@@ -254,7 +250,7 @@ def _js(text: str) -> str:
 def write_files(out: Path, p: Page, figures: Figures, images: bool) -> None:
     """Each chart's downloads at the default state: its numbers (CSV) and interactive HTML (and,
     with `images`, SVG and PNG); with `images`, the page's preview picture."""
-    files = out / p.lang / "files"
+    files = out / p.lang / "files" / p.slug  # a figure may show on two pages, with other knobs
     files.mkdir(parents=True, exist_ok=True)
     for c in p.charts:
         shown = figures.still[c["fig"]]
@@ -265,7 +261,7 @@ def write_files(out: Path, p: Page, figures: Figures, images: bool) -> None:
             for fmt in ("svg", "png"):
                 (files / f"kv-atlas-{c['id']}.{fmt}").write_bytes(image(shown, fmt))
     if images and p.lead:
-        (files / f"og-{p.slug}.png").write_bytes(
+        (files / "preview.png").write_bytes(
             figure_file(p.lead.figure_id, "png", p.lead.knobs, size=dict(zip(("width", "height"), PREVIEW))))
 
 
@@ -289,7 +285,7 @@ def build(out: Path, *, base_url: str | None = None, images: bool = False,
 
 def _language(out: Path, lang: str, base_url: str | None, images: bool, progress: Callable[[str], None]) -> list[Path]:
     (out / lang).mkdir(exist_ok=True)
-    figures, written = Figures(), []
+    figures, written = Figures(lang), []
     for slug in SECTIONS:
         p = page(slug, lang, figures, images)
         written.append(write_page(out, p, figures, base_url, images))

@@ -10,15 +10,13 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from article import SECTIONS, Chart, Heading, Metrics, Table, Text, Title
+from browser_harness import REPO_ROOT as ROOT
 from core import Precision
 from core.summary import summarise
 from core.units import fmt_bytes, fmt_exact
 from figures.knobs import CONTEXT, CONTEXT_STOPS
 from publish.site import DEFAULT_STATE, STATES, Figures, Reading, blocks, page
-from tests.test_app import ROOT
 from ui.plot import COMPONENT
-
-URL = {"overview": ""}  # a section's path in the app: its slug, the Overview the app's root
 
 
 def app_elements(at: AppTest) -> list[tuple]:
@@ -86,7 +84,7 @@ def test_the_app_and_the_site_show_a_section_alike(slug, lang):
 
 @pytest.fixture(scope="module")
 def overview_en():
-    return page("overview", "en", Figures())
+    return page("overview", "en", Figures("en"))
 
 
 def test_the_site_ships_a_state_for_every_context_stop_and_preset(overview_en):
@@ -114,7 +112,7 @@ def test_every_number_on_the_site_is_cores_at_every_state(overview_en):
 def test_a1_on_the_site_follows_the_context():
     """A1 differs between states: a figure per state, the one at 1M tokens labelled with core's read
     for V4.1-Flash there."""
-    figures = Figures()
+    figures = Figures("en")
     overview = page("overview", "en", figures)
     a1 = next(d for d in overview.dynamic if d["kind"] == "chart")
     assert len(a1["values"]) == len(STATES)

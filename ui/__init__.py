@@ -1,6 +1,6 @@
 """Streamlit glue shared by the router and the pages (figures/ and core/ know nothing of it):
 
-state   the view (sidebar), page controls drawn from the registry's knobs, URL tidying
+state   the view (sidebar), controls drawn from the registry's knobs, URL tidying
 charts  a figure cached per knobs and look, its downloads and its figure-only link
 embed   the ?figure= view
 article a section of the article (article/) drawn with Streamlit
@@ -12,7 +12,6 @@ from .embed import embed
 from .state import (
     View,
     control,
-    controls,
     follows_context,
     imported_models,
     language,
@@ -24,6 +23,6 @@ from .state import (
     view,
 )
 
-__all__ = ["View", "chart", "control", "controls", "embed", "figure_link", "follows_context",
+__all__ = ["View", "chart", "control", "embed", "figure_link", "follows_context",
            "imported_models", "language", "model_picker", "remember_import",
            "run_completed", "show", "sidebar", "url_notes", "view"]

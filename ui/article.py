@@ -58,7 +58,7 @@ def _ask(knobs, widths) -> tuple:
     values = []
     for k in knobs:
         where = None if columns is None else [next(columns) for _ in k.parts] if k.kind == "tuple" else next(columns)
-        values.append(model_picker(k, where) if k.widget == "multiselect" else control(k, where))  # models
+        values.append(model_picker(k, where) if k.name == "models" else control(k, where))  # imported ones too
     return tuple(values)
 
 

@@ -18,7 +18,6 @@ from streamlit.runtime.pages_manager import PagesManager
 from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 from core import Precision
-from figures import SPECS
 from figures.knobs import CONTEXT, FONT_SCALE, LANG, PRECISION, THEME, UNITS, Invalid, Knob, help_fields
 from i18n import DEFAULT_LANG, t
 
@@ -172,13 +171,6 @@ def control(knob: Knob, where=None, *, lang: str | None = None, on_change=None):
     if widget == "multiselect":
         return tuple(where.multiselect(label, knob.choices, default=list(knob.default), format_func=show, **kw))
     return _matrix(knob, where, label, kw, lang)
-
-
-def controls(figure_id: str, *names: str) -> dict:
-    """One control per named knob of a registered figure, side by side; the values (and the
-    view's language) as the figure's keyword arguments."""
-    spec = SPECS[figure_id]
-    return {n: control(spec.knob(n), c) for n, c in zip(names, st.columns(len(names)))} | {"lang": view().lang}
 
 
 def _matrix(knob: Knob, where, label: str, kw: dict, lang: str):

@@ -5,7 +5,6 @@
   const K = window.KV;
   const shown = {};  // el -> figure index it should show
   const drawn = {};  // el -> figure index it shows
-  let state = K.default;
   // the layout for the column: a phone's (360 px class) under 700 px, else the desktop's
   const canvas = window.matchMedia("(max-width: 699px)").matches ? "360" : "900";
 
@@ -16,11 +15,14 @@
     const fig = K.figures[n][canvas];
     drawn[el] = n;
     div.dataset.drawn = "false";
-    // on a phone plotly's toolbar would sit over the title (as in the app); the download links stay
-    const config = canvas === "360" ? Object.assign({}, K.config, {displayModeBar: false}) : K.config;
-    Plotly.react(div, fig.data, fig.layout, config).then(function () {
-      if (fig.frames && !div._framesAdded) { div._framesAdded = true; return Plotly.addFrames(div, fig.frames); }
-    }).then(function () { if (drawn[el] === n) div.dataset.drawn = "true"; });
+    // downloads named after the figure; on a phone no toolbar over the title (as in the app)
+    const config = Object.assign({}, K.config, {
+      toImageButtonOptions: Object.assign({}, K.config.toImageButtonOptions, {filename: "kv-atlas-" + div.parentElement.id}),
+      displayModeBar: canvas === "360" ? false : K.config.displayModeBar,
+    });
+    // one object: its frames replace those of the figure drawn before
+    Plotly.react(div, {data: fig.data, layout: fig.layout, frames: fig.frames || [], config: config})
+      .then(function () { if (drawn[el] === n) div.dataset.drawn = "true"; });
   }
 
   const near = new IntersectionObserver(function (entries) {
@@ -29,11 +31,13 @@
 
   for (const c of K.charts) {
     shown[c.el] = c.fig;
-    near.observe(document.getElementById(c.el));
+    const div = document.getElementById(c.el);
+    // its height before it is drawn: a deep link lands where the figure will stay
+    div.style.height = (K.figures[c.fig][canvas].layout.height || 450) + "px";
+    near.observe(div);
   }
 
   function apply(at) {
-    state = at;
     for (const d of K.dynamic) {
       const value = d.values[d.at[at]];
       if (d.kind === "html") {
@@ -41,8 +45,7 @@
       } else {
         shown[d.el] = value[0];
         const div = document.getElementById(d.el);
-        const figure = div.closest("figure");
-        figure.setAttribute("aria-label", value[1]);
+        div.closest("figure").setAttribute("aria-label", value[1]);
         document.getElementById(d.el + "-d").textContent = value[2];
         if (div.dataset.near === "true") draw(d.el);
       }
@@ -56,6 +59,7 @@
     const stop = Number(context.value);
     const preset = document.querySelector('input[name="preset"]:checked').value;
     out.textContent = "N = " + K.stops[stop].toLocaleString("en-US");
+    context.setAttribute("aria-valuetext", out.textContent);  // the tokens, not the stop's index
     return K.states.indexOf(K.stops[stop] + "|" + preset);
   }
   // input, not change: the charts follow the thumb while it is dragged
@@ -63,5 +67,7 @@
   for (const r of document.querySelectorAll('input[name="preset"]')) {
     r.addEventListener("change", function () { apply(current()); });
   }
-  window.KV.apply = apply;
+  // a browser may restore the controls of a page it reloads: show what they say
+  const restored = current();
+  if (restored !== K.default) apply(restored);
 })();

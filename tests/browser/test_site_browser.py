@@ -6,15 +6,13 @@ link lands on the same section, and each page carries its link-preview tags."""
 from __future__ import annotations
 
 import re
-import socket
-import subprocess
-import sys
 import urllib.request
 from contextlib import closing
 
 import pytest
 
-from browser_harness import chart, chart_title
+from article import SECTIONS
+from browser_harness import axe_violations, chart, chart_title, static_server
 from core import Precision
 from core.summary import summarise
 from core.units import fmt_bytes
@@ -22,35 +20,20 @@ from figures.knobs import CONTEXT_STOPS
 from i18n import LANGS
 from publish.site import build
 
-pytest.importorskip("playwright.sync_api", reason="playwright is not installed (scripts/test.sh installs it)")
+expect = pytest.importorskip("playwright.sync_api", reason="playwright is not installed (scripts/test.sh installs it)"
+                             ).expect
 
 
 @pytest.fixture(scope="module")
 def site(tmp_path_factory):
-    """The site's URL, served from a fresh build."""
+    """The site's URL and folder, served from a fresh build."""
     out = tmp_path_factory.mktemp("site")
     build(out)
-    with closing(socket.socket()) as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    server = subprocess.Popen([sys.executable, "-m", "http.server", str(port), "--bind", "127.0.0.1", "-d", str(out)],
-                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    url = f"http://127.0.0.1:{port}"
-    try:
-        for _ in range(100):  # until it answers
-            try:
-                urllib.request.urlopen(url, timeout=1)
-                break
-            except OSError:
-                server.wait(timeout=0.1) if server.poll() is not None else None
+    with static_server(out, tmp_path_factory.mktemp("server") / "http.log") as url:
         yield url, out
-    finally:
-        server.terminate()
-        server.wait()
 
 
-PAGES = [f"{lang}/{slug}.html" for lang in LANGS for slug in
-         ("overview", "v2-mla", "v3-2-dsa", "v4-flash", "v4-1-flash", "token-axis", "any-model")]
+PAGES = [f"{lang}/{slug}.html" for lang in LANGS for slug in SECTIONS]
 
 
 def opened(browser, url: str, phone=None):
@@ -114,11 +97,26 @@ def test_the_language_link_lands_on_the_same_section(site, browser):
 
 
 def test_a_figure_has_a_deep_link(site, browser):
+    """The link lands on the figure, and the figure stays there while the charts above it draw (each
+    plot's height is reserved before it is drawn)."""
+
     url, _ = site
     context, page, _ = opened(browser, f"{url}/en/v4-flash.html#A14")
     with closing(context):
-        chart(page, "A14")
-        assert page.locator("figure#A14").is_visible()
+        # drawn where the link left it, not scrolled to (as chart() would): the charts near it drew too
+        expect(page.locator("figure#A14 > .plot[data-drawn=true]")).to_have_count(1)
+        expect(page.locator("figure#A13 > .plot[data-drawn=true]")).to_have_count(1)
+        expect(page.locator("figure#A14")).to_be_in_viewport()
+
+
+@pytest.mark.parametrize("path", ["en/overview.html", "ko/v4-flash.html"])
+def test_a_site_page_has_no_accessibility_violation(site, browser, path):
+    url, _ = site
+    context, page, _ = opened(browser, f"{url}/{path}")
+    with closing(context):
+        for figure_id in page.locator("figure.chart").evaluate_all("fs => fs.map(f => f.id)"):
+            chart(page, figure_id)
+        assert not axe_violations(page)
 
 
 def test_each_page_carries_its_link_preview_tags(site):
