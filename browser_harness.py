@@ -338,10 +338,17 @@ def axe_violations(page) -> list[str]:
     """axe-core's violations on the page as it is (axe-playwright-python, which bundles it): its
     default rules, and WCAG 2.2's touch target size (24 × 24 px, or space around), not among them."""
     from axe_playwright_python.sync_playwright import Axe
+    from playwright.sync_api import expect
 
-    axe = Axe()
-    found = [*axe.run(page).response["violations"],
-             *axe.run(page, options={"runOnly": {"type": "rule", "values": ["target-size"]}}).response["violations"]]
+    def settled():
+        # a rerun under way fades what it has not drawn again (Streamlit's data-stale, ink at 1/3):
+        # that is a page between two states, not the page a reader reads; scan the settled one
+        expect(page.locator(APP_READY)).to_have_count(1)
+        expect(page.locator('[data-stale="true"]')).to_have_count(0)
+        return page
+
+    axe, touch = Axe(), {"runOnly": {"type": "rule", "values": ["target-size"]}}
+    found = [*axe.run(settled()).response["violations"], *axe.run(settled(), options=touch).response["violations"]]
     return [f"{v['id']} ({v['impact']}) at {n['target']}: {n.get('failureSummary', '')[:300]}"
             for v in found for n in v["nodes"]]
 
