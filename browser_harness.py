@@ -37,8 +37,11 @@ CHROMIUM_ARGS = [
     "--disable-sync",
 ]
 
-# the script has finished, and no report of the column's width (ui/column.js) is on its way
-APP_READY = 'html:not([data-canvas="pending"]) [data-testid="stApp"][data-test-script-state="notRunning"]'
+# the script has finished, and the column's width (ui/column.js) is reported and drawn for: the
+# component's module, which can load after the script has finished, has set <html data-canvas>
+# to the width class the page drew for (a page without the component, e.g. ?figure=, has none)
+APP_READY = ('html:not([data-canvas="pending"]):not(:has(.st-key-canvas):not([data-canvas])) '
+             '[data-testid="stApp"][data-test-script-state="notRunning"]')
 # A chart: on a page, ui/plot.py's component, whose plot div (.kv-plot) its module makes once it
 # has loaded, which can be after the script has finished, and draws near the viewport; in a
 # figure-only view, Streamlit's own element; on an exported HTML page, plotly.io.to_html's div.
@@ -338,17 +341,9 @@ def axe_violations(page) -> list[str]:
     """axe-core's violations on the page as it is (axe-playwright-python, which bundles it): its
     default rules, and WCAG 2.2's touch target size (24 × 24 px, or space around), not among them."""
     from axe_playwright_python.sync_playwright import Axe
-    from playwright.sync_api import expect
-
-    def settled():
-        # a rerun under way fades what it has not drawn again (Streamlit's data-stale, ink at 1/3):
-        # that is a page between two states, not the page a reader reads; scan the settled one
-        expect(page.locator(APP_READY)).to_have_count(1)
-        expect(page.locator('[data-stale="true"]')).to_have_count(0)
-        return page
 
     axe, touch = Axe(), {"runOnly": {"type": "rule", "values": ["target-size"]}}
-    found = [*axe.run(settled()).response["violations"], *axe.run(settled(), options=touch).response["violations"]]
+    found = [*axe.run(page).response["violations"], *axe.run(page, options=touch).response["violations"]]
     return [f"{v['id']} ({v['impact']}) at {n['target']}: {n.get('failureSummary', '')[:300]}"
             for v in found for n in v["nodes"]]
 
@@ -409,8 +404,22 @@ def finished_as(msgs) -> list[str]:
             if m.WhichOneof("type") == "script_finished"]
 
 
+def websocket_frames(page) -> list:
+    """The frames the page's websocket receives, as a list that grows: a new connection (a
+    navigation) starts it anew, so a run of a page left behind is never counted."""
+    frames, latest = [], []
+
+    def opened(ws) -> None:
+        frames.clear()
+        latest[:] = [ws]
+        ws.on("framereceived", lambda f: frames.append(f) if latest[0] is ws else None)
+
+    page.on("websocket", opened)
+    return frames
+
+
 def run_messages(page, frames: list, timeout: float = 30.0) -> list:
-    """The ForwardMsgs in `frames` (a list the page's websocket handler appends to) once a run
+    """The ForwardMsgs in `frames` (`websocket_frames`) once a run
     among them has finished, not cut short for a rerun: the page may show the run's end before
     Playwright has handed over the frame that said so."""
     from streamlit.proto.ForwardMsg_pb2 import ForwardMsg

@@ -24,6 +24,7 @@ from browser_harness import (  # noqa: E402
     finished_as,
     read_metric,
     run_messages,
+    websocket_frames,
 )
 from core.units import fmt_bytes  # noqa: E402
 
@@ -58,8 +59,7 @@ def test_moving_the_context_slider_changes_the_read_total_and_the_url(page, app_
 def test_a_context_step_sends_only_what_the_context_moves(page, app_url):
     """The step reruns the Overview's numbers (a fragment) and the sidebar's N line, not the page:
     the server sends no sidebar control and no title again, and the numbers still move."""
-    frames = []
-    page.on("websocket", lambda ws: ws.on("framereceived", lambda f: frames.append(f)))
+    frames = websocket_frames(page)
     assert_opens_without_exception(page, f"{app_url}/?lang=en")
     value = read_metric(page)
     thumb = context_slider(page).get_by_role("slider")
