@@ -324,17 +324,25 @@ def measure(plot) -> dict:
 PAGES = ("", "v2-mla", "v3-2-dsa", "v4-flash", "v4-1-flash", "token-axis", "any-model", "export")
 
 
-def chart_problems(name: str, m: dict) -> list[str]:
-    """What a reader would see wrong in one measured chart (`measure`): wider than its column, text
-    under the screen's floor, texts over one another or cut by its edge."""
+def chart_findings(m: dict) -> dict:
+    """What a reader would see wrong in one measured chart (`measure`): whether it is wider than its
+    column, its texts under the screen's floor, the texts over one another, those cut by its edge."""
     from figures.canvas import SCREEN_TEXT
 
-    small = [s for s in m["sizes"] if s["size"] < SCREEN_TEXT - 1e-6]
+    return dict(wider=m["overflow"] > 0.5, small=[s for s in m["sizes"] if s["size"] < SCREEN_TEXT - 1e-6],
+                overlaps=m["overlaps"], cut=m["cut"])
+
+
+def chart_problems(name: str, m: dict) -> list[str]:
+    """`chart_findings` in words, each found one a line naming the chart."""
+    from figures.canvas import SCREEN_TEXT
+
+    f = chart_findings(m)
     return [problem for problem, found in (
-        (f"{name}: {m['width']:.0f} px wide in a {m['column']:.0f} px column", m["overflow"] > 0.5),
-        (f"{name}: {len(small)} texts under {SCREEN_TEXT} px, e.g. {small[:3]}", small),
-        (f"{name}: {len(m['overlaps'])} texts over others, e.g. {m['overlaps'][:3]}", m["overlaps"]),
-        (f"{name}: texts cut by its edge: {m['cut'][:3]}", m["cut"])) if found]
+        (f"{name}: {m['width']:.0f} px wide in a {m['column']:.0f} px column", f["wider"]),
+        (f"{name}: {len(f['small'])} texts under {SCREEN_TEXT} px, e.g. {f['small'][:3]}", f["small"]),
+        (f"{name}: {len(f['overlaps'])} texts over others, e.g. {f['overlaps'][:3]}", f["overlaps"]),
+        (f"{name}: texts cut by its edge: {f['cut'][:3]}", f["cut"])) if found]
 
 
 def axe_violations(page) -> list[str]:
