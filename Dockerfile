@@ -22,7 +22,7 @@ COPY . .
 # The charts' plotly.js in static/: the partial bundle from the npm registry (publish/plotly_js.py), and
 # the full one from the plotly package should that fetch fail. Written now, so the app's files
 # stay owned by root and read-only to the user that runs it.
-RUN python -m publish.plotly_js && python -c "import ui.plot"
+RUN python -m publish.plotly_js
 
 # A home for Chromium's and Streamlit's per-user files.
 RUN useradd --create-home --uid 10001 kvatlas

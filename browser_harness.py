@@ -37,8 +37,11 @@ CHROMIUM_ARGS = [
     "--disable-sync",
 ]
 
-# the script has finished, and no report of the column's width (ui/column.js) is on its way
-APP_READY = 'html:not([data-canvas="pending"]) [data-testid="stApp"][data-test-script-state="notRunning"]'
+# the script has finished, and the column's width (ui/column.js) is reported and drawn for: the
+# component's module, which can load after the script has finished, has set <html data-canvas>
+# to the width class the page drew for (a page without the component, e.g. ?figure=, has none)
+APP_READY = ('html:not([data-canvas="pending"]):not(:has(.st-key-canvas):not([data-canvas])) '
+             '[data-testid="stApp"][data-test-script-state="notRunning"]')
 # A chart: on a page, ui/plot.py's component, whose plot div (.kv-plot) its module makes once it
 # has loaded, which can be after the script has finished, and draws near the viewport; in a
 # figure-only view, Streamlit's own element; on an exported HTML page, plotly.io.to_html's div.
@@ -338,17 +341,25 @@ def measure(plot) -> dict:
 PAGES = ("", "v2-mla", "v3-2-dsa", "v4-flash", "v4-1-flash", "token-axis", "any-model", "export")
 
 
-def chart_problems(name: str, m: dict) -> list[str]:
-    """What a reader would see wrong in one measured chart (`measure`): wider than its column, text
-    under the screen's floor, texts over one another or cut by its edge."""
+def chart_findings(m: dict) -> dict:
+    """What a reader would see wrong in one measured chart (`measure`): whether it is wider than its
+    column, its texts under the screen's floor, the texts over one another, those cut by its edge."""
     from figures.canvas import SCREEN_TEXT
 
-    small = [s for s in m["sizes"] if s["size"] < SCREEN_TEXT - 1e-6]
+    return dict(wider=m["overflow"] > 0.5, small=[s for s in m["sizes"] if s["size"] < SCREEN_TEXT - 1e-6],
+                overlaps=m["overlaps"], cut=m["cut"])
+
+
+def chart_problems(name: str, m: dict) -> list[str]:
+    """`chart_findings` in words, each found one a line naming the chart."""
+    from figures.canvas import SCREEN_TEXT
+
+    f = chart_findings(m)
     return [problem for problem, found in (
-        (f"{name}: {m['width']:.0f} px wide in a {m['column']:.0f} px column", m["overflow"] > 0.5),
-        (f"{name}: {len(small)} texts under {SCREEN_TEXT} px, e.g. {small[:3]}", small),
-        (f"{name}: {len(m['overlaps'])} texts over others, e.g. {m['overlaps'][:3]}", m["overlaps"]),
-        (f"{name}: texts cut by its edge: {m['cut'][:3]}", m["cut"])) if found]
+        (f"{name}: {m['width']:.0f} px wide in a {m['column']:.0f} px column", f["wider"]),
+        (f"{name}: {len(f['small'])} texts under {SCREEN_TEXT} px, e.g. {f['small'][:3]}", f["small"]),
+        (f"{name}: {len(f['overlaps'])} texts over others, e.g. {f['overlaps'][:3]}", f["overlaps"]),
+        (f"{name}: texts cut by its edge: {f['cut'][:3]}", f["cut"])) if found]
 
 
 def axe_violations(page) -> list[str]:
@@ -356,9 +367,8 @@ def axe_violations(page) -> list[str]:
     default rules, and WCAG 2.2's touch target size (24 × 24 px, or space around), not among them."""
     from axe_playwright_python.sync_playwright import Axe
 
-    axe = Axe()
-    found = [*axe.run(page).response["violations"],
-             *axe.run(page, options={"runOnly": {"type": "rule", "values": ["target-size"]}}).response["violations"]]
+    axe, touch = Axe(), {"runOnly": {"type": "rule", "values": ["target-size"]}}
+    found = [*axe.run(page).response["violations"], *axe.run(page, options=touch).response["violations"]]
     return [f"{v['id']} ({v['impact']}) at {n['target']}: {n.get('failureSummary', '')[:300]}"
             for v in found for n in v["nodes"]]
 
@@ -419,8 +429,22 @@ def finished_as(msgs) -> list[str]:
             if m.WhichOneof("type") == "script_finished"]
 
 
+def websocket_frames(page) -> list:
+    """The frames the page's websocket receives, as a list that grows: a new connection (a
+    navigation) starts it anew, so a run of a page left behind is never counted."""
+    frames, latest = [], []
+
+    def opened(ws) -> None:
+        frames.clear()
+        latest[:] = [ws]
+        ws.on("framereceived", lambda f: frames.append(f) if latest[0] is ws else None)
+
+    page.on("websocket", opened)
+    return frames
+
+
 def run_messages(page, frames: list, timeout: float = 30.0) -> list:
-    """The ForwardMsgs in `frames` (a list the page's websocket handler appends to) once a run
+    """The ForwardMsgs in `frames` (`websocket_frames`) once a run
     among them has finished, not cut short for a rerun: the page may show the run's end before
     Playwright has handed over the frame that said so."""
     from streamlit.proto.ForwardMsg_pb2 import ForwardMsg

@@ -22,7 +22,7 @@ from playwright.sync_api import sync_playwright
 import browser_harness as bh
 from benchmarks.timing import Timing, verdict
 
-PAGES = ("", "v2-mla", "v3-2-dsa", "v4-flash", "v4-1-flash", "token-axis", "export")
+PAGES = bh.PAGES
 RATIO = 2.0
 # done: script finished, nothing still loading, and every chart that overlaps the viewport drawn
 _DRAWN_JS = f"""() => {{

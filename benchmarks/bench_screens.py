@@ -27,12 +27,12 @@ def tally(page, url: str, lang: str) -> dict:
         bh.assert_opens_without_exception(page, f"{url}/{path}?lang={lang}")
         for i in range(page.locator(bh.PLOTLY_CHART).count()):
             m = bh.measure(bh.chart(page, i))
+            found = bh.chart_findings(m)
             out["charts"] += 1
-            out["wider"] += m["overflow"] > 0.5
             out["texts"] += len(m["sizes"])
-            out["small"] += sum(s["size"] < SCREEN_TEXT - 1e-6 for s in m["sizes"])
-            out["overlaps"] += len(m["overlaps"])
-            out["cut"] += len(m["cut"])
+            out["wider"] += found["wider"]
+            for k in ("small", "overlaps", "cut"):
+                out[k] += len(found[k])
     return out
 
 

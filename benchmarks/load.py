@@ -42,7 +42,7 @@ import browser_harness as bh
 from benchmarks.protocol import Dropped, Run, Session
 from benchmarks.timing import verdict
 
-PAGES = ["/", "/v2-mla", "/v3-2-dsa", "/v4-flash", "/v4-1-flash", "/token-axis", "/any-model", "/export"]
+PAGES = [f"/{p}" for p in bh.PAGES]
 # Ten readers: the Overview is what a talk's link opens; the tenth exports.
 MIX = ["/", "/v2-mla", "/", "/v3-2-dsa", "/v4-flash", "/", "/v4-1-flash", "/token-axis", "/any-model", "/export"]
 EXPORT = {"ex_ids": 1, "ex_fmt": ["csv"]}  # the first figure, as csv: a small export

@@ -93,9 +93,9 @@ def screen_width() -> int | None:
     return None if _SLIDE.get() else _SCREEN.get()
 
 
-def narrow() -> bool:
-    """Whether figures are being built for a phone's column."""
-    width = screen_width()
+def narrow(width: int | None = None) -> bool:
+    """Whether a column `width` px wide (by default, the one figures are being built for) is a phone's."""
+    width = screen_width() if width is None else width
     return width is not None and width <= NARROW
 
 

@@ -25,7 +25,7 @@ from i18n import LANGS, model_name, t
 from .canvas import narrow, screen_width, title_at_top
 from .contrast import PAPER, hex_colour, ink_on, over, readable
 from .style import MUTED, ON_FILL, ROLE_COLOURS, TEMPLATE, heading
-from .text import text_px, wrap
+from .text import wrapped
 
 ROW_PX = 96  # height per model row
 BAR = 0.42  # bar thickness, in rows
@@ -37,6 +37,7 @@ DIM = 0.35  # how much of its colour a row that is not highlighted keeps
 DIM_GREY = "#e5e7eb"  # what a dimmed bar mixes with: opaque, so its labels read in every look
 # A phone's column (figures.canvas.narrow): the panels stacked, sizes in px
 NAME_PX, BAR_PX, UNDER_PX, ROW_GAP = 20, 22, 15, 14  # a row: its name and value line, bar, lines under it, space
+PANEL_TITLE, UNDER_SIZE = 15, 11  # px: a panel's title; the format lines under a bar
 TOP_PX, AXIS_PX, PANEL_GAP = 130, 60, 110  # over the storage panel, under the read panel, between them
 NARROW_MARGIN = dict(l=10, r=10)
 LEGEND_UP = 50  # px from the storage panel's top to the legend's foot: over the panel's title
@@ -87,7 +88,7 @@ def _bars(context, precision, models, highlight, lang, units, title_key, **title
             type="log", range=[lo, hi], domain=domain, anchor="y", exponentformat="SI",
             title=dict(text=axis_title))
         notes.append(dict(text=panel_title, x=sum(domain) / 2, y=1.0, xref="paper", yref="paper",
-                          xanchor="center", yanchor="bottom", showarrow=False, font=dict(size=15)))
+                          xanchor="center", yanchor="bottom", showarrow=False, font=dict(size=PANEL_TITLE)))
 
     ticks = [f"<b>{n}</b>" if s.model.id == highlight else n for s, n in zip(rows, names)]
     layout = dict(
@@ -112,22 +113,23 @@ def _stacked(rows, names, highlight, dimmed, lang, panels, title, meta) -> go.Fi
     model's name and its value, its format lines under it, broken to the column."""
     width = screen_width() - NARROW_MARGIN["l"] - NARROW_MARGIN["r"]
     n = len(rows)
-    under_lines = max(len(_wrapped(lines, width)) for panel in panels for lines in panel[6])
+    unders = [[wrapped("<br>".join(lines), width, UNDER_SIZE) if lines else [] for lines in panel[6]]
+              for panel in panels]
+    under_lines = max(map(len, (lines for panel in unders for lines in panel)))
     row_px = NAME_PX + BAR_PX + under_lines * UNDER_PX + ROW_GAP
     plot_px = n * row_px
-    top, bottom = TOP_PX, AXIS_PX
-    height = top + 2 * plot_px + PANEL_GAP + bottom
-    inner = height - top - bottom
+    height = TOP_PX + 2 * plot_px + PANEL_GAP + AXIS_PX
+    inner = height - TOP_PX - AXIS_PX
     domains = ([1 - plot_px / inner, 1], [0, plot_px / inner])
     bar = BAR_PX / row_px
     traces, notes, axes = [], [], {}
-    for i, (xref, panel, domain) in enumerate(zip(PANELS, panels, domains)):
-        lo, hi, parts, totals, hover, values, unders, axis_title, panel_title = panel
+    for i, (xref, panel, broken, domain) in enumerate(zip(PANELS, panels, unders, domains)):
+        lo, hi, parts, totals, hover, values, _, axis_title, panel_title = panel
         yref = "y" if i == 0 else "y2"
         labels = [dict(x=10 ** (lo + 1e-3), y=r - bar / 2, position="top right", size=13, colour=None, on_fill=False,
                        text=f"{'<b>' + names[r] + '</b>' if rows[r].model.id == highlight else names[r]}  {values[r]}")
                   for r in range(n)]
-        labels += [_under(r, "<br>".join(_wrapped(lines, width)), lo, bar) for r, lines in enumerate(unders) if lines]
+        labels += [_under(r, "<br>".join(lines), lo, bar) for r, lines in enumerate(broken) if lines]
         bars = _split_bars(xref, parts, totals, lo, dimmed, lang, hover)
         traces += [{**tr, "width": bar, "yaxis": yref} for tr in bars]
         traces += [{**tr, "yaxis": yref} for tr in _text_traces(xref, labels)]
@@ -136,21 +138,16 @@ def _stacked(rows, names, highlight, dimmed, lang, panels, title, meta) -> go.Fi
         below, above = bar / 2 + (under_lines * UNDER_PX + 12) / row_px, bar / 2 + NAME_PX / row_px + 0.05
         axes["yaxis" if i == 0 else "yaxis2"] = dict(domain=domain, range=[n - 1 + below, -above], visible=False,
                                                      fixedrange=True)
-        notes.append(dict(text="<br>".join(wrap(panel_title, width, lambda s: text_px(s, 15))), x=0, y=domain[1],
+        notes.append(dict(text="<br>".join(wrapped(panel_title, width, PANEL_TITLE)), x=0, y=domain[1],
                           xref="paper", yref="paper", xanchor="left", yanchor="bottom", align="left", showarrow=False,
-                          font=dict(size=15), yshift=4))
+                          font=dict(size=PANEL_TITLE), yshift=4))
     layout = dict(template="kv_atlas", title=title_at_top(title, height, TEMPLATE.layout.title.font.size),
                   annotations=notes, barmode="overlay", height=height,
-                  margin=dict(NARROW_MARGIN, t=top, b=bottom), hovermode="closest",
+                  margin=dict(NARROW_MARGIN, t=TOP_PX, b=AXIS_PX), hovermode="closest",
                   legend=dict(orientation="h", x=0, xanchor="left", y=1 + LEGEND_UP / inner, yanchor="bottom",
                               font=dict(size=12)),
                   meta=meta, **axes)
     return go.Figure(data=traces, layout=layout)
-
-
-def _wrapped(lines: list[str], width: float) -> list[str]:
-    """Under-bar lines broken to `width` px (their own size, 11 px)."""
-    return [part for line in lines for part in wrap(line, width, lambda s: text_px(s, 11))]
 
 
 def _record(s: Summary) -> dict:
@@ -252,7 +249,7 @@ def _label(row, x, text, lo, hi, dim: bool) -> dict:
 def _under(row, text, lo, bar: float = BAR) -> dict:
     """Small text lines just under a bar, from the axis start (a hair inside it: plotly drops
     a text point that sits exactly on the range's edge)."""
-    return dict(x=10 ** (lo + 1e-3), y=row + bar / 2, text=text, position="bottom right", size=11, colour=MUTED,
+    return dict(x=10 ** (lo + 1e-3), y=row + bar / 2, text=text, position="bottom right", size=UNDER_SIZE, colour=MUTED,
                 on_fill=False)
 
 

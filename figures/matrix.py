@@ -455,7 +455,7 @@ def render(d: Diagram) -> go.Figure:
         return go.Figure()
     ranks = _diagram_ranks(d)
     out, width, y = _layout(d, SCREEN, None, ranks)
-    top = 70 if not d.subtitle else 85
+    top = _top(d)
     for c in (*d.captions, d.subtitle):  # captions and the subtitle may be wider than the lanes
         width = max(width, text_width(c, 12))
     width = max(width, text_width(d.title, 17))
@@ -558,7 +558,7 @@ def _choose_column(ds: list[Diagram], width: int) -> SlideLayout:
     wide, drawn at the renderer's own scale (PX px a unit): every text at least SCREEN_TEXT px,
     lane groups packed into as few rows as fit the width, a lane too wide for it broken into lines."""
     text = next(x for x in TEXT_STEPS if Metrics(x, slide=True).font(9) >= SCREEN_TEXT)
-    room = (width - 2 * COLUMN_PAD) / PX - 0.2
+    room = _column_room(width)
     m = Metrics(text, slide=True, wrap=room - GAP)  # a lane's width counts a gap after its last item
     each = [[_draw_block(d, b, 0, 0, _diagram_ranks(d), m, _Drawing(measured=True))[0] for b in _blocks(d)]
             for d in ds]  # an animation's steps may differ in their lane groups: the widest of each
@@ -571,8 +571,18 @@ def _column_figure(d: Diagram, layout: SlideLayout, width: int) -> go.Figure:
     the column by figures.screen, widens it up to the column)."""
     out, w, h = _layout(d, layout.metrics, layout.rows, _diagram_ranks(d))
     title = max(text_width(d.title, 17), text_width(d.subtitle, 12))
-    w = max(w, min(title, (width - 2 * COLUMN_PAD) / PX - 0.2))
-    return _figure(d, out, w, h, top=70 if not d.subtitle else 85, pad=COLUMN_PAD)
+    w = max(w, min(title, _column_room(width)))
+    return _figure(d, out, w, h, top=_top(d), pad=COLUMN_PAD)
+
+
+def _column_room(width: int) -> float:
+    """The drawing's room in a page column `width` px wide, in units."""
+    return (width - 2 * COLUMN_PAD) / PX - 0.2
+
+
+def _top(d: Diagram) -> int:
+    """px over the drawing for the title (and its subtitle)."""
+    return 70 if not d.subtitle else 85
 
 
 def _extent(d: Diagram, sizes, rows: Rows, m: Metrics) -> tuple[float, float]:
@@ -640,6 +650,8 @@ def _heatmap(b: Box, x, y, cw, ch, m: Metrics) -> list[dict]:
     # x0/dx rather than coordinate lists: a single row or column keeps its cell size
     heat = dict(type="heatmap", z=finite.tolist(), x0=x + cw / 2, dx=cw, y0=y + ch / 2, dy=ch, text=text,
                 showscale=False, xgap=1, ygap=1, hovertemplate=f"{b.label}: %{{text}}<extra></extra>", **scale)
+    if folded(b, m):  # its numbers as colours only: a tap shows a value
+        return [heat]
     fills = _cell_colours(finite, scale)
     on, off = [], []  # cells with a colour; cells drawn empty (±∞) show the page
     for i in range(r):
@@ -647,8 +659,6 @@ def _heatmap(b: Box, x, y, cw, ch, m: Metrics) -> list[dict]:
             if text[i][j] != "":
                 (on if fills[i][j] else off).append((x + (j + 0.5) * cw, y + (i + 0.5) * ch, text[i][j],
                                                      ink_on(fills[i][j]) if fills[i][j] else None))
-    if folded(b, m):
-        return [heat]
     return [heat, *(_cell_text(points, m.font(9), fill) for points, fill in ((on, True), (off, False)) if points)]
 
 
@@ -692,14 +702,14 @@ def _op_width(op: Op, m: Metrics) -> float:
     glyph's: an operator kept on its line is worth more than the space around it)."""
     if m.wrap is None:
         return max(OP_W * m.grow, m.width(op.over, 10) + 0.3)
-    glyph = m.width(op.glyph, 20 if len(op.glyph) <= 2 else 12)
+    glyph = m.width(op.glyph, _glyph_size(op))
     return max(glyph + 0.35, m.width(op.over, 10) + 0.6)  # clear of the boxes' labels beside it
 
 
 def _op_height(op: Op, m: Metrics) -> float:
     """How tall a line holds an operator: nothing elsewhere (it sits between boxes); in a column, its
     glyph's line (a broken lane's line may hold no box taller than the glyph)."""
-    return 0.0 if m.wrap is None else 1.4 * m.font(20 if len(op.glyph) <= 2 else 12) / PX
+    return 0.0 if m.wrap is None else 1.4 * m.font(_glyph_size(op)) / PX
 
 
 def _op_reach(op: Op, m: Metrics) -> float:
@@ -708,9 +718,13 @@ def _op_reach(op: Op, m: Metrics) -> float:
     return 0.6 * m.font(20) / PX + _line(op.over, 10, m) if op.over else 0.0
 
 
+def _glyph_size(op: Op) -> int:
+    """An operator's glyph size: a sign (×, →) large, a word smaller."""
+    return 20 if len(op.glyph) <= 2 else 12
+
+
 def _draw_op(op: Op, x, y, m: Metrics, out: _Drawing):
-    big = len(op.glyph) <= 2
-    out.notes.append(_text(x, y, op.glyph, m.font(20 if big else 12), colour=INK))
+    out.notes.append(_text(x, y, op.glyph, m.font(_glyph_size(op)), colour=INK))
     if op.over:
         above = 0.22 * m.grow if not m.slide else 0.6 * m.font(20) / PX  # clear of the glyph's line
         out.notes.append(_text(x, y - above, op.over, m.font(10), yanchor="bottom", colour=MUTED))

@@ -16,8 +16,8 @@ from core.units import fmt_bytes, fmt_tokens
 from i18n import model_name, t
 
 from .canvas import narrow, screen_width
-from .style import MUTED, ROLE_COLOURS, heading
-from .text import text_px, wrap
+from .style import MUTED, ROLE_COLOURS, TEMPLATE, heading
+from .text import wrapped
 
 NOTE_PX = 110  # px under a phone's read-floor chart for its note
 
@@ -59,8 +59,7 @@ def build_capacity(*, models: Sequence[str] = PLANNER_MODELS, context: int = 131
     if narrow():  # a phone's column: more room right of the bars, their labels broken to it
         room, row_px = 2.6, 78
         width = (screen_width() - 150) * (1 - 1 / room)
-        labels = ["<br>".join(part for line in label.split("<br>")
-                              for part in wrap(line, width, lambda s: text_px(s, 13))) for label in labels]
+        labels = ["<br>".join(wrapped(label, width, TEMPLATE.layout.font.size)) for label in labels]
     bars = go.Bar(y=list(names), x=list(counts), orientation="h", text=list(labels), textposition="outside",
                   cliponaxis=False, marker_color=ROLE_COLOURS["main_kv"], customdata=list(hovers),
                   hovertemplate="%{customdata}<extra></extra>")
@@ -121,6 +120,6 @@ def _bound_note(text: str) -> dict:
     if not narrow():
         return dict(text=text, x=1, y=0, xref="paper", yref="paper", xanchor="right", yanchor="bottom",
                     showarrow=False, font=dict(size=11, color=MUTED))
-    lines = wrap(text, screen_width() - 30, lambda s: text_px(s, 11))
+    lines = wrapped(text, screen_width() - 30, 11)  # the margins' 10 + 20 px
     return dict(text="<br>".join(lines), x=0, y=0, xref="paper", yref="paper", xanchor="left", yanchor="top",
                 yshift=-60, align="left", showarrow=False, font=dict(size=11, color=MUTED))

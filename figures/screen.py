@@ -20,7 +20,7 @@ from .canvas import LINE, SCREEN_TEXT, title_at_top
 from .style import TEMPLATE, heading_parts
 from .text import INLINE_SIZE, SUP, raise_scripts, scripts_at_least, text_px, wrap
 
-DEFAULT_HEIGHT = 450  # px: plotly's, for a figure that sets none
+DEFAULT_HEIGHT, DEFAULT_TOP = 450, 100  # px: plotly's height and top margin, for a figure that sets none
 TICK_STANDOFF = 6  # px between a y axis and its tick labels
 
 
@@ -91,4 +91,4 @@ def _wrap_title(fig: go.Figure, width: int) -> None:
     if added:  # from the top edge down; the figure taller by the new lines
         height = (fig.layout.height or DEFAULT_HEIGHT) + added
         fig.layout.update(height=height, title=title_at_top({}, height, size),
-                          margin_t=(fig.layout.margin.t if fig.layout.margin.t is not None else 100) + added)
+                          margin_t=(fig.layout.margin.t if fig.layout.margin.t is not None else DEFAULT_TOP) + added)

@@ -16,7 +16,7 @@ TAGS = re.compile(r"<[^>]+>")
 INLINE_SIZE = re.compile(r"font-size:\s*([\d.]+)px")  # a size given in a label's HTML
 NARROW_EM = 0.56  # a narrow character's width, in ems of its size; a wide one is two
 SUP = 0.7  # plotly draws <sup> and <sub> at 70 % of their label's size
-_TAG_SPLIT = re.compile(r"(<[^>]+>)")
+_TAG_SPLIT = re.compile(f"({TAGS.pattern})")  # the tags, kept by re.split
 _EM = 100  # px: the size text is measured at (widths scale with the size)
 
 
@@ -35,9 +35,9 @@ def plain(html: str) -> str:
 
 def narrow_wide(html: str) -> tuple[int, int]:
     """How many narrow and how many wide (Hangul/CJK) characters a label shows."""
-    plain = strip_tags(html)
-    wide = sum(1 for ch in plain if ord(ch) >= 0x1100)
-    return len(plain) - wide, wide
+    shown = strip_tags(html)
+    wide = sum(1 for ch in shown if ord(ch) >= 0x1100)
+    return len(shown) - wide, wide
 
 
 def chars(html: str) -> int:
@@ -98,6 +98,11 @@ def wrap(text: str, width: float, measure: Callable[[str], float], first: float 
         else:
             lines[-1] = trial
     return lines
+
+
+def wrapped(html: str, width: float, size: float) -> list[str]:
+    """A label's lines (its own <br>s kept) broken at spaces to `width` px at `size`, by the estimate."""
+    return [part for line in html.split("<br>") for part in wrap(line, width, lambda s: text_px(s, size))]
 
 
 _SCRIPT = re.compile(r"<(sup|sub)>(.*?)</\1>")

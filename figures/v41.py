@@ -38,7 +38,8 @@ def build_a24(*, model: str = "v4.1-flash", lang: str = "ko") -> go.Figure:
     roles = layer_roles(model)
     spec = get(model)
     n = len(roles)
-    per = PHONE_LAYERS if narrow() else n
+    wide = not narrow()  # one row of every layer; on a phone, rows of PHONE_LAYERS
+    per = n if wide else PHONE_LAYERS
     rows = -(-n // per)
 
     def at(i: int) -> tuple[float, float]:  # layer i's left edge and its row's offset
@@ -57,7 +58,7 @@ def build_a24(*, model: str = "v4.1-flash", lang: str = "ko") -> go.Figure:
             notes.append(dict(x=x + 0.5, y=dy + 1.2, text=f"m{r.ratio}", showarrow=False,
                               font=dict(size=9, color=MUTED)))
         if r.stores_global:
-            notes.append(dict(x=x + 0.5, y=dy + (1.62 if per == n else 1.8), text="★", showarrow=False,
+            notes.append(dict(x=x + 0.5, y=dy + (1.62 if wide else 1.8), text="★", showarrow=False,
                               font=dict(size=16, color=ROLE_COLOURS["main_kv"])))
         hover_x.append(x + 0.5)
         hover_y.append(dy + 0.5)
@@ -77,7 +78,7 @@ def build_a24(*, model: str = "v4.1-flash", lang: str = "ko") -> go.Figure:
                 (x0, dy), (x1, _) = at(first), at(last)
                 notes.append(dict(x=(x0 + x1 + 1) / 2, y=dy + y - 0.08, yanchor="top", showarrow=False,
                                   text=t("a24.from", lang, n=g.owner + 1), font=dict(size=9, color=colour)))
-        if per == n:  # the brackets' names left of them
+        if wide:  # the brackets' names left of them
             notes.append(dict(x=0, xref="paper", y=y, xanchor="right", xshift=-6, showarrow=False, text=t(key, lang),
                               font=dict(size=11, color=colour)))
         else:  # side by side under the last row
@@ -102,13 +103,13 @@ def build_a24(*, model: str = "v4.1-flash", lang: str = "ko") -> go.Figure:
     hover = go.Scatter(x=hover_x, y=hover_y, mode="markers", marker=dict(size=18, opacity=0),
                        hovertext=hover_text, hoverinfo="text", showlegend=False)
     fig = go.Figure(data=[*legend, hover])
-    bottom = -1.95 - (rows - 1) * A24_BLOCK - (0 if per == n else 0.7)
+    bottom = -1.95 - (rows - 1) * A24_BLOCK - (0 if wide else 0.7)
     fig.update_layout(
         template="kv_atlas", title=heading(t("a24.title", lang, m=spec.name, n=n), facts),
-        shapes=shapes, annotations=notes, height=400 + (rows - 1) * A24_ROW_PX + (0 if per == n else 30),
-        margin=dict(l=110 if per == n else 10, r=20 if per == n else 10, t=110, b=10),
+        shapes=shapes, annotations=notes, height=400 + (rows - 1) * A24_ROW_PX + (0 if wide else 30),
+        margin=dict(l=110 if wide else 10, r=20 if wide else 10, t=110, b=10),
         xaxis=dict(visible=False, range=[-0.2, per + 0.2]), yaxis=dict(visible=False, range=[bottom, 2.45]),
-        legend=dict(orientation="h", x=1, xanchor="right", y=1.02, yanchor="bottom") if per == n else
+        legend=dict(orientation="h", x=1, xanchor="right", y=1.02, yanchor="bottom") if wide else
         dict(orientation="h", x=0, y=1, yanchor="bottom"), hovermode="closest")
     return fig
 

@@ -66,7 +66,7 @@ def _steps(figure_id: str, theme: str, font_scale: float, knobs: dict) -> tuple[
         figs = [spec(**{**values, spec.play.knob: v}) for v in values_at]
     else:  # a page column: every step laid out alike for it, and as a page lays out any figure
         figs = alike(lambda: [spec(**{**values, spec.play.knob: v}) for v in values_at])
-        figs = [screen_layout(go.Figure(f), column) for f in figs]
+        figs = [screen_layout(f, column) for f in figs]  # built here: laid out in place
     if (theme, font_scale) != (THEME.default, FONT_SCALE.default):
         figs = [apply_look(f, theme, font_scale) for f in figs]
     return _on_canvas(figs), values_at, values_at.index(at)

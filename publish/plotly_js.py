@@ -79,13 +79,15 @@ def fetch(timeout: float = 30.0) -> Path:
 
 
 def main() -> int:
+    """Leave in static/ the bundle the charts will load: the partial one, fetched if need be, else the full."""
     if PARTIAL.exists():
         print(f"plotly.js: {PARTIAL.name} is here")
         return 0
     try:
         print(f"plotly.js: fetched {fetch().name} ({PARTIAL.stat().st_size / 1e6:.1f} MB)")
     except (OSError, ValueError, KeyError) as e:  # the app then loads the full bundle: not a failure
-        print(f"plotly.js: could not fetch {PACKAGE} ({e}); the charts load the full bundle", file=sys.stderr)
+        print(f"plotly.js: could not fetch {PACKAGE} ({e}); the charts load the full bundle, {bundle().name}",
+              file=sys.stderr)
     return 0
 
 

@@ -21,13 +21,10 @@ stop() {
 }
 trap stop EXIT
 trap 'exit 130' INT TERM
+[ -x .venv/bin/python ] || { echo "no .venv: run scripts/test.sh once first" >&2; exit 2; }
 for _ in $(seq "$(nproc)"); do
   .venv/bin/python -c "while True: pass" &
   busy+=("$!")
-done
-sleep 0.5
-for pid in "${busy[@]}"; do
-  kill -0 "$pid" 2>/dev/null || { echo "a spinning process ($pid) did not start: is there a .venv?" >&2; exit 2; }
 done
 echo "loaded: ${#busy[@]} spinning processes (${busy[*]}) on $(nproc) cores"
 

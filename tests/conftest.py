@@ -1,6 +1,27 @@
 """AppTest reads .streamlit/config.toml, which redacts error details for a hosted audience;
 tests want the real message when a page raises."""
 
+import io
+
+import pytest
+from PIL import Image
 from streamlit import config
 
 config.set_option("client.showErrorDetails", "full")
+
+
+@pytest.fixture
+def blank_pictures(monkeypatch):
+    """Pictures without a browser: each a blank PNG of the asked size (for tests about what is
+    around a picture: a deck's text, a command's failures). The deck finds a browser and draws
+    with it; returns the stand-in, for other modules that draw."""
+    from publish import deck
+
+    def png(fig=None, fmt="png", *, width=None, height=None, **_) -> bytes:
+        out = io.BytesIO()
+        Image.new("RGB", (width or 320, height or 180)).save(out, "png")
+        return out.getvalue()
+
+    monkeypatch.setattr(deck, "image_browser", lambda: "chromium")
+    monkeypatch.setattr(deck, "image", png)
+    return png

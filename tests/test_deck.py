@@ -53,20 +53,6 @@ def decks() -> dict[str, Presentation]:
     return out
 
 
-@pytest.fixture
-def blank_pictures(monkeypatch):
-    """Slides without a browser: each picture a blank PNG of the asked size (for tests about
-    the deck's text and builds, not its pictures). Returns the stand-in."""
-    def png(fig, fmt="png", *, width, height, **_):
-        out = io.BytesIO()
-        Image.new("RGB", (width, height)).save(out, "png")
-        return out.getvalue()
-
-    monkeypatch.setattr(deck, "image_browser", lambda: "chromium")
-    monkeypatch.setattr(deck, "image", png)
-    return png
-
-
 def figure_slides(prs) -> list:
     return list(prs.slides)[1:]
 

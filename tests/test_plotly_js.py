@@ -59,5 +59,5 @@ def test_a_download_that_does_not_match_its_checksum_is_not_kept(registry, capsy
     with pytest.raises(ValueError, match="checksum"):
         plotly_js.fetch()
     assert plotly_js.main() == 0 and "full bundle" in capsys.readouterr().err  # the app goes on without it
-    assert not plotly_js.PARTIAL.exists()
+    assert not plotly_js.PARTIAL.exists() and plotly_js.FULL.exists()  # what the charts load is written now
     assert plotly_js.bundle() == plotly_js.FULL and b"Plotly" in plotly_js.FULL.read_bytes()[:100_000]

@@ -5,13 +5,11 @@ Through `main()`, in this process (the old name `python -m figures` once, as a p
 
 from __future__ import annotations
 
-import io
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
-from PIL import Image
 
 from publish import deck, video
 from publish.cli import main
@@ -23,13 +21,6 @@ COMMANDS = {
     "deck": ("talk.pptx", ["--ids", "A1,B2"], deck),
     "animate": ("a14.gif", ["--id", "A14", "--width", "320", "--height", "180"], video),
 }
-
-
-def blank_png(fig, fmt="png", *, width=None, height=None, **_) -> bytes:
-    """A picture without a browser: a blank PNG of the asked size."""
-    out = io.BytesIO()
-    Image.new("RGB", (width or 320, height or 180)).save(out, "png")
-    return out.getvalue()
 
 
 def one_line(capsys) -> str:
@@ -80,13 +71,12 @@ def test_an_out_that_is_a_directory_or_in_a_missing_one_is_refused_before_render
 
 
 @pytest.mark.parametrize("command", COMMANDS)
-def test_a_render_error_is_one_line_and_status_1(command, monkeypatch, tmp_path, capsys):
+def test_a_render_error_is_one_line_and_status_1(command, blank_pictures, monkeypatch, tmp_path, capsys):
     name, argv, renders = COMMANDS[command]
 
     def timed_out(*args, **kwargs):
         raise RuntimeError("kaleido timed out\n  after 60 s")
 
-    monkeypatch.setattr(deck, "image_browser", lambda: "chromium")
     monkeypatch.setattr(renders, "image", timed_out)
     assert main([command, "--out", str(tmp_path / name), *argv]) == 1
     assert "kaleido timed out after 60 s" in one_line(capsys)
@@ -94,14 +84,13 @@ def test_a_render_error_is_one_line_and_status_1(command, monkeypatch, tmp_path,
 
 
 @pytest.mark.parametrize("command", COMMANDS)
-def test_a_failed_write_is_one_line_and_status_1(command, monkeypatch, tmp_path, capsys):
+def test_a_failed_write_is_one_line_and_status_1(command, blank_pictures, monkeypatch, tmp_path, capsys):
     name, argv, renders = COMMANDS[command]
 
     def full_disk(*args, **kwargs):
         raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr(deck, "image_browser", lambda: "chromium")
-    monkeypatch.setattr(renders, "image", blank_png)
+    monkeypatch.setattr(renders, "image", blank_pictures)
     monkeypatch.setattr(video, "write", full_disk)
     monkeypatch.setattr(Path, "write_bytes", full_disk)
     assert main([command, "--out", str(tmp_path / name), *argv]) == 1

@@ -6,12 +6,11 @@ from __future__ import annotations
 import json
 from urllib.parse import urlencode
 
-import plotly.graph_objects as go
 import plotly.io as pio
 import streamlit as st
 
 from figures import FIGURES, SPECS
-from figures.canvas import NARROW, SLIDE_SIZES, screen
+from figures.canvas import SLIDE_SIZES, narrow, screen
 from figures.describe import description
 from figures.knobs import FONT_SCALE, LANG, THEME
 from figures.registry import PLAYS
@@ -35,7 +34,7 @@ def figure(figure_id: str, theme: str = "light", font_scale: float = 1.0, canvas
     with screen(canvas):
         fig = SPECS[figure_id](**knobs)
     if canvas is not None:
-        fig = screen_layout(go.Figure(fig), canvas)
+        fig = screen_layout(fig, canvas)  # built here, not yet shared: laid out in place
     return fig if (theme, font_scale) == (THEME.default, FONT_SCALE.default) else apply_look(fig, theme, font_scale)
 
 
@@ -84,7 +83,7 @@ def chart(figure_id: str, *, width: str = "stretch", **knobs) -> None:
     of the drawing. A figure with a play control shows its animation while its toggle is on."""
     v = view()
     config = {**plotly_config(figure_id), "responsive": True}
-    if v.canvas is not None and v.canvas <= NARROW:  # on a phone plotly's toolbar sits over the title; ⤓ stays
+    if narrow(v.canvas):  # on a phone plotly's toolbar sits over the title; ⤓ stays
         config["displayModeBar"] = False
     label, described = alternative(figure_id, v.theme, v.font_scale, v.canvas, **knobs)
     if play_toggle(figure_id, knobs.get("lang", v.lang)):

@@ -89,7 +89,9 @@ export default function ({ data, parentElement }) {
       div.kv.observer.disconnect();
       div.kv.drawn = true;
       draw(div);
-    }, { rootMargin: "600px 0px" });
+    // root: the page's scrolling column (Streamlit scrolls stMain, not the document); against the
+    // viewport, the column's clip would cancel the margin and a chart would draw only once visible
+    }, { root: div.closest('[data-testid="stMain"]'), rootMargin: "600px 0px" });
     div.kv.observer.observe(div);
   }
   return cleanup;

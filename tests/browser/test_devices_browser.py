@@ -24,6 +24,7 @@ from browser_harness import (  # noqa: E402
     chart_title,
     measure,
 )
+from figures.canvas import SCREEN_WIDTHS  # noqa: E402
 from figures.registry import PLAYS  # noqa: E402
 
 pytestmark = pytest.mark.browser
@@ -41,6 +42,8 @@ def test_every_chart_is_laid_out_for_the_readers_screen(pw, browser, app_url, de
         page = context.new_page()
         for path in PAGES:
             assert_opens_without_exception(page, f"{app_url}/{path}?lang={lang}")
+            # ready means laid out for the column it measured (ui/column.js), not for a guess
+            assert int(page.evaluate("document.documentElement.dataset.canvas")) in SCREEN_WIDTHS, path
             problems += [f"/{path}: {v}" for v in axe_violations(page)]
             for i in range(page.locator(PLOTLY_CHART).count()):
                 plot = chart(page, i)

@@ -18,6 +18,7 @@ from browser_harness import (  # noqa: E402
     finished_as,
     read_metric,
     run_messages,
+    websocket_frames,
 )
 from core.units import fmt_bytes  # noqa: E402
 
@@ -62,8 +63,7 @@ def test_the_v41_layout_and_the_ced_grid_draw_from_the_spec(page, app_url):
 def test_a_context_step_on_v4_flash_reruns_its_top_and_the_knobs_below_still_work(page, app_url):
     """A step reruns the page's top (numbers and A11) as a fragment; a knob further down then
     reruns the page as before, at the stepped context."""
-    frames = []
-    page.on("websocket", lambda ws: ws.on("framereceived", lambda f: frames.append(f)))
+    frames = websocket_frames(page)
     assert_opens_without_exception(page, f"{app_url}/v4-flash?t=10&m=4&win=4&lang=en")
     read = read_metric(page)
     thumb = context_slider(page).get_by_role("slider")

@@ -16,6 +16,7 @@ from playwright.sync_api import expect  # noqa: E402
 import core  # noqa: E402
 from browser_harness import (  # noqa: E402
     EXCEPTION,
+    PAGES,
     READ_LABEL,
     assert_opens_without_exception,
     assert_ready_without_exception,
@@ -24,6 +25,7 @@ from browser_harness import (  # noqa: E402
     finished_as,
     read_metric,
     run_messages,
+    websocket_frames,
 )
 from core.units import fmt_bytes  # noqa: E402
 
@@ -58,8 +60,7 @@ def test_moving_the_context_slider_changes_the_read_total_and_the_url(page, app_
 def test_a_context_step_sends_only_what_the_context_moves(page, app_url):
     """The step reruns the Overview's numbers (a fragment) and the sidebar's N line, not the page:
     the server sends no sidebar control and no title again, and the numbers still move."""
-    frames = []
-    page.on("websocket", lambda ws: ws.on("framereceived", lambda f: frames.append(f)))
+    frames = websocket_frames(page)
     assert_opens_without_exception(page, f"{app_url}/?lang=en")
     value = read_metric(page)
     thumb = context_slider(page).get_by_role("slider")
@@ -105,14 +106,15 @@ def test_a_shared_url_restores_language_context_and_precision(page, app_url, scr
     expect(read_metric(page)).to_have_text(fmt_bytes(expected))
 
 
-# Every page by its URL path, and the start of its title (st.title) per language.
-PAGES = {
+# Every page by its URL path (browser_harness.PAGES), and the start of its title (st.title) per language.
+TITLES = {
     "": {"ko": "DeepSeek의 KV 캐시", "en": "DeepSeek's KV cache"},
     "v2-mla": {"ko": "DeepSeek-V2:", "en": "DeepSeek-V2:"},
     "v3-2-dsa": {"ko": "DeepSeek-V3.2:", "en": "DeepSeek-V3.2:"},
     "v4-flash": {"ko": "DeepSeek-V4-Flash:", "en": "DeepSeek-V4-Flash:"},
     "v4-1-flash": {"ko": "DeepSeek-V4.1-Flash:", "en": "DeepSeek-V4.1-Flash:"},
     "token-axis": {"ko": "토큰 축 압축", "en": "Token-axis compression"},
+    "any-model": {"ko": "다른 모델의 KV 캐시", "en": "Any model's KV cache"},
     "export": {"ko": "그림 내보내기", "en": "Export figures"},
 }
 TITLE = '[data-testid="stMain"] h1'
@@ -129,7 +131,8 @@ def nav_link(page, path: str):
 @pytest.mark.parametrize("lang", ["ko", "en"])
 def test_the_navigation_reaches_every_page_and_no_page_shows_an_exception(page, app_url, screenshot, lang):
     assert_opens_without_exception(page, f"{app_url}/?lang={lang}")
-    for path, titles in PAGES.items():
+    assert set(TITLES) == set(PAGES)
+    for path, titles in TITLES.items():
         link = nav_link(page, path)
         expect(link).to_have_count(1)
         link.click()

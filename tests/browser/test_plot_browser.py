@@ -60,7 +60,16 @@ def test_charts_below_the_fold_are_drawn_when_they_come_near(page, app_url):
     expect(last).to_have_count(1)  # its module has loaded and made its plot div
     assert last.evaluate("div => div.getBoundingClientRect().top") > 3 * 800  # far below the fold
     assert last.evaluate("div => div.getBoundingClientRect().height") > 100  # its size is reserved
-    expect(last).not_to_have_attribute("data-drawn", "true")  # its observer never fired: nothing to wait for
+    # a chart within plot.js's 600 px margin under the column's fold is drawn before it is scrolled to
+    near = charts.evaluate_all("els => els.map(e => e.getBoundingClientRect().top < 800 + 600)")
+    assert near.count(True) >= 2, near
+    for i in (i for i, is_near in enumerate(near) if is_near):
+        expect(charts.nth(i).and_(page.locator(DRAWN))).to_have_count(1)
+    # its observer is made and two frames have been rendered since: an IntersectionObserver reports
+    # each target at the first rendering after observe(), so its report has come, and did not draw it
+    page.wait_for_function("div => Boolean(div.kv && div.kv.observer)", arg=last.element_handle())
+    last.evaluate("() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
+    expect(last).not_to_have_attribute("data-drawn", "true")
 
     chart(page, charts.count() - 1)  # scrolled to, it is drawn
     assert_ready_without_exception(page)  # every chart draws, and no exception

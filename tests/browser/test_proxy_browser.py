@@ -27,15 +27,12 @@ import browser_harness  # noqa: E402
 from browser_harness import (  # noqa: E402
     assert_ready_without_exception,
     context_slider,
-    derive_config,
-    nginx,
     read_metric,
     shipped_servers,
 )
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
-SHIPPED = browser_harness.REPO_ROOT / "deploy" / "nginx.conf"
 ROUTE_COOKIE = "kvatlas_route"
 # deploy/nginx.conf's log_format kv_atlas
 ACCESS = re.compile(r'"(?P<method>\S+) (?P<path>\S+) [^"]*" (?P<status>\d{3}) .* upstream=(?P<upstream>.*) '
@@ -80,7 +77,7 @@ def assert_overview_steps(page, url: str) -> None:
 
 
 def test_two_browsers_through_the_shipped_nginx_config_each_stay_on_one_process(nginx_bin, browser, tmp_path):
-    shipped = SHIPPED.read_text()
+    shipped = browser_harness.SHIPPED_NGINX.read_text()
     log = tmp_path / "nginx.log"
     with ExitStack() as servers:
         apps = [servers.enter_context(browser_harness.streamlit_server(browser_harness.REPO_ROOT / "app.py",
@@ -88,10 +85,7 @@ def test_two_browsers_through_the_shipped_nginx_config_each_stay_on_one_process(
                 for i in range(len(shipped_servers(shipped)))]
         app_ports = [int(url.rsplit(":", 1)[1]) for url in apps]
         upstreams = {f"127.0.0.1:{p}" for p in app_ports}  # as nginx logs them
-        port = browser_harness.free_port()
-        conf = tmp_path / "nginx.conf"
-        conf.write_text(derive_config(shipped, app_ports, port, tmp_path))
-        proxy = servers.enter_context(nginx(nginx_bin, conf, tmp_path, log, port))
+        proxy = servers.enter_context(browser_harness.shipped_nginx(apps, tmp_path))  # its log: tmp_path/nginx.log
 
         assert fetch(f"{proxy}/_stcore/health") == "ok"
         for i in range(20):  # as many browsers, by their route cookies
