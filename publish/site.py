@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
@@ -111,7 +112,7 @@ def _text(block) -> str:
         case Heading(text, level):
             return f"<h{level}>{escape(text)}</h{level}>"
         case Text(text, style):
-            return f'<p class="{style}">{escape(text)}</p>'
+            return f'<p class="{style}">{_linked(escape(text))}</p>'
         case Metrics(items):
             return '<div class="metrics">' + "".join(
                 f'<div class="metric"><div class="label">{escape(label)}</div><div class="value">{escape(value)}</div>'
@@ -120,10 +121,18 @@ def _text(block) -> str:
             head = "".join(f"<th>{escape(c)}</th>" for c in columns)
             rows = zip(*columns.values())
             body = "".join("<tr>" + "".join(
-                f'<td class="num">{v:,}</td>' if c in numbers_ else f"<td>{escape(str(v))}</td>"
+                f'<td class="num" data-v="{v}">{v:,}</td>' if c in numbers_ else f"<td>{escape(str(v))}</td>"
                 for c, v in zip(columns, row)) + "</tr>" for row in rows)
-            return f'<div class="table"><table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table></div>'
+            csv = (f'<a class="csv" href="#" download="{escape(block.download[1])}">{escape(block.download[0])}</a>'
+                   if block.download else "")  # site.js writes the file from the table shown
+            return (f'<div class="table"><table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table></div>'
+                    f"{csv}")
     raise TypeError(f"no HTML for {block!r}")
+
+
+def _linked(html: str) -> str:
+    """Links in a text made links (Streamlit's markdown does the same in the app)."""
+    return re.sub(r"https?://[^\s<>()]+", lambda m: f'<a href="{m[0]}">{m[0]}</a>', html)
 
 
 @dataclass

@@ -103,7 +103,7 @@ def test_every_number_on_the_site_is_cores_at_every_state(overview_en):
         s = rows[-1]
         for value in (fmt_exact(s.storage.total), fmt_bytes(s.cache.total), fmt_bytes(s.read.total)):
             assert f'<div class="value">{value}</div>' in shown, (context, preset, value)
-        cells = re.findall(r'<td class="num">([\d,.]+)</td>', table["values"][table["at"][i]])
+        cells = re.findall(r'<td class="num" data-v="[\d.]+">([\d,.]+)</td>', table["values"][table["at"][i]])
         expected = [f"{x:,}" for r in rows for x in (r.storage.total, r.local_kv, r.cache.total, r.read.kv,
                                                      r.read.index_key, r.read.total)]
         assert cells == expected, (context, preset)

@@ -52,6 +52,16 @@
     }
   }
 
+  // a table's CSV, from the table as it is shown (its state's numbers)
+  document.addEventListener("click", function (e) {
+    const link = e.target.closest("a.csv");
+    if (!link) return;
+    const rows = link.parentElement.querySelectorAll("table tr");
+    const cell = (c) => '"' + (c.dataset.v ?? c.textContent).replace(/"/g, '""') + '"';  // numbers as numbers
+    const csv = Array.from(rows, (r) => Array.from(r.children, cell).join(",")).join("\n");
+    link.href = URL.createObjectURL(new Blob([csv + "\n"], {type: "text/csv"}));
+  });
+
   const context = document.getElementById("context");
   if (!context) return;
   const out = document.getElementById("context-value");

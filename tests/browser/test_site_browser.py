@@ -125,3 +125,16 @@ def test_each_page_carries_its_link_preview_tags(site):
         html = (out / path).read_text(encoding="utf-8")
         for tag in ("og:title", "og:description", "og:type", "twitter:card"):
             assert f'property="{tag}"' in html or f'name="{tag}"' in html, (path, tag)
+
+
+def test_the_overview_table_downloads_as_csv_at_the_state_shown(site, browser):
+    url, _ = site
+    context, page, _ = opened(browser, f"{url}/en/overview.html")
+    with closing(context):
+        page.locator("#context").fill(str(CONTEXT_STOPS.index(1 << 20)))
+        expect(page.locator("a.csv")).to_have_attribute("download", "kv-atlas-1048576-deployed.csv")
+        with page.expect_download() as got:
+            page.locator("a.csv").click()
+        rows = [line.split('","') for line in open(got.value.path(), encoding="utf-8").read().splitlines()]
+        v41 = summarise("v4.1-flash", 1 << 20, Precision())
+        assert rows[-1][0] == '"V4.1-Flash' and str(v41.cache.total) in rows[-1], rows[-1]
