@@ -56,6 +56,7 @@ class Table:
     columns: dict  # header → values
     numbers: tuple[str, ...] = ()  # the columns of byte counts, shown with thousands separators
     download: tuple[str, str] | None = None  # (label, file name): offered as CSV
+    name: str = ""  # what it holds (the heading over it), for a screen reader
 
 
 @dataclass(frozen=True)

@@ -109,7 +109,7 @@ def overview(v: Reading) -> Blocks:
             # a model without local KV has no crossover
             t("col.crossover", L): [f"{r.crossover_tokens:,}" if r.crossover_tokens else "—" for r in rows],
         }
-        yield Table(columns, numbers=tuple(columns)[1:7],
+        yield Table(columns, numbers=tuple(columns)[1:7], name=t("ov.table", L),
                     download=(t("ov.csv", L), f"kv-atlas-{v.context}-{v.precision.preset}.csv"))
 
     yield Part("overview-numbers", numbers)
@@ -282,7 +282,7 @@ def any_model(v: Reading, import_panel: Callable[[], dict] | None = None,
         t("col.cache", L): [r.cache.total for r in rows],
         t("col.read", L): [r.read.total for r in rows],
     }
-    yield Table(columns, numbers=tuple(columns)[3:])
+    yield Table(columns, numbers=tuple(columns)[3:], name=t("by.table", L, n=fmt_tokens(v.context)))
     yield Chart("A1", dict(context=v.context, precision=v.precision, models=models, highlight=None, lang=L,
                            units=v.units))
 

@@ -10,6 +10,7 @@ from streamlit.testing.v1 import AppTest
 
 import core
 import ui
+from article import SECTIONS
 from core.units import fmt_bytes, fmt_exact, fmt_tokens
 from figures import SPECS
 from figures.knobs import CONTEXT_STOPS, PRECISION
@@ -170,7 +171,13 @@ def test_there_are_pages_to_route():
 
 @pytest.mark.parametrize("page", PAGES)
 def test_every_page_file_is_routed_by_the_app(page):
-    assert f'st.Page("{page}"' in (ROOT / "app.py").read_text()
+    """Each file under pages/ is an article section's (article.SECTIONS) or the Export page, and the
+    app opens it."""
+    assert pathlib.Path(page).stem in {*SECTIONS, "export"}
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60)
+    at.switch_page(page)
+    at.run()
+    assert not at.exception and at.title, page
 
 
 # --- mechanism pages, run on their own (AppTest renders one page; the view comes from

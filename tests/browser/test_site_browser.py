@@ -6,19 +6,20 @@ link lands on the same section, and each page carries its link-preview tags."""
 from __future__ import annotations
 
 import re
+import subprocess
+import sys
 import urllib.request
 from contextlib import closing
 
 import pytest
 
 from article import SECTIONS
-from browser_harness import axe_violations, chart, chart_title, static_server
+from browser_harness import REPO_ROOT, axe_violations, chart, chart_title, static_server
 from core import Precision
 from core.summary import summarise
 from core.units import fmt_bytes
 from figures.knobs import CONTEXT_STOPS
 from i18n import LANGS
-from publish.site import build
 
 expect = pytest.importorskip("playwright.sync_api", reason="playwright is not installed (scripts/test.sh installs it)"
                              ).expect
@@ -28,7 +29,11 @@ expect = pytest.importorskip("playwright.sync_api", reason="playwright is not in
 def site(tmp_path_factory):
     """The site's URL and folder, served from a fresh build."""
     out = tmp_path_factory.mktemp("site")
-    build(out)
+    # as a reader's build runs: the command, in a process of its own (the build's language processes
+    # start from a clean __main__, which a test process that ran AppTest's scripts is not)
+    done = subprocess.run([sys.executable, "-m", "publish", "site", "--out", str(out)], cwd=REPO_ROOT,
+                          capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr[-3000:]
     with static_server(out, tmp_path_factory.mktemp("server") / "http.log") as url:
         yield url, out
 
