@@ -579,7 +579,7 @@ TEXT: dict[str, dict[str, str]] = {
     # page: beyond the article (pages/any-model.py)
     "app.page.beyond": {"ko": "다른 모델 · GPU", "en": "Any model · GPU"},
     "by.title": {"ko": "다른 모델의 KV 캐시, 그리고 GPU에 들어가는 요청 수", "en": "Any model's KV cache, and how many requests fit on a GPU"},
-    "by.intro": {"ko": "글과 같은 비용 모델로 공개 모델과 직접 올린 config.json을 계산합니다. 문맥 길이와 정밀도는 사이드바에서 고릅니다.", "en": "The same cost model that reproduces the article, applied to open models and to a config.json of your own. Context length and precision are in the sidebar."},
+    "by.intro": {"ko": "글과 같은 비용 모델로 공개 모델과 직접 올린 config.json을 계산합니다. 표와 그림은 고른 문맥 길이와 정밀도를 따릅니다.", "en": "The same cost model that reproduces the article, applied to open models and to a config.json of your own. The table and charts follow the context length and precision you choose."},
     "by.import": {"ko": "config.json 가져오기", "en": "Import a config.json"},
     "by.upload": {"ko": "파일 올리기", "en": "Upload a file"},
     "by.paste": {"ko": "또는 붙여 넣기", "en": "or paste it"},

@@ -14,7 +14,7 @@ from contextlib import closing
 import pytest
 
 from article import SECTIONS
-from browser_harness import REPO_ROOT, axe_violations, chart, chart_title, static_server
+from browser_harness import REPO_ROOT, axe_violations, chart, chart_problems, chart_title, measure, static_server
 from core import Precision
 from core.summary import summarise
 from core.units import fmt_bytes
@@ -143,3 +143,21 @@ def test_the_overview_table_downloads_as_csv_at_the_state_shown(site, browser):
         rows = [line.split('","') for line in open(got.value.path(), encoding="utf-8").read().splitlines()]
         v41 = summarise("v4.1-flash", 1 << 20, Precision())
         assert rows[-1][0] == '"V4.1-Flash' and str(v41.cache.total) in rows[-1], rows[-1]
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_on_a_phone_every_page_fits_its_width_and_every_chart_reads(site, browser, pw, lang):
+    """iPhone 13: no page wider than the screen (a long link breaks), and every chart laid out for
+    the phone's column: none wider, no text under 11 px, none over another or cut."""
+    url, _ = site
+    problems = []
+    context, page, errors = opened(browser, f"{url}/{lang}/overview.html", pw.devices["iPhone 13"])
+    with closing(context):
+        for slug in SECTIONS:
+            page.goto(f"{url}/{lang}/{slug}.html")
+            wide = page.evaluate("() => document.documentElement.scrollWidth - innerWidth")
+            problems += [f"{slug}: {wide} px wider than the screen"] if wide > 0 else []
+            for figure_id in page.locator("figure.chart").evaluate_all("fs => fs.map(f => f.id)"):
+                problems += chart_problems(f"{slug} {figure_id}", measure(chart(page, figure_id)))
+        assert not errors, errors
+    assert not problems, "\n".join(problems)
