@@ -14,12 +14,11 @@ import plotly.graph_objects as go
 import pytest
 
 import core
-from figures import FIGURES
+from figures import FIGURES, ordered_ids
 from figures.canvas import SLIDE_SIZES, SLIDE_TEXT, SLIDE_TITLE
 from figures.style import title_parts
 from publish import export
-from publish.cli import ordered_ids, slug
-from publish.export import image
+from publish.export import image, slug
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -97,15 +96,6 @@ def test_bad_arguments_give_one_clear_line_and_status_2(args, message):
     assert done.returncode == 2
     assert message in done.stderr and len(done.stderr.strip().splitlines()) == 1
     assert "Traceback" not in done.stderr
-
-
-def test_the_static_site_shares_one_plotly_js(tmp_path):
-    done = run_cli("site", "--out", str(tmp_path))
-    assert done.returncode == 0, done.stderr
-    pages = sorted(tmp_path.glob("A*-en.html"))
-    assert len(pages) == 27 and (tmp_path / "plotly.min.js").is_file()
-    assert all('src="plotly.min.js"' in p.read_text(encoding="utf-8") for p in pages)
-    assert "A24" in (tmp_path / "index-en.html").read_text(encoding="utf-8")
 
 
 def font_sizes(fig) -> dict[str, float]:

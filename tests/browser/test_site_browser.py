@@ -124,10 +124,11 @@ def test_a_site_page_has_no_accessibility_violation(site, browser, path):
         assert not axe_violations(page)
 
 
-def test_each_page_carries_its_link_preview_tags(site):
+def test_each_page_carries_its_link_preview_tags_and_shares_one_plotly_js(site):
     _, out = site
     for path in PAGES:
         html = (out / path).read_text(encoding="utf-8")
+        assert '<script src="../plotly.min.js"></script>' in html, path
         for tag in ("og:title", "og:description", "og:type", "twitter:card"):
             assert f'property="{tag}"' in html or f'name="{tag}"' in html, (path, tag)
 
