@@ -15,6 +15,7 @@ from core.summary import Summary, summarise
 from core.units import fmt_bytes, fmt_exact, fmt_ratio, fmt_tokens
 from core.variants import SGLANG_PAGE_TOKENS, VARIANTS
 from figures import EXTRAS, FIGURES, SPECS
+from figures.kv_bars import generation_models
 from figures.reconcile import variant_name
 from i18n import model_name, t
 
@@ -318,14 +319,17 @@ class Section:
     slug: str  # its URL path in the app, its file name on the site
     title: str  # i18n key of its name in the navigation
     draw: Callable[..., Generator]
+    # the models it prices at its defaults: the precision moves the section only through the formats
+    # these store (core.cost.fitted), which is how the static site counts its precision states
+    prices: tuple[str, ...] = ()
 
 
 SECTIONS = {s.slug: s for s in (
-    Section("overview", "app.page.overview", overview),
-    Section("v2-mla", "app.page.v2", v2_mla),
-    Section("v3-2-dsa", "app.page.v32", v32_dsa),
-    Section("v4-flash", "app.page.v4", v4_flash),
-    Section("v4-1-flash", "app.page.v41", v41_flash),
+    Section("overview", "app.page.overview", overview, FIGURES["A1"].knob("models").default),
+    Section("v2-mla", "app.page.v2", v2_mla, generation_models("v2")),
+    Section("v3-2-dsa", "app.page.v32", v32_dsa, generation_models("v3.2")),
+    Section("v4-flash", "app.page.v4", v4_flash, generation_models("v4-flash")),
+    Section("v4-1-flash", "app.page.v41", v41_flash, generation_models("v4.1-flash")),
     Section("token-axis", "app.page.b", token_axis),
-    Section("any-model", "app.page.beyond", any_model),
+    Section("any-model", "app.page.beyond", any_model, EXTRAS["capacity"].knob("models").default),
 )}

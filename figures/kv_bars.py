@@ -17,7 +17,7 @@ from collections.abc import Sequence
 
 import plotly.graph_objects as go
 
-from core import A1_MODELS, DEPLOYED, Precision, get
+from core import A1_MODELS, ALL_BF16, DEPLOYED, Precision, get
 from core.summary import Summary, summarise
 from core.units import fmt_bytes, fmt_exact, fmt_ratio, fmt_tokens
 from i18n import LANGS, model_name, t
@@ -64,14 +64,16 @@ def _bars(context, precision, models, highlight, lang, units, title_key, **title
     if highlight is not None and highlight not in models:
         raise ValueError(f"highlighted model {highlight!r} is not among {list(models)}")
     rows = [summarise(m, context, precision) for m in models]
-    # axes span the article's full model set, so per-generation charts share A1's scale
-    scale = [summarise(m, context, precision) for m in dict.fromkeys([*A1_MODELS, *models])]
+    # axes span the article's full model set in its biggest and smallest formats (and those shown):
+    # per-generation charts share A1's scale, and a precision step moves the bars, not the axes
+    extremes = (precision, ALL_BF16, Precision.every("fp4"))
+    scale = [summarise(m, context, p) for m in dict.fromkeys([*A1_MODELS, *models]) for p in extremes]
     names = [model_name(s.model.id, s.model.name, lang) for s in rows]
     dimmed = [highlight not in (None, s.model.id) for s in rows]
 
     storage = _storage_panel(rows, lang, [s.storage.total for s in scale])
     read = _read_panel(rows, lang, units, [s.read.total for s in scale])
-    title = heading(t(title_key, lang, **title_fields), _subtitle(precision, lang))
+    title = heading(t(title_key, lang, **title_fields), _subtitle(rows, lang))
     meta = {"numbers": [_record(s) for s in rows]}  # what exports write as CSV/JSON
     if narrow():
         return _stacked(rows, names, highlight, dimmed, lang, (storage, read), title, meta)
@@ -157,11 +159,12 @@ def _record(s: Summary) -> dict:
             "read_index_key": s.read.index_key, "read_total": s.read.total, "ratio_to_mha": s.ratio}
 
 
-def _subtitle(precision: Precision, lang: str) -> str:
-    if precision == Precision("bf16"):
-        return t("a1.sub.bf16", lang)
-    if precision == DEPLOYED:
-        return t("a1.sub", lang)
+def _subtitle(rows: list[Summary], lang: str) -> str:
+    """The formats the bars are in, named by what they are (an override a model cannot take
+    leaves its deployed format, core.cost.fitted)."""
+    for key, preset in (("a1.sub", DEPLOYED), ("a1.sub.bf16", ALL_BF16)):
+        if all(s.formats == summarise(s.model, s.context, preset).formats for s in rows):
+            return t(key, lang)
     return t("a1.sub.custom", lang)
 
 
@@ -286,9 +289,14 @@ def _read_hover(s: Summary, lang: str, units: str) -> str:
     return "<br>".join(lines)
 
 
+def generation_models(model_id: str) -> tuple[str, ...]:
+    """The models a generation's chart shows: A1's from MHA up to `model_id`."""
+    return A1_MODELS[: A1_MODELS.index(model_id) + 1]
+
+
 def generation_chart(model_id: str):
     """A2/A7/A11/A20: A1 from MHA up to `model_id`, that row highlighted."""
-    upto = A1_MODELS[: A1_MODELS.index(model_id) + 1]
+    upto = generation_models(model_id)
 
     def build(*, context: int = 131072, precision: Precision = DEPLOYED, lang: str = "ko",
               units: str = "decimal") -> go.Figure:

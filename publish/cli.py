@@ -221,7 +221,8 @@ def site(args) -> int:
 
     t0 = time.perf_counter()
     try:
-        pages = build(args.out, base_url=args.base_url, images=args.images, progress=_page_written)
+        pages = build(args.out, base_url=args.base_url, images=args.images, precisions=args.precisions,
+                      progress=_page_written)
     except FAILURES as e:
         return _fail(e)
     size = sum(p.stat().st_size for p in args.out.rglob("*") if p.is_file()) / 1e6
@@ -284,6 +285,8 @@ def main(argv=None) -> int:
     s.add_argument("--out", type=_out_dir, required=True)
     s.add_argument("--base-url", help="where the site will be served (canonical links, preview images)")
     s.add_argument("--images", action="store_true", help="SVG/PNG downloads and link previews (needs Chromium)")
+    s.add_argument("--precisions", action="store_true",
+                   help="every per-component precision too, not only the presets (minutes, not seconds)")
     c = sub.add_parser("catalogue", help="the figure catalogue as markdown")
     c.add_argument("--out", type=Path, help="write it here (default: print it)")
     args = p.parse_args(argv)

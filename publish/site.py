@@ -1,7 +1,11 @@
 """The article as a static site: one page per section (article/) and language, the same blocks the
-app draws, written as HTML. The context and the precision preset work without a server: every state
-they reach is computed by core here, and a page ships what differs between states as data
-(site.js swaps texts and redraws charts with Plotly.react). `python -m publish site --out site/`."""
+app draws, written as HTML. The controls work without a server: every state they reach is computed
+by core here and shipped as data (site.js swaps texts and redraws charts with Plotly.react).
+
+A state is a context stop and a precision class: the control combinations that give the section's
+models the same formats (core.cost.fitted). The presets' classes ship in the page; with
+`precisions`, every per-component combination is built too, each further class in a file of its own
+that the page loads when the reader picks it. `python -m publish site --out site/ [--precisions]`."""
 
 from __future__ import annotations
 
@@ -13,6 +17,7 @@ from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from html import escape
+from itertools import product
 from multiprocessing import get_context
 from pathlib import Path
 
@@ -20,7 +25,8 @@ import plotly.graph_objects as go
 import plotly.io as pio
 
 from article import SECTIONS, Ask, Chart, Heading, Metrics, Part, Table, Text, Title, Tool, play
-from core import PRESETS, Precision
+from core import Precision, get
+from core.cost import fitted
 from figures import SPECS
 from figures.canvas import screen
 from figures.describe import description
@@ -36,9 +42,32 @@ from .plotly_js import bundle
 ASSETS = Path(__file__).resolve().parent / "site_assets"  # site.css, site.js
 CANVASES = (900, 360)  # px: the site's column on a desktop, on a phone (figures/canvas.py's width classes)
 PREVIEW = (1200, 630)  # px: a shared link's preview image (Open Graph)
-STATES = tuple((context, preset) for preset in PRESETS for context in CONTEXT_STOPS)
-DEFAULT_STATE = STATES.index((CONTEXT.default, PRESETS[0]))
-PRESET = PRECISION.parts[0]
+PRESET, *ROLES = PRECISION.parts  # the preset; a format per component ("auto": the preset's)
+PRESETS = tuple((preset, *("auto" for _ in ROLES)) for preset in PRESET.choices)
+COMBOS = tuple(dict.fromkeys((*PRESETS, *product(PRESET.choices, *(r.choices for r in ROLES)))))
+DEFAULT_STOP = CONTEXT_STOPS.index(CONTEXT.default)
+# the charts' shared template, shipped once per page rather than in every figure
+TEMPLATE = go.Figure(layout=dict(template="kv_atlas")).to_plotly_json()["layout"]["template"]
+
+
+def precision(combo: tuple[str, ...]) -> Precision:
+    """The precision a combination of the controls selects."""
+    preset, *roles = combo
+    return Precision(preset, *(None if r == "auto" else r for r in roles))
+
+
+def precision_classes(slug: str, every: bool) -> tuple[dict[str, int], list[Precision]]:
+    """The section's precision classes: each combination's class ("deployed|auto|fp4|auto" → 2; the
+    presets' alone unless `every`), and a precision of each class. Class 0 is the default's."""
+    models = SECTIONS[slug].prices
+    of, reps, index = {}, [], {}
+    for combo in COMBOS if every else PRESETS:
+        p = precision(combo)
+        formats = tuple(fitted(m, p).of(c) for m in models for c in get(m).components)
+        of["|".join(combo)] = index.setdefault(formats, len(reps))
+        if len(reps) < len(index):
+            reps.append(p)
+    return of, reps
 
 
 @dataclass(frozen=True)
@@ -94,7 +123,7 @@ class Figures:
                 with screen(canvas):
                     fig = screen_layout(SPECS[chart.figure_id](**chart.knobs), canvas)  # built here: no copy
                     played = animated(chart.figure_id, **chart.knobs) if SPECS[chart.figure_id].play else None
-                shown[canvas] = pio.to_json(played or fig, validate=False)
+                shown[canvas] = _json(played or fig)
                 if canvas == CANVASES[0]:
                     self.still.append(fig)
                     if played:
@@ -103,6 +132,15 @@ class Figures:
             self.text.append((title_parts(self.still[n])[0], description(self.still[n], self.lang, UNITS.default)))
         n = self._at[key]
         return (n, *self.text[n])
+
+
+def _json(fig: go.Figure | dict) -> str:
+    """A figure (or a played one's dict) as JSON, without the template every page ships once
+    (site.js puts it back)."""
+    plain = fig if isinstance(fig, dict) else fig.to_plotly_json()
+    if plain["layout"].get("template") == TEMPLATE:
+        plain["layout"] = {k: v for k, v in plain["layout"].items() if k != "template"}
+    return pio.to_json(plain, validate=False)
 
 
 def _text(block) -> str:
@@ -142,35 +180,49 @@ class Page:
     slug: str
     lang: str
     html: list[str]  # the body's blocks, at the default state
-    dynamic: list[dict]  # {el, kind, values, at}: a block that differs between states
     charts: list[dict]  # {el, fig, id}: every chart at the default state
+    combos: dict[str, int]  # a combination of the precision controls → its class
+    classes: list[dict]  # per class, {el: {values, at}}: what differs from the default at a stop
+    inline: set[int]  # the classes the page ships (the presets'); the others in files of their own
     lead: Chart | None  # the first figure (the preview image)
     intro: str  # the first caption (the description of a shared link)
 
+    def figures(self, classes) -> set[int]:
+        """The figures the classes show."""
+        return {v[0] for k in classes for d in self.classes[k].values() for v in d["values"] if isinstance(v, tuple)}
 
-def page(slug: str, lang: str, figures: Figures, images: bool = False) -> Page:
-    """A section in one language: its blocks at every state, what differs kept per state."""
-    at_state = [blocks(slug, Reading(lang, context, Precision(preset))) for context, preset in STATES]
-    shape = [type(b) for b in at_state[DEFAULT_STATE]]
-    if any([type(b) for b in bs] != shape for bs in at_state):
-        raise ValueError(f"{slug}: a section must show the same blocks at every context and preset")
-    html, dynamic, charts = [], [], []
-    for i, default in enumerate(at_state[DEFAULT_STATE]):
-        el = f"b{i}"
-        kind = "chart" if isinstance(default, Chart) else "html"
-        values = [figures.add(bs[i]) if kind == "chart" else _text(bs[i]) for bs in at_state]
-        distinct = list(dict.fromkeys(values))
-        shown = values[DEFAULT_STATE]
-        if len(distinct) > 1:
-            dynamic.append({"el": el, "kind": kind, "at": [distinct.index(v) for v in values], "values": distinct})
-        if kind == "chart":
-            charts.append({"el": el, "fig": shown[0], "id": default.figure_id})
-            html.append(_figure_html(el, default.figure_id, shown[1], shown[2], slug, lang, images))
+
+def page(slug: str, lang: str, figures: Figures, images: bool = False, every: bool = False) -> Page:
+    """A section in one language: its blocks at the default state, and at every context stop of each
+    precision class what differs from them."""
+    default = blocks(slug, Reading(lang, CONTEXT.default, Precision()))
+    shape = [type(b) for b in default]
+    shown = [figures.add(b) if isinstance(b, Chart) else _text(b) for b in default]
+
+    def differs(rep: Precision) -> dict:
+        at_stop = [blocks(slug, Reading(lang, context, rep)) for context in CONTEXT_STOPS]
+        if any([type(b) for b in bs] != shape for bs in at_stop):
+            raise ValueError(f"{slug}: a section must show the same blocks at every context and precision")
+        out = {}
+        for i, value in enumerate(shown):
+            values = [figures.add(bs[i]) if isinstance(value, tuple) else _text(bs[i]) for bs in at_stop]
+            if any(v != value for v in values):
+                distinct = list(dict.fromkeys(values))
+                out[f"b{i}"] = {"values": distinct, "at": [distinct.index(v) for v in values]}
+        return out
+
+    combos, reps = precision_classes(slug, every)
+    inline = {combos["|".join(c)] for c in PRESETS}
+    html, charts = [], []
+    for i, (block, value) in enumerate(zip(default, shown)):
+        if isinstance(block, Chart):
+            charts.append({"el": f"b{i}", "fig": value[0], "id": block.figure_id})
+            html.append(_figure_html(f"b{i}", block.figure_id, value[1], value[2], slug, lang, images))
         else:
-            html.append(f'<div id="{el}">{shown}</div>')
-    lead = next((b for b in at_state[DEFAULT_STATE] if isinstance(b, Chart)), None)
-    intro = next((b.text for b in at_state[DEFAULT_STATE] if isinstance(b, Text)), "")
-    return Page(slug, lang, html, dynamic, charts, lead, intro)
+            html.append(f'<div id="b{i}">{value}</div>')
+    lead = next((b for b in default if isinstance(b, Chart)), None)
+    intro = next((b.text for b in default if isinstance(b, Text)), "")
+    return Page(slug, lang, html, charts, combos, [differs(rep) for rep in reps], inline, lead, intro)
 
 
 def _figure_html(el: str, figure_id: str, title: str, described: str, slug: str, lang: str, images: bool) -> str:
@@ -183,23 +235,30 @@ def _figure_html(el: str, figure_id: str, title: str, described: str, slug: str,
             f' <a href="#{escape(figure_id)}">#{escape(figure_id)}</a></div></figure>')
 
 
-def _controls(lang: str) -> str:
+def _controls(lang: str, every: bool) -> str:
+    """The context slider and the preset; with `every`, a format per component (as in the app's
+    sidebar, its overrides folded away)."""
     stops = "".join(f"<option value={i}></option>" for i in range(len(CONTEXT_STOPS)))
     presets = "".join(
-        f'<label><input type="radio" name="preset" value="{p}"{" checked" if p == PRESETS[0] else ""}>'
-        f'{escape(PRESET.display(p, lang))}</label>' for p in PRESETS)
-    at = CONTEXT_STOPS.index(CONTEXT.default)
+        f'<label><input type="radio" name="preset" value="{p}"{" checked" if p == PRESET.default else ""}>'
+        f'{escape(PRESET.display(p, lang))}</label>' for p in PRESET.choices)
+    roles = "".join(
+        f'<label>{escape(t(r.label, lang))} <select name="{r.name}">' + "".join(
+            f'<option value="{c}"{" selected" if c == r.default else ""}>{escape(r.display(c, lang))}</option>'
+            for c in r.choices) + "</select></label>" for r in ROLES)
+    override = (f'<details class="roles"><summary>{escape(t("app.override", lang))}</summary>'
+                f'<p class="caption">{escape(t("app.override.help", lang))}</p>{roles}</details>') if every else ""
     return (f'<form class="controls" aria-label="{escape(t("site.controls", lang))}">'
             f'<label class="context">{escape(t("app.context", lang))} '
-            f'<input id="context" type="range" min="0" max="{len(CONTEXT_STOPS) - 1}" value="{at}" list="stops" '
-            f'aria-valuetext="N = {CONTEXT.default:,}">'
+            f'<input id="context" type="range" min="0" max="{len(CONTEXT_STOPS) - 1}" value="{DEFAULT_STOP}" '
+            f'list="stops" aria-valuetext="N = {CONTEXT.default:,}">'
             f'<output id="context-value" for="context">N = {CONTEXT.default:,}</output></label>'
             f'<datalist id="stops">{stops}</datalist>'
-            f'<fieldset><legend>{escape(t("app.precision", lang))}</legend>{presets}</fieldset></form>')
+            f'<fieldset><legend>{escape(t("app.precision", lang))}</legend>{presets}</fieldset>{override}</form>')
 
 
 def _head(p: Page, title: str, base_url: str | None, preview: bool) -> str:
-    path = f"{p.lang}/{p.slug}.html"
+    path, base_url = f"{p.lang}/{p.slug}.html", base_url and base_url.rstrip("/")
     tags = [f'<meta name="description" content="{escape(p.intro)}">',
             f'<meta property="og:title" content="{escape(title)}">',
             f'<meta property="og:description" content="{escape(p.intro)}">',
@@ -226,14 +285,15 @@ def write_page(out: Path, p: Page, figures: Figures, base_url: str | None, previ
     title = f"{t(SECTIONS[p.slug].title, lang)} · KV Atlas"
     nav = "".join(f'<a href="{s}.html"{" aria-current=page" if s == p.slug else ""}>{escape(t(sec.title, lang))}</a>'
                   for s, sec in SECTIONS.items())
-    used = sorted({c["fig"] for c in p.charts} | {v[0] for d in p.dynamic if d["kind"] == "chart" for v in d["values"]})
-    data = {"states": [f"{c}|{pr}" for c, pr in STATES], "stops": CONTEXT_STOPS, "presets": PRESETS,
-            "default": DEFAULT_STATE, "dynamic": p.dynamic, "charts": p.charts,
-            "config": {**plotly_config("x"), "responsive": True}}
-    figs = "{" + ",".join(f'"{n}":{figures.json[n]}' for n in used) + "}"
+    inline = sorted(p.inline)
+    data = {"slug": p.slug, "stops": CONTEXT_STOPS, "stop": DEFAULT_STOP, "combos": p.combos, "charts": p.charts,
+            "roles": {r.name: r.default for r in ROLES},
+            "classes": [p.classes[k] if k in p.inline else None for k in range(len(p.classes))],
+            "template": TEMPLATE, "config": {**plotly_config("x"), "responsive": True}}
+    used = {c["fig"] for c in p.charts} | p.figures(inline)
     script = (f"window.KV={_js(json.dumps(data, ensure_ascii=False))};"
-              f"window.KV.figures={_js(figs)};")
-    controls = _controls(lang) if p.dynamic else ""
+              f"window.KV.figures={_js(_figures_json(figures, used))};")
+    controls = _controls(lang, len(p.combos) > len(PRESETS)) if any(p.classes) else ""
     text = f"""<!doctype html>
 <html lang="{lang}"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
@@ -251,6 +311,22 @@ def write_page(out: Path, p: Page, figures: Figures, base_url: str | None, previ
     path = out / lang / f"{p.slug}.html"
     path.write_text(text, encoding="utf-8")
     return path
+
+
+def write_classes(out: Path, p: Page, figures: Figures) -> None:
+    """Each class the page does not ship, in a script of its own that hands it to the page (a
+    script, not JSON: a page opened from a folder may load scripts but not fetch files)."""
+    shipped = {c["fig"] for c in p.charts} | p.figures(p.inline)
+    for k, states in enumerate(p.classes):
+        if k not in p.inline:
+            path = out / p.lang / "states" / p.slug / f"{k}.js"
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(f"KV.loaded({k},{_js(json.dumps(states, ensure_ascii=False))},"
+                            f"{_js(_figures_json(figures, p.figures([k]) - shipped))});\n", encoding="utf-8")
+
+
+def _figures_json(figures: Figures, used) -> str:
+    return "{" + ",".join(f'"{n}":{figures.json[n]}' for n in sorted(used)) + "}"
 
 
 def _js(text: str) -> str:
@@ -276,11 +352,11 @@ def write_files(out: Path, p: Page, figures: Figures, images: bool) -> None:
             figure_file(p.lead.figure_id, "png", p.lead.knobs, size=dict(zip(("width", "height"), PREVIEW))))
 
 
-def build(out: Path, *, base_url: str | None = None, images: bool = False,
+def build(out: Path, *, base_url: str | None = None, images: bool = False, precisions: bool = False,
           progress: Callable[[str], None] | None = None) -> list[Path]:
-    """Write the site into `out`: a page per section and language, their files, the shared assets.
-    The languages are built side by side, a process each; `progress` hears of each page written."""
-    base_url = base_url.rstrip("/") if base_url else None
+    """Write the site into `out`: a page per section and language, their files, the shared assets;
+    with `precisions`, every per-component precision too. The languages are built side by side, a
+    process each; `progress` hears of each page written."""
     out.mkdir(parents=True, exist_ok=True)
     shutil.copyfile(bundle(), out / "plotly.min.js")
     for asset in ("site.css", "site.js"):
@@ -288,18 +364,21 @@ def build(out: Path, *, base_url: str | None = None, images: bool = False,
     (out / "index.html").write_text(_redirect(f"{DEFAULT_LANG}/overview.html"), encoding="utf-8")
     written = []
     with ProcessPoolExecutor(min(len(LANGS), os.cpu_count() or 1), mp_context=get_context("spawn")) as pool:
-        for paths in pool.map(_language, [out] * len(LANGS), LANGS, [base_url] * len(LANGS), [images] * len(LANGS),
-                              [progress] * len(LANGS)):
+        n = len(LANGS)
+        for paths in pool.map(_language, [out] * n, LANGS, [base_url] * n, [images] * n, [precisions] * n,
+                              [progress] * n):
             written += paths
     return written
 
 
-def _language(out: Path, lang: str, base_url: str | None, images: bool, progress: Callable[[str], None]) -> list[Path]:
+def _language(out: Path, lang: str, base_url: str | None, images: bool, precisions: bool,
+              progress: Callable[[str], None]) -> list[Path]:
     (out / lang).mkdir(exist_ok=True)
     figures, written = Figures(lang), []
     for slug in SECTIONS:
-        p = page(slug, lang, figures, images)
+        p = page(slug, lang, figures, images, precisions)
         written.append(write_page(out, p, figures, base_url, images))
+        write_classes(out, p, figures)
         write_files(out, p, figures, images)
         if progress:  # a module's function: it travels to the language's process
             progress(f"{lang}/{slug}")

@@ -1,21 +1,27 @@
 """The static site (publish/site.py) and the app draw the same article (article/): each section's
 headings, texts, metrics and figures in the same order; on the site every number at every context
-stop and preset is core's."""
+stop and precision is core's, and the control combinations it counts as one state show one thing."""
 
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
+import plotly.io as pio
 import pytest
+from PIL import Image
 from streamlit.testing.v1 import AppTest
 
 from article import SECTIONS, Chart, Heading, Metrics, Table, Text, Title
 from browser_harness import REPO_ROOT as ROOT
 from core import Precision
+from core.cost import LAYOUT_PRECISIONS
 from core.summary import summarise
 from core.units import fmt_bytes, fmt_exact
+from figures import SPECS
 from figures.knobs import CONTEXT, CONTEXT_STOPS
-from publish.site import DEFAULT_STATE, STATES, Figures, Reading, blocks, page
+from publish.site import (COMBOS, PRESETS, Figures, Reading, blocks, page, precision, precision_classes, write_files,
+                          write_page)
 from ui.plot import COMPONENT
 
 
@@ -87,35 +93,95 @@ def overview_en():
     return page("overview", "en", Figures("en"))
 
 
-def test_the_site_ships_a_state_for_every_context_stop_and_preset(overview_en):
-    assert len(STATES) == len(CONTEXT_STOPS) * 2
-    assert STATES[DEFAULT_STATE] == (CONTEXT.default, "deployed")
-    assert all(len(d["at"]) == len(STATES) for d in overview_en.dynamic)
+def shown(p, el: str, k: int, stop: int):
+    """What a page's block shows in precision class `k` at a context stop (as site.js applies it)."""
+    if el in p.classes[k]:
+        d = p.classes[k][el]
+        return d["values"][d["at"][stop]]
+    return re.fullmatch(f'<div id="{el}">(.*)</div>', p.html[int(el[1:])], re.S)[1]
+
+
+def test_the_site_ships_every_context_stop_of_both_presets(overview_en):
+    assert [overview_en.combos["|".join(c)] for c in PRESETS] == [0, 1] and overview_en.inline == {0, 1}
+    assert all(len(d["at"]) == len(CONTEXT_STOPS) for c in overview_en.classes for d in c.values())
+    assert len(COMBOS) == 2 * (1 + len(LAYOUT_PRECISIONS)) ** 3  # each component: auto or a format
 
 
 def test_every_number_on_the_site_is_cores_at_every_state(overview_en):
-    """The Overview's metrics and table cells at each state are what core computes there."""
-    metrics = next(d for d in overview_en.dynamic if 'class="metrics"' in d["values"][0])
-    table = next(d for d in overview_en.dynamic if "<table>" in d["values"][0])
-    for i, (context, preset) in enumerate(STATES):
-        rows = [summarise(m, context, Precision(preset)) for m in ("mha", "v2", "v3.2", "v4-flash", "v4.1-flash")]
-        shown = metrics["values"][metrics["at"][i]]
-        s = rows[-1]
-        for value in (fmt_exact(s.storage.total), fmt_bytes(s.cache.total), fmt_bytes(s.read.total)):
-            assert f'<div class="value">{value}</div>' in shown, (context, preset, value)
-        cells = re.findall(r'<td class="num" data-v="[\d.]+">([\d,.]+)</td>', table["values"][table["at"][i]])
-        expected = [f"{x:,}" for r in rows for x in (r.storage.total, r.local_kv, r.cache.total, r.read.kv,
-                                                     r.read.index_key, r.read.total)]
-        assert cells == expected, (context, preset)
+    """The Overview's metrics and table cells at each stop of each preset are what core computes there."""
+    metrics, table = (next(f"b{i}" for i, h in enumerate(overview_en.html) if mark in h)
+                      for mark in ('class="metrics"', "<table>"))
+    for preset in ("deployed", "bf16"):
+        k = overview_en.combos[f"{preset}|auto|auto|auto"]
+        for stop, context in enumerate(CONTEXT_STOPS):
+            rows = [summarise(m, context, Precision(preset)) for m in ("mha", "v2", "v3.2", "v4-flash", "v4.1-flash")]
+            s = rows[-1]
+            for value in (fmt_exact(s.storage.total), fmt_bytes(s.cache.total), fmt_bytes(s.read.total)):
+                assert f'<div class="value">{value}</div>' in shown(overview_en, metrics, k, stop), (context, value)
+            cells = re.findall(r'<td class="num" data-v="[\d.]+">([\d,.]+)</td>', shown(overview_en, table, k, stop))
+            expected = [f"{x:,}" for r in rows for x in (r.storage.total, r.local_kv, r.cache.total, r.read.kv,
+                                                         r.read.index_key, r.read.total)]
+            assert cells == expected, (context, preset)
 
 
 def test_a1_on_the_site_follows_the_context():
-    """A1 differs between states: a figure per state, the one at 1M tokens labelled with core's read
+    """A1 differs between states: a figure per stop, the one at 1M tokens labelled with core's read
     for V4.1-Flash there."""
     figures = Figures("en")
     overview = page("overview", "en", figures)
-    a1 = next(d for d in overview.dynamic if d["kind"] == "chart")
-    assert len(a1["values"]) == len(STATES)
-    at = a1["values"][a1["at"][STATES.index((1 << 20, "deployed"))]]
+    el = next(c["el"] for c in overview.charts if c["id"] == "A1")
+    assert len(overview.classes[0][el]["values"]) == len(CONTEXT_STOPS)
+    at = shown(overview, el, 0, CONTEXT_STOPS.index(1 << 20))
     read = fmt_bytes(summarise("v4.1-flash", 1 << 20, Precision()).read.total)
     assert read in figures.json[at[0]] and read in at[2]  # the figure and its text alternative
+
+
+@pytest.mark.parametrize("slug", SECTIONS)
+def test_the_combinations_a_page_counts_as_one_state_show_one_thing(slug):
+    """Every per-component combination in a precision class shows the class's texts, numbers and
+    figures (a model the section prices but does not declare would fail here), and combinations
+    in two classes differ."""
+    combos, reps = precision_classes(slug, every=True)
+    members = {}
+    for combo in COMBOS:
+        members.setdefault(combos["|".join(combo)], []).append(precision(combo))
+    assert sorted(members) == list(range(len(reps)))
+
+    def texts(p: Precision) -> list:  # a table's file name says the preset: one name per class is right
+        return [replace(b, download=None) if isinstance(b, Table) else b
+                for b in blocks(slug, Reading("en", 1 << 20, p)) if not isinstance(b, Chart)]
+
+    def seen(p: Precision) -> list:
+        return texts(p) + [pio.to_json(SPECS[b.figure_id](**b.knobs), validate=False)
+                           for b in blocks(slug, Reading("en", 1 << 20, p)) if isinstance(b, Chart)
+                           and "precision" in b.knobs]
+
+    looks = [seen(reps[k]) for k in sorted(members)]
+    for k, ps in members.items():
+        assert all(texts(p) == texts(reps[k]) for p in ps), (slug, k)
+        assert seen(ps[-1]) == looks[k], (slug, k, ps[-1])
+    if len(looks) > 1:
+        assert len({repr(x) for x in looks}) == len(looks), slug
+
+
+def test_a_shared_link_shows_the_pages_lead_figure(tmp_path):
+    """Built with --images and --base-url: the page's preview tags point at its lead figure as a
+    1200 × 630 PNG, by an absolute URL under the base, beside its canonical link; each figure's SVG
+    and PNG are there to download."""
+    figures = Figures("en")
+    p = page("v3-2-dsa", "en", figures, images=True)
+    write_page(tmp_path, p, figures, "https://example.org/kv/", preview=True)
+    write_files(tmp_path, p, figures, images=True)
+    html = (tmp_path / "en" / "v3-2-dsa.html").read_text(encoding="utf-8")
+    tags = dict(re.findall(r'<meta (?:property|name)="([^"]+)" content="([^"]*)">', html))
+    assert tags["og:image"] == tags["twitter:image"] == "https://example.org/kv/en/files/v3-2-dsa/preview.png"
+    assert (tags["og:image:width"], tags["og:image:height"], tags["twitter:card"]) == ("1200", "630",
+                                                                                       "summary_large_image")
+    assert tags["og:url"] == "https://example.org/kv/en/v3-2-dsa.html"
+    assert '<link rel="canonical" href="https://example.org/kv/en/v3-2-dsa.html">' in html
+    with Image.open(tmp_path / "en" / "files" / "v3-2-dsa" / "preview.png") as preview:
+        assert (preview.format, preview.size) == ("PNG", (1200, 630))
+    assert p.lead.figure_id == p.charts[0]["id"] == "A7"
+    for c in p.charts:
+        for fmt in ("svg", "png", "csv", "html"):
+            assert (tmp_path / "en" / "files" / "v3-2-dsa" / f"kv-atlas-{c['id']}.{fmt}").stat().st_size, (c, fmt)

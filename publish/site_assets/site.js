@@ -1,6 +1,7 @@
 // KV Atlas, static site: draws each chart when it comes near the screen, and on a context or
-// precision step swaps the blocks that differ (texts as HTML, charts with Plotly.react). Every
-// state was computed by core when the site was built (publish/site.py); nothing is computed here.
+// precision step swaps the blocks that differ from the default (texts as HTML, charts with
+// Plotly.react). Every state was computed by core when the site was built (publish/site.py):
+// a precision class the page does not ship comes in a script of its own. Nothing is computed here.
 (function () {
   const K = window.KV;
   const shown = {};  // el -> figure index it should show
@@ -21,7 +22,8 @@
       displayModeBar: canvas === "360" ? false : K.config.displayModeBar,
     });
     // one object: its frames replace those of the figure drawn before
-    Plotly.react(div, {data: fig.data, layout: fig.layout, frames: fig.frames || [], config: config})
+    const layout = Object.assign({template: K.template}, fig.layout);  // the template, shipped once
+    Plotly.react(div, {data: fig.data, layout: layout, frames: fig.frames || [], config: config})
       .then(function () { if (drawn[el] === n) div.dataset.drawn = "true"; });
   }
 
@@ -37,18 +39,36 @@
     near.observe(div);
   }
 
-  function apply(at) {
-    for (const d of K.dynamic) {
-      const value = d.values[d.at[at]];
-      if (d.kind === "html") {
-        document.getElementById(d.el).innerHTML = value;
-      } else {
-        shown[d.el] = value[0];
-        const div = document.getElementById(d.el);
-        div.closest("figure").setAttribute("aria-label", value[1]);
-        document.getElementById(d.el + "-d").textContent = value[2];
-        if (div.dataset.near === "true") draw(d.el);
+  const initial = {};  // el -> what it showed at the default state, kept when it first changes
+  function set(el, value) {
+    const node = document.getElementById(el);
+    const chart = node.classList.contains("plot");
+    const figure = node.closest("figure"), said = document.getElementById(el + "-d");
+    if (!(el in initial)) {
+      initial[el] = chart ? [shown[el], figure.getAttribute("aria-label"), said.textContent] : node.innerHTML;
+    }
+    if (!chart) { node.innerHTML = value; return; }
+    shown[el] = value[0];
+    figure.setAttribute("aria-label", value[1]);
+    said.textContent = value[2];
+    if (node.dataset.near === "true") draw(el);
+  }
+
+  const requested = {};
+  function apply(stop, k) {
+    const states = K.classes[k];
+    if (!states) {  // a class in a file of its own: load it, then apply what is chosen by then
+      if (!requested[k]) {
+        requested[k] = true;
+        const script = document.createElement("script");
+        script.src = "states/" + K.slug + "/" + k + ".js";
+        document.head.appendChild(script);
       }
+      return;
+    }
+    for (const el of new Set(Object.keys(initial).concat(Object.keys(states)))) {
+      const d = states[el];
+      set(el, d ? d.values[d.at[stop]] : initial[el]);
     }
   }
 
@@ -67,17 +87,22 @@
   const out = document.getElementById("context-value");
   function current() {
     const stop = Number(context.value);
-    const preset = document.querySelector('input[name="preset"]:checked').value;
     out.textContent = "N = " + K.stops[stop].toLocaleString("en-US");
     context.setAttribute("aria-valuetext", out.textContent);  // the tokens, not the stop's index
-    return K.states.indexOf(K.stops[stop] + "|" + preset);
+    const preset = document.querySelector('input[name="preset"]:checked').value;
+    // a component's format where the page offers a choice, else its default ("auto")
+    const roles = Object.keys(K.roles).map((r) => (context.form.elements[r] || {value: K.roles[r]}).value);
+    const combo = [preset].concat(roles).join("|");
+    apply(stop, K.combos[combo]);
   }
+  K.loaded = function (k, states, figures) {
+    Object.assign(K.figures, figures);
+    K.classes[k] = states;
+    current();
+  };
   // input, not change: the charts follow the thumb while it is dragged
-  context.addEventListener("input", function () { apply(current()); });
-  for (const r of document.querySelectorAll('input[name="preset"]')) {
-    r.addEventListener("change", function () { apply(current()); });
-  }
+  context.addEventListener("input", current);
+  context.form.addEventListener("change", function (e) { if (e.target !== context) current(); });
   // a browser may restore the controls of a page it reloads: show what they say
-  const restored = current();
-  if (restored !== K.default) apply(restored);
+  current();
 })();

@@ -1,7 +1,7 @@
 """The static site (publish/site.py), built into a temporary folder and served by `python -m
 http.server` on loopback, read in Chromium: every page draws every figure with no console error,
-every link resolves, the context control moves A1 and the numbers to core's values, the language
-link lands on the same section, and each page carries its link-preview tags."""
+every link resolves, the context and precision controls move the figures and the numbers to core's
+values, the language link lands on the same section, and each page carries its link-preview tags."""
 
 from __future__ import annotations
 
@@ -17,9 +17,10 @@ from article import SECTIONS
 from browser_harness import REPO_ROOT, axe_violations, chart, chart_problems, chart_title, measure, static_server
 from core import Precision
 from core.summary import summarise
-from core.units import fmt_bytes
+from core.units import fmt_bytes, fmt_exact
 from figures.knobs import CONTEXT_STOPS
 from i18n import LANGS
+from publish.site import Figures, page, write_classes, write_page
 
 expect = pytest.importorskip("playwright.sync_api", reason="playwright is not installed (scripts/test.sh installs it)"
                              ).expect
@@ -34,6 +35,11 @@ def site(tmp_path_factory):
     done = subprocess.run([sys.executable, "-m", "publish", "site", "--out", str(out)], cwd=REPO_ROOT,
                           capture_output=True, text=True, timeout=600)
     assert done.returncode == 0, done.stderr[-3000:]
+    # V2 · MLA again, with every per-component precision (as --precisions builds every page)
+    figures = Figures("en")
+    v2 = page("v2-mla", "en", figures, every=True)
+    write_page(out, v2, figures, None, False)
+    write_classes(out, v2, figures)
     with static_server(out, tmp_path_factory.mktemp("server") / "http.log") as url:
         yield url, out
 
@@ -89,6 +95,32 @@ def test_the_context_control_moves_a1_and_the_numbers_to_cores_values(site, brow
         page.get_by_label("bf16").check()
         read = fmt_bytes(summarise("v4.1-flash", CONTEXT_STOPS[-1], Precision("bf16")).read.total)
         page.locator(".metric .value", has_text=read).wait_for()
+        assert not errors, errors
+
+
+def test_a_components_precision_moves_the_figure_and_the_numbers_to_cores_values(site, browser):
+    """A format chosen for one component loads its state's file, and the page shows core's numbers
+    for that precision at every context the slider then reaches; back to auto, the default's."""
+    url, _ = site
+    context, page_, errors = opened(browser, f"{url}/en/v2-mla.html")
+    with closing(context):
+        chart(page_, "A2")
+        requested = []
+        page_.on("request", lambda r: requested.append(r.url) if "/states/" in r.url else None)
+        page_.locator("details.roles summary").click()
+        page_.locator('select[name="main_kv"]').select_option("fp4")
+        for n in (CONTEXT_STOPS[-1], 1 << 20, None):
+            if n:
+                page_.locator("#context").fill(str(CONTEXT_STOPS.index(n)))
+            n = n or 1 << 20
+            s = summarise("v2", n, Precision("deployed", main_kv="fp4"))
+            for value in (fmt_exact(s.storage.total), fmt_bytes(s.read.total)):
+                page_.locator(".metric .value", has_text=value).wait_for()
+            assert chart(page_, "A2").locator("text", has_text=fmt_exact(s.storage.total)).count(), n
+        assert len(requested) == 1, requested  # one file for the class, loaded once
+        page_.locator('select[name="main_kv"]').select_option("auto")
+        page_.locator(".metric .value", has_text=fmt_exact(summarise("v2", 1 << 20, Precision()).storage.total)
+                      ).wait_for()
         assert not errors, errors
 
 
