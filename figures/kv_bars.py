@@ -52,7 +52,8 @@ def build_a1(
     lang: str = "ko",
     units: str = "decimal",
 ) -> go.Figure:
-    """Storage growth per token (left) and bytes read per decoded token at `context` (right)."""
+    """Storage growth per token (left) and bytes read per decoded token at `context` (right), on
+    axes that hold every model in any format (a precision step moves the bars, not the axes)."""
     return _bars(context, precision, models, highlight, lang, units, "a1.title")
 
 

@@ -20,8 +20,18 @@ from core.summary import summarise
 from core.units import fmt_bytes, fmt_exact
 from figures import SPECS
 from figures.knobs import CONTEXT, CONTEXT_STOPS
-from publish.site import (COMBOS, PRESETS, Figures, Reading, blocks, page, precision, precision_classes, write_files,
-                          write_page)
+from publish.site import (
+    COMBOS,
+    PRESETS,
+    Figures,
+    Reading,
+    blocks,
+    page,
+    precision,
+    precision_classes,
+    write_files,
+    write_page,
+)
 from ui.plot import COMPONENT
 
 
