@@ -309,6 +309,7 @@ def write_page(out: Path, p: Page, figures: Figures, base_url: str | None, previ
 <script src="../site.js"></script></body></html>
 """
     path = out / lang / f"{p.slug}.html"
+    path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(text, encoding="utf-8")
     return path
 
