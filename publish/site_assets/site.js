@@ -54,7 +54,7 @@
     if (node.dataset.near === "true") draw(el);
   }
 
-  const requested = {};
+  const requested = {}, main = document.querySelector("main");
   function apply(stop, k) {
     const states = K.classes[k];
     if (!states) {  // a class in a file of its own: load it, then apply what is chosen by then
@@ -62,10 +62,13 @@
         requested[k] = true;
         const script = document.createElement("script");
         script.src = "states/" + K.slug + "/" + k + ".js";
+        script.onerror = function () { requested[k] = false; main.removeAttribute("aria-busy"); };
         document.head.appendChild(script);
       }
+      main.setAttribute("aria-busy", "true");  // what is shown is the state before, until it comes
       return;
     }
+    main.removeAttribute("aria-busy");
     for (const el of new Set(Object.keys(initial).concat(Object.keys(states)))) {
       const d = states[el];
       set(el, d ? d.values[d.at[stop]] : initial[el]);

@@ -105,10 +105,14 @@ def test_a_components_precision_moves_the_figure_and_the_numbers_to_cores_values
     context, page_, errors = opened(browser, f"{url}/en/v2-mla.html")
     with closing(context):
         chart(page_, "A2")
-        requested = []
-        page_.on("request", lambda r: requested.append(r.url) if "/states/" in r.url else None)
+        held = []  # the class's file, held back: until it comes, the page says it is busy
+        page_.route("**/states/**", lambda route: held.append(route))
         page_.locator("details.roles summary").click()
         page_.locator('select[name="main_kv"]').select_option("fp4")
+        expect(page_.locator("main")).to_have_attribute("aria-busy", "true")
+        assert len(held) == 1, held
+        held[0].continue_()
+        expect(page_.locator("main")).not_to_have_attribute("aria-busy", "true")
         for n in (CONTEXT_STOPS[-1], 1 << 20, None):
             if n:
                 page_.locator("#context").fill(str(CONTEXT_STOPS.index(n)))
@@ -117,7 +121,7 @@ def test_a_components_precision_moves_the_figure_and_the_numbers_to_cores_values
             for value in (fmt_exact(s.storage.total), fmt_bytes(s.read.total)):
                 page_.locator(".metric .value", has_text=value).wait_for()
             assert chart(page_, "A2").locator("text", has_text=fmt_exact(s.storage.total)).count(), n
-        assert len(requested) == 1, requested  # one file for the class, loaded once
+        assert len(held) == 1, held  # one file for the class, loaded once
         page_.locator('select[name="main_kv"]').select_option("auto")
         page_.locator(".metric .value", has_text=fmt_exact(summarise("v2", 1 << 20, Precision()).storage.total)
                       ).wait_for()
