@@ -320,7 +320,7 @@ class Section:
     title: str  # i18n key of its name in the navigation
     draw: Callable[..., Generator]
     # the models it prices at its defaults: the precision moves the section only through the formats
-    # these store (core.cost.fitted), which is how the static site counts its precision states
+    # these store (core.cost.formats), which is how the static site counts its precision states
     prices: tuple[str, ...] = ()
 
 

@@ -16,7 +16,7 @@ from functools import lru_cache
 import numpy as np
 
 from .checks import one_of, whole_numbers
-from .formats import LAYOUT_PRECISIONS
+from .formats import LAYOUT_PRECISIONS, Layout
 from .models import ROLES, Component, Model
 from .registry import get, lookup
 
@@ -68,6 +68,14 @@ def fitted(model: Model | str, precision: Precision) -> Precision:
     m = get(model)
     back = {c.role: c.deployed for c in m.components if precision.of(c) not in c.layouts}
     return replace(precision, **back) if back else precision
+
+
+def formats(model: Model | str, precision: Precision = DEPLOYED) -> dict[str, Layout]:
+    """What each cached role of the model stores in a precision (fitted: a layout the model does
+    not offer leaves its deployed one). Two precisions that give the same price every number alike."""
+    m = get(model)
+    p = fitted(m, precision)
+    return {c.role: c.layout(p.of(c)) for c in m.components}
 
 
 def entry_bytes(model: Model, precision: Precision = DEPLOYED) -> dict[str, int]:

@@ -30,8 +30,8 @@ class Summary:
 def summarise(model: Model | str, context: int, precision: cost.Precision = cost.DEPLOYED) -> Summary:
     """One model's row: an id (the article's, an open preset, a registered one) or a spec."""
     m = get(model)
+    formats = cost.formats(m, precision)
     precision = cost.fitted(m, precision)
-    formats = {c.role: c.layout(precision.of(c)) for c in m.components}
     return Summary(
         model=m,
         context=int(context),

@@ -18,6 +18,7 @@ from collections.abc import Sequence
 import plotly.graph_objects as go
 
 from core import A1_MODELS, ALL_BF16, DEPLOYED, Precision, get
+from core.cost import formats
 from core.summary import Summary, summarise
 from core.units import fmt_bytes, fmt_exact, fmt_ratio, fmt_tokens
 from i18n import LANGS, model_name, t
@@ -164,7 +165,7 @@ def _subtitle(rows: list[Summary], lang: str) -> str:
     """The formats the bars are in, named by what they are (an override a model cannot take
     leaves its deployed format, core.cost.fitted)."""
     for key, preset in (("a1.sub", DEPLOYED), ("a1.sub.bf16", ALL_BF16)):
-        if all(s.formats == summarise(s.model, s.context, preset).formats for s in rows):
+        if all(s.formats == formats(s.model, preset) for s in rows):
             return t(key, lang)
     return t("a1.sub.custom", lang)
 

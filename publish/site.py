@@ -3,7 +3,7 @@ app draws, written as HTML. The controls work without a server: every state they
 by core here and shipped as data (site.js swaps texts and redraws charts with Plotly.react).
 
 A state is a context stop and a precision class: the control combinations that give the section's
-models the same formats (core.cost.fitted). The presets' classes ship in the page; with
+models the same formats (core.cost.formats). The presets' classes ship in the page; with
 `precisions`, every per-component combination is built too, each further class in a file of its own
 that the page loads when the reader picks it. `python -m publish site --out site/ [--precisions]`."""
 
@@ -25,8 +25,8 @@ import plotly.graph_objects as go
 import plotly.io as pio
 
 from article import SECTIONS, Ask, Chart, Heading, Metrics, Part, Table, Text, Title, Tool, play
-from core import Precision, get
-from core.cost import fitted
+from core import Precision
+from core.cost import formats
 from figures import SPECS
 from figures.canvas import screen
 from figures.describe import description
@@ -43,8 +43,8 @@ ASSETS = Path(__file__).resolve().parent / "site_assets"  # site.css, site.js
 CANVASES = (900, 360)  # px: the site's column on a desktop, on a phone (figures/canvas.py's width classes)
 PREVIEW = (1200, 630)  # px: a shared link's preview image (Open Graph)
 PRESET, *ROLES = PRECISION.parts  # the preset; a format per component ("auto": the preset's)
-PRESETS = tuple((preset, *("auto" for _ in ROLES)) for preset in PRESET.choices)
-COMBOS = tuple(dict.fromkeys((*PRESETS, *product(PRESET.choices, *(r.choices for r in ROLES)))))
+PRESET_COMBOS = tuple((preset, *("auto" for _ in ROLES)) for preset in PRESET.choices)
+COMBOS = tuple(dict.fromkeys((*PRESET_COMBOS, *product(PRESET.choices, *(r.choices for r in ROLES)))))
 DEFAULT_STOP = CONTEXT_STOPS.index(CONTEXT.default)
 # the charts' shared template, shipped once per page rather than in every figure
 TEMPLATE = go.Figure(layout=dict(template="kv_atlas")).to_plotly_json()["layout"]["template"]
@@ -61,10 +61,10 @@ def precision_classes(slug: str, every: bool) -> tuple[dict[str, int], list[Prec
     presets' alone unless `every`), and a precision of each class. Class 0 is the default's."""
     models = SECTIONS[slug].prices
     of, reps, index = {}, [], {}
-    for combo in COMBOS if every else PRESETS:
+    for combo in COMBOS if every else PRESET_COMBOS:
         p = precision(combo)
-        formats = tuple(fitted(m, p).of(c) for m in models for c in get(m).components)
-        of["|".join(combo)] = index.setdefault(formats, len(reps))
+        stored = tuple(tuple(formats(m, p).values()) for m in models)
+        of["|".join(combo)] = index.setdefault(stored, len(reps))
         if len(reps) < len(index):
             reps.append(p)
     return of, reps
@@ -212,7 +212,7 @@ def page(slug: str, lang: str, figures: Figures, images: bool = False, every: bo
         return out
 
     combos, reps = precision_classes(slug, every)
-    inline = {combos["|".join(c)] for c in PRESETS}
+    inline = {combos["|".join(c)] for c in PRESET_COMBOS}
     html, charts = [], []
     for i, (block, value) in enumerate(zip(default, shown)):
         if isinstance(block, Chart):
@@ -293,7 +293,7 @@ def write_page(out: Path, p: Page, figures: Figures, base_url: str | None, previ
     used = {c["fig"] for c in p.charts} | p.figures(inline)
     script = (f"window.KV={_js(json.dumps(data, ensure_ascii=False))};"
               f"window.KV.figures={_js(_figures_json(figures, used))};")
-    controls = _controls(lang, len(p.combos) > len(PRESETS)) if any(p.classes) else ""
+    controls = _controls(lang, len(p.combos) > len(PRESET_COMBOS)) if any(p.classes) else ""
     text = f"""<!doctype html>
 <html lang="{lang}"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
