@@ -217,6 +217,66 @@ def _evaluate(m: Model, what: str, n, precision: Precision) -> Parts:
     return Parts(*(_scalar(out.get(r, zero), n) for r in ROLES))
 
 
+@dataclass(frozen=True)
+class Group:
+    """Layers that store global KV alike: `layers` of them, one entry per `ratio` tokens, an entry
+    of `entry` bytes per role (the terms of the per-token sum, as the article writes it)."""
+
+    layers: int
+    ratio: int
+    entry: tuple[tuple[str, int], ...]  # (role, bytes) in ROLES order: main KV, then index key
+
+    @property
+    def per_token(self) -> Fraction:
+        return Fraction(self.layers * sum(b for _, b in self.entry), self.ratio)
+
+
+def storage_groups(model: Model | str, precision: Precision = DEPLOYED) -> tuple[Group, ...]:
+    """The per-token storage as a sum of groups, in schedule order (V4-Flash: 21 CSA layers ×
+    (584 + 68) B ÷ 4 + 20 HCA layers × 584 B ÷ 128); their per_token sums to storage_per_token."""
+    m = get(model)
+    b = entry_bytes(m, fitted(m, precision))
+    counts: dict[tuple, int] = {}
+    for ly in m.layers:
+        if ly.stores_global:
+            roles = ("main_kv", "index_key") if ly.stores_index_key else ("main_kv",)
+            key = (ly.ratio, tuple((r, b[r]) for r in roles if b[r]))
+            counts[key] = counts.get(key, 0) + 1
+    return tuple(Group(n, ratio, entry) for (ratio, entry), n in counts.items())
+
+
+@dataclass(frozen=True)
+class ReadTerm:
+    """One term of a decode step's reads: `layers` each read `entries` entries of `role`, of
+    `entry_bytes` each."""
+
+    role: str
+    layers: int
+    entries: int
+    entry_bytes: int
+
+    @property
+    def total(self) -> int:
+        return self.layers * self.entries * self.entry_bytes
+
+
+def read_terms(model: Model | str, n: int, precision: Precision = DEPLOYED) -> tuple[ReadTerm, ...]:
+    """What a decode step at context `n` reads, term by term (their totals sum to `reads`): V3.2's
+    61 layers × 2,048 entries × 656 B of KV and 61 × N × 132 B of index key."""
+    m = get(model)
+    n = int(_context(n))
+    b = entry_bytes(m, fitted(m, precision))
+    layers: dict[Term, int] = {}
+    for ly in m.layers:
+        for term in _read_terms(m, ly):
+            layers[term] = layers.get(term, 0) + 1
+    out = []
+    for (role, ratio, cap), count in layers.items():
+        entries = n // ratio if cap is None else min(cap, n // ratio)
+        out.append(ReadTerm(role, count, entries, b[role]))
+    return tuple(out)
+
+
 def cache_at(model: Model | str, n, precision: Precision = DEPLOYED) -> Parts:
     """Bytes held in the cache at context N: complete entries only, plus local KV."""
     return _evaluate(get(model), "stored", _context(n), precision)

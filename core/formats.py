@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from fractions import Fraction
 
 from .checks import one_of
 
@@ -39,12 +40,15 @@ class GroupError(ValueError):
 
 @dataclass(frozen=True)
 class Segment:
-    """`dims` elements of `dtype`; with `group`, one `scale` per `group` elements."""
+    """`dims` elements of `dtype`; with `group`, one `scale` per `group` elements. `part` names
+    what the elements are where an entry holds parts in different formats ("rope": the rotated
+    tail kept apart; "" for the entry's values as a whole)."""
 
     dims: int
     dtype: Dtype
     group: int | None = None
     scale: Dtype | None = None
+    part: str = ""
 
     def __post_init__(self):
         if (self.group is None) != (self.scale is None):
@@ -55,6 +59,15 @@ class Segment:
     @property
     def n_scales(self) -> int:
         return self.dims // self.group if self.group else 0
+
+    @property
+    def value_bytes(self) -> Fraction:
+        """Bytes of the values alone (a whole entry is whole bytes; a segment may not be)."""
+        return Fraction(self.dims * self.dtype.bits, 8)
+
+    @property
+    def scale_bytes(self) -> Fraction:
+        return Fraction(self.n_scales * (self.scale.bits if self.scale else 0), 8)
 
     @property
     def bits(self) -> int:
@@ -151,7 +164,7 @@ def v41_fp8(width: int) -> Layout:
 
 
 def _with_bf16_rope(quantised: Layout, rope: int, pad: int = 0) -> Layout:
-    return Layout(quantised.precision, (*quantised.segments, Segment(rope, BF16)), pad)
+    return Layout(quantised.precision, (*quantised.segments, Segment(rope, BF16, part="rope")), pad)
 
 
 def fitting(*builds: Callable[[], Layout]) -> dict[str, Layout]:

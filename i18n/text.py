@@ -224,6 +224,11 @@ TEXT: dict[str, dict[str, str]] = {
     "x.axis.x": {"ko": "문맥 길이 N (토큰, 로그 눈금)", "en": "context length N (tokens, log scale)"},
     "x.axis.y": {"ko": "캐시 (bytes, 로그 눈금)", "en": "cache (bytes, log scale)"},
     "x.now": {"ko": "현재 N", "en": "current N"},
+    # byte counts written out (article/derive.py)
+    "dv.values": {"ko": "{f} 값 {b} B", "en": "{b} B {f} values"},
+    "dv.rope": {"ko": "{f} RoPE 부분 {b} B", "en": "{b} B {f} RoPE part"},
+    "dv.scales": {"ko": "scale {b} B({f} {n}개)", "en": "{b} B scales ({n} × {f})"},
+    "dv.pad": {"ko": "패딩 {b} B", "en": "{b} B padding"},
     # app chrome
     "app.title": {"ko": "KV Atlas", "en": "KV Atlas"},
     "app.lang": {"ko": "언어 · Language", "en": "Language · 언어"},

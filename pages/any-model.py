@@ -1,6 +1,6 @@
 """Beyond the article: any model's KV cache (open presets and a config.json of your own), how
 many requests fit on a GPU node, the decode read floor, and why other sources' numbers differ
-(article/sections.py describes it; the config import and the variant toggles are the app's own)."""
+(article/sections/ describes it; the config import and the variant toggles are the app's own)."""
 
 import pandas as pd
 import streamlit as st

@@ -1,5 +1,5 @@
 """Overview: figure A1 (storage and reads), the numbers per model, the local/global crossover.
-Its content is described once, in article/sections.py."""
+Its content is described once, in article/sections/."""
 
 import ui
 

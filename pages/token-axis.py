@@ -1,5 +1,5 @@
 """Article B: token-axis compression, B1–B4 in article order.
-Its content is described once, in article/sections.py."""
+Its content is described once, in article/sections/."""
 
 import ui
 

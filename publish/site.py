@@ -23,6 +23,7 @@ from pathlib import Path
 
 import plotly.graph_objects as go
 import plotly.io as pio
+from markdown_it import MarkdownIt
 
 from article import SECTIONS, Ask, Chart, Heading, Metrics, Part, Table, Text, Title, Tool, play
 from core import Precision
@@ -46,6 +47,8 @@ PRESET, *ROLES = PRECISION.parts  # the preset; a format per component ("auto": 
 PRESET_COMBOS = tuple((preset, *("auto" for _ in ROLES)) for preset in PRESET.choices)
 COMBOS = tuple(dict.fromkeys((*PRESET_COMBOS, *product(PRESET.choices, *(r.choices for r in ROLES)))))
 DEFAULT_STOP = CONTEXT_STOPS.index(CONTEXT.default)
+# the article's prose (article/prose/) as the app's st.markdown draws it: CommonMark, tables, inline HTML
+PROSE = MarkdownIt("commonmark", {"html": True}).enable("table")
 # the charts' shared template, shipped once per page rather than in every figure
 TEMPLATE = go.Figure(layout=dict(template="kv_atlas")).to_plotly_json()["layout"]["template"]
 
@@ -149,6 +152,8 @@ def _text(block) -> str:
             return f"<h1>{escape(text)}</h1>"
         case Heading(text, level):
             return f"<h{level}>{escape(text)}</h{level}>"
+        case Text(text, "prose"):
+            return f'<div class="prose">{PROSE.render(text)}</div>'
         case Text(text, style):
             return f'<p class="{style}">{_linked(escape(text))}</p>'
         case Metrics(items):

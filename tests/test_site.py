@@ -68,7 +68,7 @@ def site_elements(shown: list) -> list[tuple]:
             case Heading(text, level):
                 out.append(("header" if level == 2 else "subheader", text))
             case Text(text, style):
-                out.append((style, text))
+                out.append(("markdown" if style == "prose" else style, text))  # prose: st.markdown
             case Metrics(items):
                 out += [("metric", label, value) for label, value in items]
             case Chart():

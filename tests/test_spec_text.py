@@ -12,6 +12,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 import core
+from article.prose import PROSE, passages
 from core import MODELS
 from figures import FIGURES
 from figures.knobs import help_fields
@@ -51,6 +52,14 @@ def test_a_label_has_the_same_placeholders_in_every_language(key):
 def test_no_translation_types_a_number_the_specs_define():
     spec = spec_numbers()
     typed = {(k, lang): numbers_in(s) & spec for k, v in TEXT.items() for lang, s in v.items()}
+    assert not {k: v for k, v in typed.items() if v}
+
+
+def test_no_prose_types_a_number_the_specs_define():
+    """The article's prose (article/prose/) takes every spec number from a field the section fills."""
+    spec = spec_numbers()
+    typed = {(f"{p.parent.name}/{p.name}", name): numbers_in(text) & spec
+             for p in PROSE.glob("*/*.md") for name, text in passages(p.stem, p.parent.name).items()}
     assert not {k: v for k, v in typed.items() if v}
 
 

@@ -11,7 +11,9 @@ from article import SECTIONS, Ask, Chart, Heading, Metrics, Part, Table, Text, T
 from .charts import chart
 from .state import control, follows_context, model_picker, view
 
-_TEXT = {"markdown": st.markdown, "caption": st.caption, "info": st.info, "error": st.error}
+_TEXT = {"markdown": st.markdown, "caption": st.caption, "info": st.info, "error": st.error,
+         # the article's own prose (article/prose/): Markdown with <sub>/<sup>, no reader's input in it
+         "prose": lambda text: st.markdown(text, unsafe_allow_html=True)}
 
 
 def show(slug: str, **tools) -> None:

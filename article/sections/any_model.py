@@ -1,0 +1,77 @@
+"""Beyond the article: any model, GPU capacity, the read floor, other sources' numbers."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from core import get
+from core.open_models import OPEN_IMPORTS
+from core.summary import summarise
+from core.units import fmt_tokens
+from core.variants import SGLANG_PAGE_TOKENS, VARIANTS
+from figures import EXTRAS
+from figures.reconcile import variant_name
+from i18n import model_name, t
+
+from ..blocks import Ask, Chart, Heading, Reading, Table, Text, Title, Tool
+from .common import Blocks
+
+
+def any_model(v: Reading, import_panel: Callable[[], dict] | None = None,
+              variant_toggles: Callable[[], tuple] | None = None) -> Blocks:
+    """Beyond the article: any model's KV cache (open presets and a config.json of your own), how many
+    requests fit on a GPU node, the decode read floor, and why other sources' numbers differ."""
+    L = v.lang
+    capacity = EXTRAS["capacity"]
+    yield Title(t("by.title", L))
+    yield Text(t("by.intro", L), "caption")
+    found = yield Tool(import_panel, {})  # the app's config import: this session's imported configs
+    models, = yield Ask((capacity.knob("models"),))
+    if not models:
+        yield Text(t("ov.empty", L), "info")
+        return
+
+    def design(model_id: str) -> str:
+        known = found.get(model_id) or OPEN_IMPORTS.get(model_id)
+        return known.design if known else " + ".join(get(model_id).layer_counts)
+
+    yield Heading(t("by.table", L, n=fmt_tokens(v.context)))
+    rows = [summarise(m, v.context, v.precision) for m in models]
+    columns = {
+        t("col.model", L): [model_name(r.model.id, r.model.name, L) for r in rows],
+        t("col.design", L): [design(r.model.id) for r in rows],
+        t("col.params", L): [f"{r.model.parameters / 1e9:,.1f} B" if r.model.parameters else "—" for r in rows],
+        t("col.storage", L): [r.storage.total for r in rows],
+        t("col.local", L): [r.local_kv for r in rows],
+        t("col.cache", L): [r.cache.total for r in rows],
+        t("col.read", L): [r.read.total for r in rows],
+    }
+    yield Table(columns, numbers=tuple(columns)[3:], name=t("by.table", L, n=fmt_tokens(v.context)))
+    yield Chart("A1", dict(context=v.context, precision=v.precision, models=models, highlight=None, lang=L,
+                           units=v.units))
+
+    yield Heading(t("by.planner", L))
+    gpu, tp = yield Ask((capacity.knob("gpu"), capacity.knob("tp")))
+    custom = {"memory_gb": capacity.knob("memory_gb").default, "bandwidth_tb": capacity.knob("bandwidth_tb").default}
+    if gpu == "custom":
+        custom = dict(zip(custom, (yield Ask(tuple(capacity.knob(name) for name in custom)))))
+    node = dict(gpu=gpu, tp=tp, **custom)
+    names = ("bytes_per_parameter", "reserved", "block")
+    plan = dict(zip(names, (yield Ask(tuple(capacity.knob(n) for n in names)))))
+    yield Chart("capacity", dict(models=models, context=v.context, precision=v.precision, lang=L, units=v.units,
+                                 **node, **plan))
+
+    yield Heading(t("by.floor", L))
+    batch, = yield Ask((EXTRAS["read-floor"].knob("batch"),))
+    yield Chart("read-floor", dict(models=models, precision=v.precision, batch=batch, lang=L, **node))
+
+    yield Heading(t("by.rec", L))
+    yield Text(t("by.rec.intro", L), "caption")
+    # the site, without the toggles: what each way of counting is and where it comes from
+    on = yield Tool(variant_toggles, (), site=tuple(
+        Text(f"{variant_name(vid, L)} — {t(f'var.{vid}.desc', L, page=SGLANG_PAGE_TOKENS)} "
+             f"({t('rec.source', L)}: {variant.source})") for vid, variant in VARIANTS.items()))
+    if on:
+        yield Chart("reconciliation", dict(variants=tuple(on), context=v.context, lang=L, units=v.units))
+    else:
+        yield Text(t("by.rec.none", L), "info")

@@ -1,0 +1,121 @@
+"""The article's prose (article/prose/): both languages hold the same passages with the same
+fields, every passage is shown by its section, no number a spec defines is typed in it, and the
+byte counts it writes out (article/derive.py) are core's and follow the precision."""
+
+from __future__ import annotations
+
+import re
+from fractions import Fraction
+
+import pytest
+
+from article import SECTIONS, Heading, Text
+from article.derive import entry_sum, entry_terms, per_token_sum
+from article.prose import PROSE, fields_of, passage, passages
+from core import ALL_BF16, MODELS, Precision, storage_per_token
+from core.cost import DEPLOYED, formats, read_terms, reads, storage_groups
+from figures.knobs import CONTEXT
+from i18n import LANGS
+from publish.site import Reading, blocks
+
+WRITTEN = sorted({p.stem for p in PROSE.glob("*/*.md")})
+
+
+def test_every_section_has_its_prose_in_every_language():
+    for slug in WRITTEN:
+        assert slug in SECTIONS, f"{slug}.md belongs to no section"
+        for lang in LANGS:
+            assert (PROSE / lang / f"{slug}.md").is_file(), f"{lang}/{slug}.md is missing"
+
+
+@pytest.mark.parametrize("slug", WRITTEN)
+def test_both_languages_hold_the_same_passages_with_the_same_fields(slug):
+    ko, en = (passages(slug, lang) for lang in ("ko", "en"))
+    assert list(ko) == list(en)
+    for name in ko:
+        assert fields_of(ko[name]) == fields_of(en[name]), name
+
+
+@pytest.mark.parametrize("slug", WRITTEN)
+def test_prose_has_no_dollar_sign_streamlit_would_read_as_latex(slug):
+    for lang in LANGS:
+        assert "$" not in (PROSE / lang / f"{slug}.md").read_text(encoding="utf-8")
+
+
+def _shown(slug: str, lang: str, precision: Precision = DEPLOYED) -> str:
+    return "\n".join(b.text for b in blocks(slug, Reading(lang, CONTEXT.default, precision))
+                     if isinstance(b, (Heading, Text)))
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("slug", WRITTEN)
+def test_every_passage_is_shown_by_its_section(slug, lang):
+    shown = _shown(slug, lang)
+    for name, text in passages(slug, lang).items():
+        literal = re.split(r"\{\w+[^}]*\}", text.lstrip("# "))[0].strip()[:20]  # its words before a field
+        assert literal in shown, f"{lang}/{slug}.md's passage {name!r} is not shown"
+
+
+def test_a_passage_yields_its_headings_and_the_text_between(tmp_path, monkeypatch):
+    import article.prose
+
+    (tmp_path / "en").mkdir()
+    (tmp_path / "en" / "x.md").write_text(
+        "<!-- top -->\nLead {n} B.\n\n## Head\nOne.\n\nTwo {{x}}.\n### Sub\nThree.\n<!-- next -->\nFour.\n")
+    monkeypatch.setattr(article.prose, "PROSE", tmp_path)
+    passages.cache_clear()
+    try:
+        assert list(passages("x", "en")) == ["top", "next"]
+        assert list(passage("x", "top", "en", n="656")) == [
+            Text("Lead 656 B.", "prose"), Heading("Head", 2), Text("One.\n\nTwo {x}.", "prose"), Heading("Sub", 3),
+            Text("Three.", "prose")]
+        with pytest.raises(KeyError):
+            list(passage("x", "top", "en"))  # a field the section does not fill
+    finally:
+        passages.cache_clear()
+
+
+@pytest.mark.parametrize("model", ["mha", "v2", "v3.2", "v4-flash", "v4.1-flash"])
+@pytest.mark.parametrize("precision", [Precision(), ALL_BF16, Precision(main_kv="fp4", index_key="fp8")])
+def test_derivations_sum_to_cores_bytes(model, precision):
+    for layout in formats(model, precision).values():
+        parts = [int(x.replace(",", "")) for x in re.findall(r"[\d,]+", entry_sum(layout).split("=")[0])]
+        assert sum(parts) == layout.nbytes
+        assert f"{layout.nbytes:,} B" in entry_terms(layout, "en")
+    assert sum(g.per_token for g in storage_groups(model, precision)) == Fraction(
+        storage_per_token(model, precision).total)
+    assert sum(r.total for r in read_terms(model, CONTEXT.default, precision)) == reads(
+        model, CONTEXT.default, precision).total
+
+
+def test_the_articles_derivations_read_as_it_writes_them():
+    assert entry_sum(formats("v3.2")["main_kv"]) == "512 + 16 + 128 = 656 B"
+    assert entry_sum(formats("v3.2")["index_key"]) == "128 + 4 = 132 B"
+    assert entry_sum(formats("v4-flash")["main_kv"]) == "448 + 7 + 128 + 1 = 584 B"
+    assert per_token_sum("v4-flash") == "21 × (584 + 68) B ÷ 4 + 20 × 584 B ÷ 128 ≈ 3,514 B"
+    assert per_token_sum("v3.2") == "61 × (656 + 132) B = 48,068 B"
+    assert entry_terms(formats("v3.2")["main_kv"], "en") == (
+        "512 B FP8 values + 16 B scales (4 × FP32) + 128 B BF16 RoPE part = 656 B")
+
+
+GENERATIONS = {"v2-mla": "v2", "v3-2-dsa": "v3.2", "v4-flash": "v4-flash", "v4-1-flash": "v4.1-flash"}
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("slug", [s for s in GENERATIONS if s in WRITTEN])
+def test_a_sections_derivation_follows_the_precision(slug, lang):
+    """Each generation's prose writes its per-token sum out, and a precision step changes it."""
+    model = GENERATIONS[slug]
+    for precision in (Precision(), ALL_BF16):
+        assert per_token_sum(model, precision) in _shown(slug, lang, precision)
+    assert per_token_sum(model) != per_token_sum(model, ALL_BF16)
+
+
+def test_the_derivations_follow_a_changed_spec(monkeypatch):
+    import dataclasses
+
+    import core.models
+    v32 = MODELS["v3.2"]
+    monkeypatch.setattr(core.models, "MODELS", {**MODELS, "v3.2": dataclasses.replace(
+        v32, dims=dataclasses.replace(v32.dims, kv_lora_rank=256))})
+    assert entry_sum(formats("v3.2")["main_kv"]) == "256 + 8 + 128 = 392 B"
