@@ -628,4 +628,20 @@ TEXT: dict[str, dict[str, str]] = {
     "var.mha-key-192.desc": {"ko": "가상 MHA의 head를 V2 실제 폭(key = 내용 + RoPE, value는 더 좁음)으로 잡으면 기준이 커지고 배수도 달라집니다.", "en": "Giving the hypothetical MHA V2's real heads (key = content + RoPE part, a narrower value) makes the baseline larger and every ratio with it."},
     "var.architecture-only.desc": {"ko": "모든 캐시 값을 BF16으로 두면 MHA 대비 배수가 구조만의 효과가 됩니다.", "en": "With every cached value in BF16, the ratio to MHA measures the architecture alone."},
     "rec.source": {"ko": "출처", "en": "source"},
+    # --- labels added for issue 25: overview ---
+    #
+    # --- labels added for issue 25: v2 ---
+    #
+    # --- labels added for issue 25: v32 ---
+    #
+    # --- labels added for issue 25: v4 ---
+    #
+    # --- labels added for issue 25: v41 ---
+    #
+    # --- labels added for issue 25: token-axis ---
+    #
+    # --- labels added for issue 25: site ---
+    #
+    # --- labels added for issue 25: app ---
+    #
 }
