@@ -78,6 +78,15 @@ class Tool:
 
 
 @dataclass(frozen=True)
+class Either:
+    """What the app and the site say differently (e.g. how to use a control only the app has):
+    the app shows `app`, the site `site` (blocks, no controls)."""
+
+    app: tuple = ()
+    site: tuple = ()
+
+
+@dataclass(frozen=True)
 class Part:
     """A part of the section that the context alone moves (the app reruns only it on a context
     step): `section(reading)` is a section of its own; answered with what it returns."""
@@ -86,7 +95,7 @@ class Part:
     section: Callable[[Reading], Generator]
 
 
-Block = Title | Heading | Text | Metrics | Chart | Table | Ask | Tool | Part
+Block = Title | Heading | Text | Metrics | Chart | Table | Ask | Tool | Either | Part
 
 
 def play(section: Generator, answer: Callable[[Block], Any]) -> Any:

@@ -25,7 +25,7 @@ import plotly.graph_objects as go
 import plotly.io as pio
 from markdown_it import MarkdownIt
 
-from article import SECTIONS, Ask, Chart, Heading, Metrics, Part, Table, Text, Title, Tool, play
+from article import SECTIONS, Ask, Chart, Either, Heading, Metrics, Part, Table, Text, Title, Tool, play
 from core import Precision
 from core.cost import formats
 from figures import SPECS
@@ -83,10 +83,11 @@ class Reading:
     units: str = UNITS.default
 
 
-def blocks(slug: str, reading: Reading, tools: bool = True) -> list:
-    """The blocks a section shows at a reading, every control at its default (the app's own
-    tools at the defaults the section gives them, and what the site shows in their place unless
-    not `tools`)."""
+def blocks(slug: str, reading: Reading, app: bool = False) -> list:
+    """The blocks a section shows at a reading, every control at its default, the app's own tools
+    at the defaults the section gives them: as the site shows it (what it shows in the tools'
+    place, its side of an Either), or with `app`, the app's text (its side of an Either, nothing
+    for a tool)."""
     shown = []
 
     def answer(block):
@@ -94,8 +95,11 @@ def blocks(slug: str, reading: Reading, tools: bool = True) -> list:
             case Ask(knobs):
                 return tuple(k.default for k in knobs)
             case Tool(_, default, site):
-                shown.extend(site if tools else ())
+                shown.extend(() if app else site)
                 return default
+            case Either(in_app, on_site):
+                shown.extend(in_app if app else on_site)
+                return None
             case Part(_, section):
                 return play(section(reading), answer)
         shown.append(block)

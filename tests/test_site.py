@@ -89,7 +89,7 @@ def test_the_app_and_the_site_show_a_section_alike(slug, lang):
     at.run()
     assert not at.exception
     app = app_elements(at)
-    site = site_elements(blocks(slug, Reading(lang, CONTEXT.default, Precision()), tools=False))
+    site = site_elements(blocks(slug, Reading(lang, CONTEXT.default, Precision()), app=True))
     if slug == "any-model":  # its toggles draw more: the site's blocks in the app's order
         found = iter(app)
         assert all(element in found for element in site), (site, app)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from article import SECTIONS, Ask, Chart, Heading, Metrics, Part, Table, Text, Title, Tool, play
+from article import SECTIONS, Ask, Chart, Either, Heading, Metrics, Part, Table, Text, Title, Tool, play
 
 from .charts import chart
 from .state import control, follows_context, model_picker, view
@@ -40,6 +40,9 @@ def _answer(block):
             return _ask(knobs, widths)
         case Tool(app):
             return app()
+        case Either(app):
+            for b in app:
+                _answer(b)
         case Part(key, section):
             return _part(key, section)
 
