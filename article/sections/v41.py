@@ -156,7 +156,7 @@ def _storage(v: Reading) -> dict:
         per_token=per_token_sum(MODEL, p),
         groups_expr=" + ".join(f"{g.layers} ÷ {g.ratio}" if g.ratio > 1 else f"{g.layers}" for g in groups),
         entries=num(entries), entry_expr=" + ".join(f"{b:,}" for _, b in entry),
-        entry_b=f"{sum(b for _, b in entry):,}", total=fmt_exact(storage_per_token(MODEL, p).total))
+        total=fmt_exact(storage_per_token(MODEL, p).total))
 
 
 def _local(v: Reading) -> dict:
