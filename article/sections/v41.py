@@ -1,41 +1,204 @@
-"""V4.1-Flash · CSA2/CED: layers share global KV (A20–A27)."""
+"""V4.1-Flash · CSA2/CED: layers share global KV (A20–A27), its prose in article/prose/<lang>/v4-1-flash.md.
+
+Every number the prose quotes is read here from the specs and core: the layer layout from the
+schedule (core.mechanisms.sharing), the byte sums from core.cost (article/derive.py)."""
 
 from __future__ import annotations
 
-from core import get
-from core.summary import Summary
-from core.units import fmt_bytes
-from i18n import t
+from collections import Counter
+from fractions import Fraction
+from itertools import groupby
 
-from ..blocks import Chart, Heading, Reading, Text
+from core import A1_MODELS, ALL_BF16, DEPLOYED, crossover_tokens, get, local_kv, storage_per_token
+from core.cost import fitted, formats, read_terms, storage_groups
+from core.factors import factors
+from core.mechanisms.ced import global_kv_source, v41_layer_split
+from core.mechanisms.hierarchical import layer_modes
+from core.mechanisms.sharing import layer_roles, selection_groups
+from core.summary import Summary
+from core.units import fmt_bytes, fmt_exact, fmt_ratio, fmt_tokens
+
+from ..blocks import Chart, Part, Reading
+from ..derive import entry_sum, entry_terms, num, per_token_sum
+from ..prose import passage
 from .common import Blocks, controls, generation_top
+
+SLUG = "v4-1-flash"
+MODEL = "v4.1-flash"
+# the deployed FP4 main-KV entry and FP4 index key (the sources passage)
+SGLANG_V4_POOL = ("https://github.com/sgl-project/sglang/blob/main/python/sglang/srt/mem_cache/"
+                  "deepseek_v4_memory_pool.py")
 
 
 def v41_flash(v: Reading) -> Blocks:
-    """The bars with V4.1-Flash highlighted (A20), CSA2 (A21, A22), layer sharing (A23, A24), the
-    hierarchical indexer (A25), CED (A26, A27), and what was reduced."""
+    """What V4.1 set out to fix and the bars (A20), CSA2 (A21, A22), layer sharing (A23, A24), the
+    hierarchical indexer (A25), CED (A26, A27, the executed-cell ratio), the cost counted from the
+    spec, what was reduced (the factor chart), and the sources."""
     L = v.lang
-    model = get("v4.1-flash")
+    model = get(MODEL)
+    layout = _layout()
+    split = v41_layer_split(model)
+    dims = model.dims
 
-    def reads(s: Summary, v: Reading) -> Blocks:
-        yield Text(t("v41.reads", L, kv=fmt_bytes(s.read.kv, v.units), main=fmt_bytes(s.read.main_kv, v.units),
-                     local=fmt_bytes(s.read.local_kv, v.units), key=fmt_bytes(s.read.index_key, v.units),
-                     n=model.n_global))
+    def top(s: Summary, v: Reading) -> Blocks:
+        v4 = get("v4-flash")
+        storing = Counter(ly.kind for ly in v4.layers if ly.stores_global)
+        yield from passage(
+            SLUG, "top", L, v4_global=v4.n_global, v4_mix=" + ".join(f"{n} {k}" for k, n in storing.items()),
+            n_global=model.n_global, n_layers=model.n_layers, enc=split.encoder_layers, dec=split.decoder_layers,
+            storage=fmt_exact(s.storage.total), ratio=fmt_ratio(s.ratio), context=fmt_tokens(v.context),
+            read=fmt_bytes(s.read.total, v.units), kv=fmt_bytes(s.read.kv, v.units),
+            main=fmt_bytes(s.read.main_kv, v.units), local=fmt_bytes(s.read.local_kv, v.units),
+            key=fmt_bytes(s.read.index_key, v.units), share=f"{s.key_share:.0%}")
 
-    s = yield from generation_top(model.id, "v41", ("storage", "ratio", "local", "read"), "A20", notes=reads)
-    yield Heading(t("v41.csa2", L))
-    yield Chart("A21", (yield from controls("A21", "ratio", "seed", lang=L)), "content")
+    s = yield from generation_top(model.id, "v41", ("storage", "ratio", "local", "read"), "A20", notes=top,
+                                  n=model.n_global)
+
+    # CSA2: compression without overlap (A21), the index key from the main KV (A22)
+    enc_m, dec_m = model.ratio("CSA2", "encoder"), model.ratio("CSA2", "decoder")
+    yield from passage(SLUG, "csa2", L, enc_m=enc_m, dec_m=dec_m)
+    a21 = yield from controls("A21", "ratio", "seed", lang=L)
+    yield Chart("A21", a21, "content")
+    yield from passage(SLUG, "csa2-read", L, m=a21["ratio"], csa_rows=2 * a21["ratio"])
+    yield from passage(SLUG, "index-key", L, c=dims.head_dim, d=dims.index_head_dim)
     yield Chart("A22", dict(lang=L), "content")
-    yield Heading(t("v41.sharing", L))
+    yield from passage(SLUG, "index-key-read", L)
+
+    # layer sharing: the three modes (A23) and the layout counted from the schedule (A24)
+    yield from passage(SLUG, "modes", L, k=model.index_topk, w=model.window)
     yield Chart("A23", dict(lang=L), "content")
+    yield from passage(SLUG, "modes-read", L)
+    yield from passage(SLUG, "layout", L, n_layers=model.n_layers, n_global=model.n_global,
+                       n_windowed=model.n_windowed, enc=split.encoder_layers, dec=split.decoder_layers,
+                       enc_m=enc_m, dec_m=dec_m, **layout)
     yield Chart("A24", dict(lang=L))
-    yield Heading(t("v41.hier", L))
-    yield Chart("A25", (yield from controls("A25", "tokens", "pool_blocks", "topk", "seed", lang=L)), "content")
-    yield Heading(t("v41.ced", L))
+    yield from passage(SLUG, "layout-read", L, dec=split.decoder_layers, dec_sel=layout["dec_sel"],
+                       dec_reindex=layout["dec_reindex"])
+
+    # the decoder's hierarchical indexer (A25)
+    yield from passage(SLUG, "hier", L, dec_m=dec_m, block=model.pool_block_size, k=model.index_topk,
+                       pool_blocks=num(model.pool_blocks), pool=num(model.pool))
+    a25 = yield from controls("A25", "tokens", "pool_blocks", "topk", "seed", lang=L)
+    yield Chart("A25", a25, "content")
+    yield from passage(SLUG, "hier-read", L, modes=", ".join(m.capitalize() for m in layer_modes()))
+
+    # CED (A26), its prefill with bounded replay (A27) and the share of cells it runs
+    source = global_kv_source(model)
+    yield from passage(SLUG, "ced", L, n_layers=model.n_layers, enc=split.encoder_layers, dec=split.decoder_layers,
+                       maker=source.maker + 1, readers=len(source.readers))
     yield Chart("A26", dict(lang=L), "content")
+    yield from passage(SLUG, "ced-read", L)
+    yield from passage(SLUG, "replay", L, w=split.window, n_layers=model.n_layers)
     yield Chart("A27", (yield from controls("A27", "prompt", "window", lang=L)), "content")
+    yield from passage(SLUG, "replay-read", L)
     yield Chart("ced-ratio", dict(lang=L))
-    yield Heading(t("v41.remains", L))
+    yield from passage(SLUG, "ced-ratio-read", L, enc=split.encoder_layers, dec=split.decoder_layers,
+                       n_layers=model.n_layers, w=split.window,
+                       limit=f"{split.encoder_layers / (split.encoder_layers + split.decoder_layers):.0%}")
+
+    # the cost, counted from the spec: storage (the precision moves it), reads (the context too)
+    yield from passage(SLUG, "cost", L, **_storage(v), c=dims.head_dim, d=dims.index_head_dim, enc_m=enc_m,
+                       dec_m=dec_m, enc_full=layout["enc_full"], dec_full=layout["dec_full"])
+    yield from passage(SLUG, "local", L, **_local(v))
+    yield Part("v41-reads", lambda v: passage(SLUG, "reads", v.lang, **_reads(v, layout, enc_m)))
+
+    # what each generation reduced (the factor chart), what remains, the sources
+    yield from passage(SLUG, "factors", L, **_factors())
     yield Chart("factors", dict(lang=L))
     # the article rounds the storage ratio to two significant digits: "1/4,400"
-    yield Text(t("v41.remains.cap", L, w=model.window, r=f"{round(s.ratio, -2):,.0f}"), "caption")
+    yield from passage(SLUG, "remains", L, w=model.window,
+                       local=fmt_bytes(local_kv(model, fitted(model, v.precision)), v.units),
+                       r=f"{round(s.ratio, -2):,.0f}")
+    deployed = formats(model)
+    yield from passage(SLUG, "sources", L, total=fmt_exact(storage_per_token(model).total), config=model.source,
+                       pool_src=SGLANG_V4_POOL,
+                       fp4_main=entry_sum(deployed["main_kv"]), fp4_key=entry_sum(deployed["index_key"]))
+
+
+def _layout() -> dict:
+    """The layer layout as the prose counts it, read off the schedule: each mode per stack, the
+    pattern of selection groups ('3 × [Full, Reuse×5]'), the decoder's selection groups."""
+    roles = layer_roles(MODEL)
+
+    def count(stack: str, label: str) -> int:
+        return sum(r.stack == stack and r.label == label for r in roles)
+
+    def pattern(stack: str) -> str:
+        groups = [g for g in selection_groups(MODEL) if roles[g.first].stack == stack]
+        shapes = [f"[{roles[g.owner].label}" + (f", Reuse×{g.size - 1}]" if g.size > 1 else "]") for g in groups]
+        runs = [(shape, len(list(run))) for shape, run in groupby(shapes)]
+        return " + ".join(f"{n} × {shape}" if n > 1 else shape for shape, n in runs)
+
+    csa2 = {stack: sum(r.stack == stack and r.kind == "CSA2" for r in roles) for stack in ("encoder", "decoder")}
+    return dict(
+        enc_swa=count("encoder", "SWA"), enc_csa2=csa2["encoder"], enc_full=count("encoder", "Full"),
+        enc_reuse=count("encoder", "Reuse"), enc_pattern=pattern("encoder"), dec_csa2=csa2["decoder"],
+        dec_full=count("decoder", "Full"), dec_reindex=count("decoder", "Reindex"),
+        dec_reuse=count("decoder", "Reuse"), dec_pattern=pattern("decoder"),
+        dec_sel=sum(roles[g.first].stack == "decoder" for g in selection_groups(MODEL)))
+
+
+def _storage(v: Reading) -> dict:
+    """Per-token storage: all BF16 against V4-Flash's, and at the reader's precision term by term,
+    read as entries per token × bytes per entry ('(3 ÷ 2 + 1) = 2.5 entries × (288 + 68) B')."""
+    p = fitted(MODEL, v.precision)  # a format V4.1 does not offer leaves its deployed one
+    groups = storage_groups(MODEL, p)
+    entries = sum(Fraction(g.layers, g.ratio) for g in groups)
+    entry = groups[0].entry  # every storing layer of V4.1 is a Full layer: main KV + index key alike
+    bf16, v4_bf16 = (storage_per_token(m, ALL_BF16).total for m in (MODEL, "v4-flash"))
+    v4 = get("v4-flash")
+    made = formats(MODEL, p)
+    return dict(
+        bf16_sum=per_token_sum(MODEL, ALL_BF16), v4_bf16_sum=per_token_sum("v4-flash", ALL_BF16),
+        bf16_share=f"{bf16 / v4_bf16:.0%}", v4_csa_m=v4.ratio("CSA"), v4_global=v4.n_global,
+        n_global=get(MODEL).n_global,
+        main_terms=entry_terms(made["main_kv"], v.lang), key_terms=entry_terms(made["index_key"], v.lang),
+        per_token=per_token_sum(MODEL, p),
+        groups_expr=" + ".join(f"{g.layers} ÷ {g.ratio}" if g.ratio > 1 else f"{g.layers}" for g in groups),
+        entries=num(entries), entry_expr=" + ".join(f"{b:,}" for _, b in entry),
+        total=fmt_exact(storage_per_token(MODEL, p).total))
+
+
+def _local(v: Reading) -> dict:
+    """The local KV every windowed layer keeps, and where the global KV overtakes it."""
+    model = get(MODEL)
+    p = fitted(MODEL, v.precision)
+    entry = formats(MODEL, p)["local_kv"]
+    return dict(n_windowed=model.n_windowed, w=model.window, c=model.dims.head_dim,
+                local_terms=entry_terms(entry, v.lang), local_b=f"{entry.nbytes:,}",
+                local_total=fmt_bytes(local_kv(MODEL, p), v.units), total=fmt_exact(storage_per_token(MODEL, p).total),
+                cross=f"{crossover_tokens(MODEL, p):,}")
+
+
+def _reads(v: Reading, layout: dict, enc_m: int) -> dict:
+    """One decode step at the reader's context, term by term (core.cost.read_terms)."""
+    model = get(MODEL)
+    terms = read_terms(MODEL, v.context, v.precision)
+
+    def written(role: str) -> str:
+        of = [r for r in terms if r.role == role]
+        body = " + ".join(f"{r.layers:,} × {r.entries:,} × {r.entry_bytes:,} B" for r in of)
+        return f"{body} = {fmt_bytes(sum(r.total for r in of), v.units)}"
+
+    total = {role: sum(r.total for r in terms if r.role == role) for role in ("main_kv", "index_key", "local_kv")}
+    read = sum(total.values())
+    return dict(
+        context=fmt_tokens(v.context), n=f"{v.context:,}", n_csa2=layout["enc_csa2"] + layout["dec_csa2"],
+        k=model.index_topk, enc_csa2=layout["enc_csa2"], dec_csa2=layout["dec_csa2"], main_sum=written("main_kv"),
+        n_windowed=model.n_windowed, local_sum=written("local_kv"),
+        kv=fmt_bytes(total["main_kv"] + total["local_kv"], v.units), enc_full=layout["enc_full"], enc_m=enc_m,
+        dec_full=layout["dec_full"], dec_reindex=layout["dec_reindex"], pool=num(model.pool),
+        key_sum=written("index_key"), read=fmt_bytes(read, v.units), share=f"{total['index_key'] / read:.0%}")
+
+
+def _factors() -> dict:
+    """The four factors of each generation (core.factors, deployed formats, as the chart draws them)."""
+    f = {m: factors(m, DEPLOYED) for m in A1_MODELS}
+
+    def g(x: float) -> str:
+        return f"{x:,.0f}" if float(x).is_integer() else f"{x:.3g}"
+
+    return dict(mha_w=g(f["mha"].width), v2_w=g(f["v2"].width), v32_w=g(f["v3.2"].width),
+                v32_b=g(f["v3.2"].bytes_per_element), v4_r=g(f["v4-flash"].ratio), v4_l=f["v4-flash"].layers,
+                v41_l=f["v4.1-flash"].layers, v41_b=g(f["v4.1-flash"].bytes_per_element),
+                v41_r=g(f["v4.1-flash"].ratio))
