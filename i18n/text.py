@@ -633,6 +633,14 @@ TEXT: dict[str, dict[str, str]] = {
     # --- labels added for issue 25: v2 ---
     #
     # --- labels added for issue 25: v32 ---
+    "dsa.cut": {"ko": "층마다 attention이 읽는 위치는 {n}개가 아니라 {k}개, {x}분의 1입니다.",
+                "en": "Each layer's attention reads {k} positions instead of {n}, 1/{x} as many."},
+    "dsa.cut.all": {"ko": "이 문맥은 top-k({k})를 넘지 않아 모든 위치가 뽑히므로, attention은 {n}개 위치를 다 읽고 검색용 key를 덤으로 읽습니다.",
+                    "en": "This context does not pass the top-k ({k}), so every position is chosen: attention reads all {n}, and the index keys come on top."},
+    "dsa.ctl.app": {"ko": "위의 조절기로 토큰 수 T, 행마다 고르는 위치 수 k, seed를 바꾸면 아래 두 그림이 함께 바뀝니다.",
+                    "en": "The controls above set the number of tokens T, the positions chosen per row k and the seed; both figures below follow them."},
+    "dsa.ctl.site": {"ko": "아래 두 그림은 T = {T}, k = {k}, seed {seed}의 예시입니다. 앱에서는 세 값을 직접 바꿔 볼 수 있습니다.",
+                     "en": "The two figures below are drawn at T = {T}, k = {k}, seed {seed}; in the app you can change all three."},
     #
     # --- labels added for issue 25: v4 ---
     #
