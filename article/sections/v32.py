@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from core import ALL_BF16, DEPLOYED, get, ratio_to, reads, storage_per_token
-from core.cost import ReadTerm, formats, read_terms
+from core import ALL_BF16, DEPLOYED, get, ratio_to, storage_per_token
+from core.cost import ReadTerm, fitted, formats, read_terms
 from core.mechanisms.indexer import IndexerDims, selected_count
 from core.summary import summarise
 from core.units import fmt_bytes, fmt_exact, fmt_ratio
@@ -91,7 +91,7 @@ def storage_fields(v: Reading) -> dict:
         kscales=deployed["index_key"].segments[0].n_scales,
         main_terms=entry_terms(chosen["main_kv"], v.lang), key_terms=entry_terms(chosen["index_key"], v.lang),
         layers=get(MODEL).n_layers, per_token=per_token_sum(MODEL, v.precision),
-        ratio=fmt_ratio(ratio_to(MODEL, "mha", v.precision)))
+        ratio=fmt_ratio(ratio_to(MODEL, "mha", fitted(MODEL, v.precision))))  # as summarise prices it
 
 
 def read_terms_text(term: ReadTerm, units: str) -> str:
@@ -102,13 +102,13 @@ def read_terms_text(term: ReadTerm, units: str) -> str:
 def read_passage(v: Reading) -> Blocks:
     """One decode step's reads at the reader's context, term by term (moves with the context)."""
     terms = {r.role: r for r in read_terms(MODEL, v.context, v.precision)}
-    total = reads(MODEL, v.context, v.precision)
+    total = sum(r.total for r in terms.values())
     topk = get(MODEL).index_topk
     cut = (t("dsa.cut", v.lang, n=f"{v.context:,}", k=f"{topk:,}", x=num(Fraction(v.context, topk)))
            if v.context > topk else t("dsa.cut.all", v.lang, n=f"{v.context:,}", k=f"{topk:,}"))
     yield from passage(SLUG, "reads", v.lang, n=f"{v.context:,}", kv_term=read_terms_text(terms["main_kv"], v.units),
-                       key_term=read_terms_text(terms["index_key"], v.units), total=fmt_bytes(total.total, v.units),
-                       share=f"{total.index_key / total.total:.0%}", cut=cut)
+                       key_term=read_terms_text(terms["index_key"], v.units), total=fmt_bytes(total, v.units),
+                       share=f"{terms['index_key'].total / total:.0%}", cut=cut)
 
 
 def sources_fields(lang: str) -> dict:
