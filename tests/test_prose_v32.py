@@ -6,19 +6,20 @@ the precision; the sources quote the deployed formats and the reference code's c
 from __future__ import annotations
 
 import pathlib
+from fractions import Fraction
 
 import pytest
 from streamlit.testing.v1 import AppTest
 
 from article import Heading, Text
-from article.derive import entry_sum, entry_terms, per_token_sum
+from article.derive import entry_sum, entry_terms, num, per_token_sum
 from core import ALL_BF16, DEPLOYED, Precision, get
 from core.cost import formats, read_terms
 from core.mechanisms.indexer import selected_count
 from core.units import fmt_bytes, fmt_exact
 from core.variants import VARIANTS
 from figures.knobs import CONTEXT, CONTEXT_STOPS
-from i18n import LANGS
+from i18n import LANGS, t
 from publish.site import Reading, blocks
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
@@ -48,8 +49,10 @@ def test_the_reads_are_cores_terms_at_the_readers_context(lang, precision, conte
     assert fmt_bytes(sum(r.total for r in terms)) in text
     # attention reads min(top-k, N) positions: the prose says which side of top-k the context is on
     assert terms[0].entries == min(TOPK, context)
-    cut = "1/" if lang == "en" else "분의 1"
-    assert (cut in text.split(written(context, precision)[1])[1]) == (context > TOPK)
+    fields = dict(n=f"{context:,}", k=f"{TOPK:,}")
+    said = (t("dsa.cut", lang, x=num(Fraction(context, TOPK)), **fields) if context > TOPK
+            else t("dsa.cut.all", lang, **fields))
+    assert said in text
 
 
 @pytest.mark.parametrize("lang", LANGS)
