@@ -93,8 +93,8 @@ TEXT: dict[str, dict[str, str]] = {
                "en": "Summing Y<sub>h</sub> over heads gives the output Y; a decode step reads only C<sup>KV</sup> and K<sup>R</sup>."},
     # A8–A10
     "a8.title": {"ko": "indexer가 만드는 세 가지", "en": "What the lightning indexer makes"},
-    "a8.sub": {"ko": "MLA의 Query latent와 X에서 · query, key, head 가중치",
-               "en": "from MLA's query latent and X · query, key, head weights"},
+    "a8.sub": {"ko": "재료: MLA의 Query latent, 층 입력 X · 결과: query, key, head 가중치",
+               "en": "made from MLA's query latent and the layer input X · queries, key, head weights"},
     "a8.q": {"ko": "indexer query (head {h}개)", "en": "indexer queries ({h} heads)"},
     "a8.k": {"ko": "검색용 key (모든 head가 공유)", "en": "index key (shared by all heads)"},
     "a8.w": {"ko": "head 가중치", "en": "head weights"},
