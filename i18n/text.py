@@ -93,8 +93,8 @@ TEXT: dict[str, dict[str, str]] = {
                "en": "Summing Y<sub>h</sub> over heads gives the output Y; a decode step reads only C<sup>KV</sup> and K<sup>R</sup>."},
     # A8–A10
     "a8.title": {"ko": "indexer가 만드는 세 가지", "en": "What the lightning indexer makes"},
-    "a8.sub": {"ko": "MLA의 Query latent와 X에서 · query, key, head 가중치",
-               "en": "from MLA's query latent and X · query, key, head weights"},
+    "a8.sub": {"ko": "재료: MLA의 Query latent, 층 입력 X · 결과: query, key, head 가중치",
+               "en": "made from MLA's query latent and the layer input X · queries, key, head weights"},
     "a8.q": {"ko": "indexer query (head {h}개)", "en": "indexer queries ({h} heads)"},
     "a8.k": {"ko": "검색용 key (모든 head가 공유)", "en": "index key (shared by all heads)"},
     "a8.w": {"ko": "head 가중치", "en": "head weights"},
@@ -633,6 +633,14 @@ TEXT: dict[str, dict[str, str]] = {
     # --- labels added for issue 25: v2 ---
     #
     # --- labels added for issue 25: v32 ---
+    "dsa.cut": {"ko": "층마다 attention이 읽는 위치는 {n}개가 아니라 {k}개, {x}분의 1입니다.",
+                "en": "Each layer's attention reads {k} positions instead of {n}, 1/{x} as many."},
+    "dsa.cut.all": {"ko": "이 문맥은 top-k({k})를 넘지 않아 모든 위치가 뽑히므로, attention은 {n}개 위치를 다 읽고 검색용 key를 덤으로 읽습니다.",
+                    "en": "This context does not pass the top-k ({k}), so every position is chosen: attention reads all {n}, and the index keys come on top."},
+    "dsa.ctl.app": {"ko": "위의 조절기로 토큰 수 T, 행마다 고르는 위치 수 k, seed를 바꾸면 아래 두 그림이 함께 바뀝니다.",
+                    "en": "The controls above set the number of tokens T, the positions chosen per row k and the seed; both figures below follow them."},
+    "dsa.ctl.site": {"ko": "아래 두 그림은 T = {T}, k = {k}, seed {seed}의 예시입니다. 앱에서는 세 값을 직접 바꿔 볼 수 있습니다.",
+                     "en": "The two figures below are drawn at T = {T}, k = {k}, seed {seed}; in the app you can change all three."},
     #
     # --- labels added for issue 25: v4 ---
     #
