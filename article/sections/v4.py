@@ -3,7 +3,7 @@ article/prose/<lang>/v4-flash.md, every number in it from core."""
 
 from __future__ import annotations
 
-from core import ALL_BF16, DEPLOYED, get, reads, storage_per_token
+from core import ALL_BF16, DEPLOYED, get, storage_per_token
 from core.cost import formats, read_terms
 from core.mechanisms.sink_attention import SinkDims
 from core.mechanisms.visibility import visible_rows
@@ -39,11 +39,10 @@ def v4_flash(v: Reading) -> Blocks:
     counts = m.layer_counts
 
     def top_notes(s: Summary, v: Reading) -> Blocks:
-        before = get(BEFORE)
-        yield from passage(SLUG, "why", L, before=before.name, before_topk=f"{before.index_topk:,}",
-                           before_storage=fmt_exact(storage_per_token(BEFORE, v.precision).total),
-                           n=f"{v.context:,}", before_key=fmt_bytes(reads(BEFORE, v.context, v.precision).index_key,
-                                                                    v.units))
+        before = summarise(BEFORE, v.context, v.precision)
+        yield from passage(SLUG, "why", L, before=before.model.name, before_topk=f"{before.model.index_topk:,}",
+                           before_storage=fmt_exact(before.storage.total), n=f"{v.context:,}",
+                           before_key=fmt_bytes(before.read.index_key, v.units))
         yield from passage(SLUG, "bars", L, n=f"{v.context:,}", read=fmt_bytes(s.read.total, v.units),
                            kv=fmt_bytes(s.read.kv, v.units), key=fmt_bytes(s.read.index_key, v.units),
                            share=f"{s.key_share:.0%}")
@@ -149,14 +148,13 @@ def _reads(v: Reading) -> Blocks:
         kind = kinds.get(r.layers, [])
         what = t(f"v4.read.{r.role}", L) + (f" ({kind[0]})" if r.role != "local_kv" and len(kind) == 1 else "")
         lines.append(f"- {what}: {r.layers:,} × {r.entries:,} × {r.entry_bytes:,} B = {fmt_bytes(r.total, v.units)}")
-    before = get(BEFORE)
-    before_key = formats(BEFORE, v.precision)["index_key"].nbytes
+    before = summarise(BEFORE, v.context, v.precision)
     yield from passage(SLUG, "reads", L, n=f"{v.context:,}", terms="\n".join(lines),
                        total=fmt_bytes(s.read.total, v.units), kv=fmt_bytes(s.read.kv, v.units),
                        key=fmt_bytes(s.read.index_key, v.units), share=f"{s.key_share:.0%}",
-                       before=before.name, before_key=fmt_bytes(reads(BEFORE, v.context, v.precision).index_key,
-                                                                v.units),
-                       before_layers=before.n_layers, before_entry=f"{before_key:,}", n_csa=m.layer_counts["CSA"],
+                       before=before.model.name, before_key=fmt_bytes(before.read.index_key, v.units),
+                       before_layers=before.model.n_layers, before_entry=f"{before.formats['index_key'].nbytes:,}",
+                       n_csa=m.layer_counts["CSA"],
                        csa=m.ratio("CSA"), key_entry=f"{s.formats['index_key'].nbytes:,}",
                        n_hca=m.layer_counts["HCA"], hca=m.ratio("HCA"))
 
