@@ -123,8 +123,8 @@ TEXT: dict[str, dict[str, str]] = {
                 "en": "M doubles as the causal mask; positions not chosen get probability 0 after softmax."},
     # V4-Flash: A12, A16
     "a12.title": {"ko": "HCA 층이 입력에서 만드는 세 갈래", "en": "HCA: three branches from the input"},
-    "a12.sub": {"ko": "Query, local KV, 압축 후보 C와 점수 Z · 보라색이 학습하는 가중치",
-                "en": "query, local KV, compression candidates C and scores Z · purple = learned weights"},
+    "a12.sub": {"ko": "입력 X 하나가 Query, local KV, 후보 C·점수 Z로 갈라짐 · 보라 = 학습 가중치",
+                "en": "one input X splits into the query, the local KV, and candidates C with scores Z · purple = learned"},
     "a12.q": {"ko": "Query", "en": "Query"},
     "a12.local": {"ko": "local KV (압축 없음, 최근 위치)", "en": "local KV (uncompressed, recent positions)"},
     "a12.comp": {"ko": "압축 후보와 softmax 전 점수", "en": "compression candidates and pre-softmax scores"},
@@ -189,8 +189,8 @@ TEXT: dict[str, dict[str, str]] = {
     "a17.cap": {"ko": "entry는 여전히 {m}토큰마다 하나입니다. RoPE 위치는 자기 구간의 첫 토큰이고, 첫 entry에는 이전 구간이 없습니다.",
                 "en": "Still one entry per {m} tokens. The RoPE position is the own segment's first token; the first entry has no previous segment."},
     "a18.title": {"ko": "indexer: 블록을 점수 매기고 고르기", "en": "Indexer: score blocks and choose"},
-    "a18.sub": {"ko": "자체 압축 key · 공유 Query latent · head 가중치 → ReLU 가중합 → top-k · seed {seed}",
-                "en": "own compressed keys · shared query latent · head weights → ReLU-weighted sum → top-k · seed {seed}"},
+    "a18.sub": {"ko": "indexer 전용 압축기의 key × c<sup>Q</sup>에서 만든 query → head별 가중치로 ReLU 점수 합산 → top-k · seed {seed}",
+                "en": "keys from the indexer's own compressor × a query made from c<sup>Q</sup> → ReLU scores summed with head weights → top-k · seed {seed}"},
     "a18.l1": {"ko": "별도 압축기가 만든 검색용 key (m = {m}토큰마다 하나)", "en": "index keys from a separate compressor (one per m = {m} tokens)"},
     "a18.l2": {"ko": "완성된 블록만 후보 (−∞ = 아직 미완성)", "en": "only completed blocks are candidates (−∞ = not complete yet)"},
     "a18.chosen": {"ko": "고른 블록 번호", "en": "chosen block numbers"},
@@ -389,8 +389,8 @@ TEXT: dict[str, dict[str, str]] = {
     # V4-Flash page
     "app.page.v4": {"ko": "V4-Flash · CSA/HCA", "en": "V4-Flash · CSA/HCA"},
     "v4.title": {"ko": "DeepSeek-V4-Flash: 토큰 방향으로 압축한다", "en": "DeepSeek-V4-Flash: compressing along the tokens"},
-    "v4.intro": {"ko": "여러 토큰의 KV를 entry 하나로 합쳐 저장합니다. CSA는 {csa}토큰마다 겹쳐 압축하고 indexer로 골라 읽고, HCA는 {hca}토큰을 하나로 압축해 모두 읽습니다. 최근 위치는 local KV로 따로 보관합니다.",
-                 "en": "The KV of several tokens is stored as one entry. CSA compresses overlapping spans of {csa} tokens and reads an indexer's choice; HCA compresses {hca} tokens into one and reads them all. Recent positions stay apart as local KV."},
+    "v4.intro": {"ko": "V4-Flash는 이웃한 토큰들의 KV를 가중 평균해 entry 하나로 저장합니다. CSA는 {csa}토큰마다, HCA는 {hca}토큰마다 entry를 하나 만들고, 최근 위치는 local KV로 압축 없이 둡니다.",
+                 "en": "V4-Flash stores the KV of neighbouring tokens as one weighted-average entry: CSA makes one per {csa} tokens, HCA one per {hca} tokens, and recent positions stay uncompressed as local KV."},
     "v4.m.local": {"ko": "local KV (별도, 고정)", "en": "local KV (separate, fixed)"},
     "v4.mix": {"ko": "{n}층 = {mix} (모델 명세에서 셈). 읽는 양: attention KV {kv} + 검색용 key {key}.",
                "en": "{n} layers = {mix} (counted from the model spec). Reads: attention KV {kv} + index key {key}."},
@@ -644,6 +644,19 @@ TEXT: dict[str, dict[str, str]] = {
     #
     # --- labels added for issue 25: v4 ---
     #
+    "v4.how.a13": {"ko": "m′를 바꾸면 블록의 행 수와 편향 B의 행 수가 함께 바뀝니다. seed를 바꾸면 입력과 가중치를 새로 뽑아 모든 값이 달라지지만, S의 각 열을 더하면 여전히 1이고 entry는 여전히 한 행입니다.",
+                   "en": "Changing m′ changes the rows of the block and of the bias B together. A new seed draws a new input and new weights, so every value changes, yet each column of S still sums to 1 and the entry is still one row."},
+    "v4.how.a14": {"ko": "window를 바꾸면 주황 행의 수가, 위의 m′를 바꾸면 파란 압축 행이 생기는 간격이 바뀝니다.",
+                   "en": "The window sets how many orange rows there are; m′ above sets how often a blue compressed row appears."},
+    "v4.how.a15": {"ko": "sink z′를 올리면 P | sink의 마지막 열, 곧 sink가 가져가는 확률이 커지고 entry들이 받는 확률의 합은 줄어듭니다. 가장 낮게 두면 sink의 몫은 거의 0입니다.",
+                   "en": "Raising the sink z′ grows the last column of P | sink, the probability the sink takes, and shrinks what the entries receive. At its lowest the sink takes almost nothing."},
+    "v4.how.a17": {"ko": "이 그림의 m과 seed는 위 HCA 그림의 압축 비율과 seed 조절값을 함께 씁니다. m을 바꾸면 entry 하나가 모으는 행 수 2m과 격자의 겹침 폭이 따라 바뀝니다.",
+                   "en": "This figure's m and seed are the compression-ratio and seed controls above, shared with HCA's. Changing m changes the 2m rows one entry pools and how far the spans overlap in the grid."},
+    "v4.how.a18": {"ko": "query 위치 t는 그림 아래 요약과 다음 그림이 보는 시점을, k는 행마다 고르는 블록 수를 정합니다. k가 완성된 블록 수 이상이면 완성된 블록을 모두 고릅니다.",
+                   "en": "The query position t sets the moment the summary under the figure and the next figure look at; k sets how many blocks each row chooses. With k at or above the completed blocks, all of them are chosen."},
+    "v4.read.main_kv": {"ko": "main KV", "en": "main KV"},
+    "v4.read.index_key": {"ko": "검색용 key", "en": "index key"},
+    "v4.read.local_kv": {"ko": "local KV (window가 있는 모든 층)", "en": "local KV (every layer with a window)"},
     # --- labels added for issue 25: v41 ---
     #
     # --- labels added for issue 25: token-axis ---

@@ -118,5 +118,7 @@ def test_page_text_follows_a_changed_spec(changed_specs):
     at.session_state["_view"] = __import__("ui").View(lang="en")
     at.run()
     assert not at.exception
-    assert "HCA compresses 64 tokens" in at.caption[0].value
-    assert at.header[0].value == "HCA: 64 tokens into one"
+    assert "HCA one per 64 tokens" in at.caption[0].value
+    assert "HCA: one entry per block of 64 tokens" in [h.value for h in at.header]
+    prose = " ".join(m.value for m in at.markdown)
+    assert "pools 64 tokens into one entry" in prose and "the recent 64 positions" in prose
