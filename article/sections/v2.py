@@ -77,7 +77,8 @@ def problem(s: Summary, v: Reading) -> Blocks:
                        mha_sum=per_token_sum("mha", v.precision), n=f"{v.context:,}",
                        mha_cache=fmt_bytes(reads("mha", v.context, v.precision).total, v.units))
     yield from passage(SLUG, "idea", L, **w, mha_width=f"{layout.dims:,}", ratio=fmt_ratio(s.ratio))
-    yield from passage(SLUG, "bars", L, n=f"{v.context:,}")
+    # the bars' panels by their titles: side by side on a wide screen, stacked on a phone
+    yield from passage(SLUG, "bars", L, storage=t("a1.storage", L), read=t("a1.read", L, n=f"{v.context:,}"))
 
 
 def bytes_fields(v: Reading) -> dict:
