@@ -28,7 +28,8 @@ def v2_mla(v: Reading) -> Blocks:
     yield from generation_top("v2", "v2", ("storage", "ratio", "read"), "A2", notes=problem)
     yield from passage(SLUG, "layer", L, **w)
     yield Chart("A3", dict(lang=L), "content")
-    yield from passage(SLUG, "layer.read", L, **w)
+    lanes = {f"lane_{k}": t(f"a3.{key}", L) for k, key in (("q", "query"), ("kv", "kv"), ("pos", "pos"))}
+    yield from passage(SLUG, "layer.read", L, **w, **lanes)  # A3's rows by their labels: a phone wraps them
     yield from passage(SLUG, "scores", L)
     yield Chart("A4", dict(lang=L), "content")
     yield from passage(SLUG, "scores.read", L, **w)
