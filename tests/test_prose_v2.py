@@ -66,3 +66,15 @@ def test_what_a_step_reads_follows_the_context_inside_its_part(lang):
         (term,) = read_terms("v2", n, Precision())
         shown = "\n".join(inside)
         assert f"{term.entries:,}" in shown and f"{term.entry_bytes:,} B = {fmt_bytes(term.total)}" in shown
+
+
+def test_a_context_step_in_the_app_moves_what_a_step_reads():
+    """The reads sit in a part of their own, below the figures: a context step reruns it too."""
+    from tests.test_app import assert_runs
+
+    at = assert_runs(lang="en")
+    at.switch_page("pages/v2-mla.py").run()
+    at.sidebar.select_slider(key="ctx").set_value(1 << 20).run()
+    assert not at.exception and not at.sidebar.select_slider  # a fragment run: the page was not drawn again
+    (term,) = read_terms("v2", 1 << 20, Precision())
+    assert any(f"{term.entry_bytes:,} B = {fmt_bytes(term.total)}" in m.value for m in at.markdown)
