@@ -39,8 +39,8 @@ TEXT: dict[str, dict[str, str]] = {
                  "en": "Box width shows only the order of column sizes (not proportional). Purple = learned weight."},
     # A3
     "a3.title": {"ko": "같은 입력에서 갈라지는 MLA", "en": "MLA: three paths from one input"},
-    "a3.sub": {"ko": "X에서 Query, 공유 KV latent, 위치 Key를 만드는 세 경로",
-               "en": "From X to the query, the shared KV latent and the position key"},
+    "a3.sub": {"ko": "X 하나에서 나오는 Query · 공유 KV latent · 위치 Key",
+               "en": "query · shared KV latent · position key, all from X"},
     "a3.query": {"ko": "Query", "en": "Query"},
     "a3.kv": {"ko": "공유 KV latent", "en": "shared KV latent"},
     "a3.pos": {"ko": "위치 Key", "en": "position key"},
@@ -255,8 +255,8 @@ TEXT: dict[str, dict[str, str]] = {
     # V2 page
     "app.page.v2": {"ko": "V2 · MLA", "en": "V2 · MLA"},
     "v2.title": {"ko": "DeepSeek-V2: MLA로 저장 벡터의 폭을 줄이다", "en": "DeepSeek-V2: MLA narrows the stored vector"},
-    "v2.intro": {"ko": "head별 Key와 Value 대신, 이를 만들 수 있는 작은 공통 벡터(latent) Cᴷⱽ와 위치용 Key Kᴿ를 저장합니다.",
-                 "en": "Instead of per-head keys and values, V2 stores a small shared latent Cᴷⱽ they can be made from, plus one position key Kᴿ."},
+    "v2.intro": {"ko": "V2는 토큰마다 저장하는 벡터를 좁혔습니다. head마다 Key와 Value를 두는 대신, 학습된 latent 하나와 위치용 Key 하나만 캐시에 남깁니다.",
+                 "en": "V2 narrowed the vector each token stores: instead of a key and a value per head, the cache keeps one learned latent and one position key."},
     "v2.m.ratio": {"ko": "MHA 대비", "en": "vs MHA"},
     "v2.paths": {"ko": "MLA: 같은 입력에서 갈라지는 세 경로", "en": "MLA: three paths from one input"},
     "v2.absorb": {"ko": "Key와 Value를 펼치지 않고 계산하기", "en": "Computing without expanding keys and values"},

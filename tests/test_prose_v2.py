@@ -1,0 +1,80 @@
+"""The V2 · MLA section's prose: its byte counts are core's and follow the controls that move them —
+the entry and the per-token sum the precision (V2's deployed format is BF16, so the presets alone
+cannot show it: a per-component FP8 does), what a decode step reads the context, inside a part the
+context reruns — while V3's sum, an architecture statement, stays put."""
+
+from __future__ import annotations
+
+import pytest
+
+from article import SECTIONS, Ask, Heading, Part, Text, play
+from article.derive import entry_terms, per_token_sum
+from core import ALL_BF16, Precision, get
+from core.cost import formats, read_terms
+from core.units import fmt_bytes
+from figures.knobs import CONTEXT_STOPS
+from publish.site import Reading
+
+FP8 = Precision(main_kv="fp8")
+
+
+def texts(reading: Reading) -> tuple[list[str], list[str]]:
+    """The section's headings and texts at a reading: (outside any part, inside the context's parts)."""
+    outside, inside, depth = [], [], [0]
+
+    def answer(block):
+        if isinstance(block, Part):
+            depth[0] += 1
+            try:
+                return play(block.section(reading), answer)
+            finally:
+                depth[0] -= 1
+        if isinstance(block, (Heading, Text)):
+            (inside if depth[0] else outside).append(block.text)
+        return tuple(k.default for k in block.knobs) if isinstance(block, Ask) else None
+
+    play(SECTIONS["v2-mla"].draw(reading), answer)
+    return outside, inside
+
+
+@pytest.mark.parametrize("lang", ["ko", "en"])
+@pytest.mark.parametrize("precision", [Precision(), ALL_BF16, FP8, Precision(main_kv="fp4")])
+def test_the_entry_and_the_sum_follow_the_precision(lang, precision):
+    shown = "\n".join(sum(texts(Reading(lang, CONTEXT_STOPS[0], precision)), []))
+    layout = formats("v2", precision)["main_kv"]
+    d = get("v2").dims
+    if layout.segments[0].n_scales:  # a quantised latent: term by term
+        assert entry_terms(layout, lang) in shown
+    else:  # one format for every value: the widths times the bytes of one
+        each = layout.nbytes // (d.kv_lora_rank + d.qk_rope_head_dim)
+        assert f"({d.kv_lora_rank} + {d.qk_rope_head_dim}) × {each} B = {layout.nbytes:,} B" in shown
+    assert per_token_sum("v2", precision) in shown
+    assert per_token_sum("v3", ALL_BF16) in shown  # V3 at BF16 whatever the control says
+
+
+def test_a_per_component_fp8_changes_v2s_derivation():
+    assert per_token_sum("v2") == per_token_sum("v2", ALL_BF16) != per_token_sum("v2", FP8)
+    deployed, fp8 = ("\n".join(texts(Reading("en", CONTEXT_STOPS[0], p))[0]) for p in (Precision(), FP8))
+    assert per_token_sum("v2", FP8) in fp8 and per_token_sum("v2", FP8) not in deployed
+
+
+@pytest.mark.parametrize("lang", ["ko", "en"])
+def test_what_a_step_reads_follows_the_context_inside_its_part(lang):
+    first, last = (texts(Reading(lang, n, Precision())) for n in (CONTEXT_STOPS[0], CONTEXT_STOPS[-1]))
+    assert first[0] == last[0]  # outside the parts nothing moves with the context
+    for n, (_, inside) in ((CONTEXT_STOPS[0], first), (CONTEXT_STOPS[-1], last)):
+        (term,) = read_terms("v2", n, Precision())
+        shown = "\n".join(inside)
+        assert f"{term.entries:,}" in shown and f"{term.entry_bytes:,} B = {fmt_bytes(term.total)}" in shown
+
+
+def test_a_context_step_in_the_app_moves_what_a_step_reads():
+    """The reads sit in a part of their own, below the figures: a context step reruns it too."""
+    from tests.test_app import assert_runs
+
+    at = assert_runs(lang="en")
+    at.switch_page("pages/v2-mla.py").run()
+    at.sidebar.select_slider(key="ctx").set_value(1 << 20).run()
+    assert not at.exception and not at.sidebar.select_slider  # a fragment run: the page was not drawn again
+    (term,) = read_terms("v2", 1 << 20, Precision())
+    assert any(f"{term.entry_bytes:,} B = {fmt_bytes(term.total)}" in m.value for m in at.markdown)
