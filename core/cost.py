@@ -197,14 +197,15 @@ def _coefficients(m: Model, what: str, precision: Precision) -> dict[Term, int]:
 
 
 @lru_cache(maxsize=256)
-def _registered_coefficients(model_id: str, what: str, precision: Precision) -> dict[Term, int]:
-    return _coefficients(get(model_id), what, precision)
+def _kept_coefficients(m: Model, what: str, precision: Precision) -> dict[Term, int]:
+    # kept per spec object (frozen, so hashable), not per id: a spec replaced under the same id
+    # (a re-import, a test's changed spec) gets sums of its own
+    return _coefficients(m, what, precision)
 
 
 def _evaluate(m: Model, what: str, n, precision: Precision) -> Parts:
-    registered = lookup(m.id) is m  # the specs are frozen: their sums can be kept
-    coef = (_registered_coefficients(m.id, what, precision) if registered
-            else _coefficients(m, what, precision))
+    registered = lookup(m.id) is m  # a registered spec is asked for again and again: its sums are kept
+    coef = _kept_coefficients(m, what, precision) if registered else _coefficients(m, what, precision)
     out: dict[str, object] = {}
     counts: dict[tuple[int, int | None], np.ndarray] = {}
     for (role, ratio, cap), nbytes in coef.items():
