@@ -629,6 +629,16 @@ TEXT: dict[str, dict[str, str]] = {
     "var.architecture-only.desc": {"ko": "모든 캐시 값을 BF16으로 두면 MHA 대비 배수가 구조만의 효과가 됩니다.", "en": "With every cached value in BF16, the ratio to MHA measures the architecture alone."},
     "rec.source": {"ko": "출처", "en": "source"},
     # --- labels added for issue 25: overview ---
+    "ov.meet": {"ko": "{m} 약 {n}토큰", "en": "{m} at about {n} tokens"},
+    "by.import.site": {
+        "ko": "이 정적 사이트는 파일을 읽지 않습니다. 직접 가진 config.json은 앱의 'config.json 가져오기'나 "
+              "명령줄 python -m core --config config.json으로 계산할 수 있습니다.",
+        "en": "This static site reads no files: price a config.json of your own in the app's 'Import a "
+              "config.json', or on the command line with python -m core --config config.json."},
+    "by.rec.site": {
+        "ko": "이 정적 사이트는 변형마다 설명과 출처를 싣습니다. 변형을 켜고 글의 숫자와 나란히 보려면 앱을 쓰십시오.",
+        "en": "This static site describes each variant and its source; to switch one on and see its numbers "
+              "beside the article's, use the app."},
     #
     # --- labels added for issue 25: v2 ---
     #

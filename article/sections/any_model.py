@@ -13,8 +13,11 @@ from figures import EXTRAS
 from figures.reconcile import variant_name
 from i18n import model_name, t
 
-from ..blocks import Ask, Chart, Heading, Reading, Table, Text, Title, Tool
+from ..blocks import Ask, Chart, Either, Heading, Reading, Table, Text, Title, Tool
+from ..prose import passage
 from .common import Blocks
+
+SLUG = "any-model"
 
 
 def any_model(v: Reading, import_panel: Callable[[], dict] | None = None,
@@ -24,8 +27,10 @@ def any_model(v: Reading, import_panel: Callable[[], dict] | None = None,
     L = v.lang
     capacity = EXTRAS["capacity"]
     yield Title(t("by.title", L))
-    yield Text(t("by.intro", L), "caption")
-    found = yield Tool(import_panel, {})  # the app's config import: this session's imported configs
+    yield from passage(SLUG, "lead", L)
+    yield from passage(SLUG, "import", L)
+    # the app's config import (this session's imported configs); the site says where to do it
+    found = yield Tool(import_panel, {}, site=(Text(t("by.import.site", L), "caption"),))
     models, = yield Ask((capacity.knob("models"),))
     if not models:
         yield Text(t("ov.empty", L), "info")
@@ -46,11 +51,12 @@ def any_model(v: Reading, import_panel: Callable[[], dict] | None = None,
         t("col.cache", L): [r.cache.total for r in rows],
         t("col.read", L): [r.read.total for r in rows],
     }
+    yield from passage(SLUG, "table", L)
     yield Table(columns, numbers=tuple(columns)[3:], name=t("by.table", L, n=fmt_tokens(v.context)))
     yield Chart("A1", dict(context=v.context, precision=v.precision, models=models, highlight=None, lang=L,
                            units=v.units))
 
-    yield Heading(t("by.planner", L))
+    yield from passage(SLUG, "planner", L)
     gpu, tp = yield Ask((capacity.knob("gpu"), capacity.knob("tp")))
     custom = {"memory_gb": capacity.knob("memory_gb").default, "bandwidth_tb": capacity.knob("bandwidth_tb").default}
     if gpu == "custom":
@@ -60,13 +66,15 @@ def any_model(v: Reading, import_panel: Callable[[], dict] | None = None,
     plan = dict(zip(names, (yield Ask(tuple(capacity.knob(n) for n in names)))))
     yield Chart("capacity", dict(models=models, context=v.context, precision=v.precision, lang=L, units=v.units,
                                  **node, **plan))
+    yield from passage(SLUG, "planner-read", L, tp=tp)
 
-    yield Heading(t("by.floor", L))
+    yield from passage(SLUG, "floor", L)
     batch, = yield Ask((EXTRAS["read-floor"].knob("batch"),))
     yield Chart("read-floor", dict(models=models, precision=v.precision, batch=batch, lang=L, **node))
 
-    yield Heading(t("by.rec", L))
-    yield Text(t("by.rec.intro", L), "caption")
+    yield from passage(SLUG, "sources-differ", L)
+    # how to compare a variant's numbers: switched on in the app, only described on the site
+    yield Either((Text(t("by.rec.intro", L), "caption"),), (Text(t("by.rec.site", L), "caption"),))
     # the site, without the toggles: what each way of counting is and where it comes from
     on = yield Tool(variant_toggles, (), site=tuple(
         Text(f"{variant_name(vid, L)} — {t(f'var.{vid}.desc', L, page=SGLANG_PAGE_TOKENS)} "
