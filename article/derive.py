@@ -7,8 +7,8 @@ from __future__ import annotations
 from fractions import Fraction
 
 from core import Layout, Precision
-from core.cost import DEPLOYED, storage_groups
-from core.units import fmt_exact
+from core.cost import DEPLOYED, ReadTerm, storage_groups
+from core.units import fmt_bytes, fmt_exact
 from i18n import t
 
 
@@ -49,3 +49,14 @@ def per_token_sum(model, precision: Precision = DEPLOYED) -> str:
         terms.append(term + (f" ÷ {g.ratio:,}" if g.ratio > 1 else ""))
     total = fmt_exact(sum(g.per_token for g in groups))
     return " + ".join(terms) + (f" ≈ {total[1:]}" if total.startswith("≈") else f" = {total}")
+
+
+def read_product(term: ReadTerm) -> str:
+    """A decode step's read term as its factors, layers × entries × entry bytes: '61 × 2,048 × 656 B'."""
+    return f"{term.layers:,} × {term.entries:,} × {term.entry_bytes:,} B"
+
+
+def read_sum(terms, units: str = "decimal") -> str:
+    """Read terms summed as the article writes them: '61 × 2,048 × 656 B + 61 × 131,072 × 132 B ≈ 1.14 GB'."""
+    terms = tuple(terms)
+    return " + ".join(read_product(r) for r in terms) + f" ≈ {fmt_bytes(sum(r.total for r in terms), units)}"

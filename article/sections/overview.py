@@ -13,7 +13,7 @@ from figures import FIGURES
 from i18n import model_name, t
 
 from ..blocks import Ask, Chart, Heading, Part, Reading, Table, Text, Title
-from ..derive import entry_terms, num, per_token_sum
+from ..derive import entry_terms, num, per_token_sum, read_sum
 from ..prose import passage
 from .common import Blocks, article_title, metrics
 
@@ -156,14 +156,6 @@ def _baseline(v: Reading) -> dict:
                 read=fmt_bytes(reads(m, v.context, p).total, v.units))
 
 
-def read_sum(model, n: int, precision: Precision, units: str) -> str:
-    """One decode step's reads as layers × entries × entry bytes, a term per group of alike layers:
-    '61 × 2,048 × 656 B + 61 × 131,072 × 132 B ≈ 1.14 GB'."""
-    p = fitted(model, precision)
-    terms = " + ".join(f"{r.layers:,} × {r.entries:,} × {r.entry_bytes:,} B" for r in read_terms(model, n, p))
-    return f"{terms} ≈ {fmt_bytes(reads(model, n, p).total, units)}"
-
-
 def _counting(v: Reading) -> dict:
     """The counting rules' examples at the reader's context: the last model's cache split into
     global KV (≈ growth × N) and local KV; V3.2's reads written out."""
@@ -174,4 +166,5 @@ def _counting(v: Reading) -> dict:
                 n_exact=f"{v.context:,}", growth=fmt_exact(s.storage.total),
                 glob=fmt_bytes(cache.main_kv + cache.index_key, v.units), local=fmt_bytes(cache.local_kv, v.units),
                 cache=fmt_bytes(cache.total, v.units), hca=get("v4-flash").ratio("HCA"),
-                topk=f"{v32.index_topk:,}", v32_reads=read_sum(v32, v.context, v.precision, v.units))
+                topk=f"{v32.index_topk:,}",
+                v32_reads=read_sum(read_terms(v32, v.context, fitted(v32, v.precision)), v.units))

@@ -6,7 +6,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from core import ALL_BF16, DEPLOYED, get, ratio_to, storage_per_token
-from core.cost import ReadTerm, fitted, formats, read_terms
+from core.cost import fitted, formats, read_terms
 from core.mechanisms.indexer import IndexerDims, selected_count
 from core.summary import summarise
 from core.units import fmt_bytes, fmt_exact, fmt_ratio
@@ -14,7 +14,7 @@ from core.variants import VARIANTS
 from i18n import t
 
 from ..blocks import Chart, Either, Part, Reading, Text, Title
-from ..derive import entry_sum, entry_terms, num, per_token_sum
+from ..derive import entry_sum, entry_terms, num, per_token_sum, read_sum
 from ..prose import passage
 from .common import Blocks, controls, metrics
 
@@ -94,11 +94,6 @@ def storage_fields(v: Reading) -> dict:
         ratio=fmt_ratio(ratio_to(MODEL, "mha", fitted(MODEL, v.precision))))  # as summarise prices it
 
 
-def read_terms_text(term: ReadTerm, units: str) -> str:
-    """'61 × 2,048 × 656 B ≈ 82.0 MB': a read term as its factors and its size."""
-    return f"{term.layers:,} × {term.entries:,} × {term.entry_bytes:,} B ≈ {fmt_bytes(term.total, units)}"
-
-
 def read_passage(v: Reading) -> Blocks:
     """One decode step's reads at the reader's context, term by term (moves with the context)."""
     terms = {r.role: r for r in read_terms(MODEL, v.context, v.precision)}
@@ -106,8 +101,8 @@ def read_passage(v: Reading) -> Blocks:
     topk = get(MODEL).index_topk
     cut = (t("dsa.cut", v.lang, n=f"{v.context:,}", k=f"{topk:,}", x=num(Fraction(v.context, topk)))
            if v.context > topk else t("dsa.cut.all", v.lang, n=f"{v.context:,}", k=f"{topk:,}"))
-    yield from passage(SLUG, "reads", v.lang, n=f"{v.context:,}", kv_term=read_terms_text(terms["main_kv"], v.units),
-                       key_term=read_terms_text(terms["index_key"], v.units), total=fmt_bytes(total, v.units),
+    yield from passage(SLUG, "reads", v.lang, n=f"{v.context:,}", kv_term=read_sum((terms["main_kv"],), v.units),
+                       key_term=read_sum((terms["index_key"],), v.units), total=fmt_bytes(total, v.units),
                        share=f"{terms['index_key'].total / total:.0%}", cut=cut)
 
 

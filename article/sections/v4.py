@@ -14,7 +14,7 @@ from figures import FIGURES
 from i18n import t
 
 from ..blocks import Ask, Chart, Either, Part, Reading, Text
-from ..derive import entry_terms, per_token_sum
+from ..derive import entry_terms, per_token_sum, read_product
 from ..prose import passage
 from .common import Blocks, generation_top
 
@@ -147,7 +147,7 @@ def _reads(v: Reading) -> Blocks:
     for r in read_terms(MODEL, v.context, v.precision):
         kind = kinds.get(r.layers, [])
         what = t(f"v4.read.{r.role}", L) + (f" ({kind[0]})" if r.role != "local_kv" and len(kind) == 1 else "")
-        lines.append(f"- {what}: {r.layers:,} × {r.entries:,} × {r.entry_bytes:,} B = {fmt_bytes(r.total, v.units)}")
+        lines.append(f"- {what}: {read_product(r)} = {fmt_bytes(r.total, v.units)}")
     before = summarise(BEFORE, v.context, v.precision)
     yield from passage(SLUG, "reads", L, n=f"{v.context:,}", terms="\n".join(lines),
                        total=fmt_bytes(s.read.total, v.units), kv=fmt_bytes(s.read.kv, v.units),

@@ -19,7 +19,7 @@ from core.summary import Summary
 from core.units import fmt_bytes, fmt_exact, fmt_ratio, fmt_tokens
 
 from ..blocks import Chart, Part, Reading
-from ..derive import entry_sum, entry_terms, num, per_token_sum
+from ..derive import entry_sum, entry_terms, num, per_token_sum, read_product
 from ..prose import passage
 from .common import Blocks, controls, generation_top
 
@@ -177,7 +177,7 @@ def _reads(v: Reading, layout: dict, enc_m: int) -> dict:
 
     def written(role: str) -> str:
         of = [r for r in terms if r.role == role]
-        body = " + ".join(f"{r.layers:,} × {r.entries:,} × {r.entry_bytes:,} B" for r in of)
+        body = " + ".join(read_product(r) for r in of)
         return f"{body} = {fmt_bytes(sum(r.total for r in of), v.units)}"
 
     total = {role: sum(r.total for r in terms if r.role == role) for role in ("main_kv", "index_key", "local_kv")}
