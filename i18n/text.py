@@ -461,8 +461,8 @@ TEXT: dict[str, dict[str, str]] = {
                "en": "How many summaries are stored and how many are read differ; unchosen summaries stay, since the next query may choose them."},
     "app.page.b": {"ko": "토큰 축 압축 (글 B)", "en": "Token-axis compression (article B)"},
     "tb.title": {"ko": "토큰 축 압축: 여러 위치의 KV를 요약해서 읽기", "en": "Token-axis compression: reading a summary of many KV positions"},
-    "tb.intro": {"ko": "선택하기 전에 여러 토큰 위치의 정보를 하나의 요약 KV로 합치는 방법. 그림은 모두 이 페이지에서 계산합니다.",
-                 "en": "Merging several token positions into one summary KV before any selection. Every figure is computed here."},
+    "tb.intro": {"ko": "이웃한 토큰 위치 여러 개를 새 KV 항목 하나로 합쳐, attention이 읽는 항목 수를 줄이는 방법. 그림은 모두 이 페이지에서 계산합니다.",
+                 "en": "Merging neighbouring token positions into one new KV entry, so that attention reads fewer entries. Every figure is computed here."},
     "tb.b1": {"ko": "벡터 폭과 토큰 위치 수", "en": "Vector width vs number of positions"},
     "tb.b2": {"ko": "두 투영으로 요약 벡터 만들기", "en": "Two projections make a summary vector"},
     "tb.b2.help": {"ko": "행렬을 고쳐 보세요: 행은 ; 또는 줄바꿈, 값은 쉼표나 공백으로 구분. 'ln 3' 같은 자연로그도 됩니다.",
@@ -670,6 +670,25 @@ TEXT: dict[str, dict[str, str]] = {
     # --- labels added for issue 25: v41 ---
     #
     # --- labels added for issue 25: token-axis ---
+    "tb.how.b1": {"ko": "위치 수·성분 수·묶음 크기를 바꾸면 두 줄이 함께 다시 그려집니다. 폭을 줄이는 줄은 늘 성분을 절반으로, 토큰 축 줄은 위치 수를 묶음 크기로 나눕니다. 묶음 크기가 1이면 아무것도 합치지 않습니다.",
+                  "en": "Change the positions, components or group size and both rows of the figure are redrawn: the narrowing one always halves the components, the token-axis one divides the positions by the group size. A group of 1 merges nothing."},
+    "tb.b2.site": {"ko": "대화형 앱에서는 H, W_u, W_s를 직접 고칠 수 있고, U·S·A와 요약이 그 자리에서 다시 계산됩니다. 이 페이지는 처음 예시를 보여 줍니다.",
+                   "en": "In the interactive app, H, W_u and W_s can be edited, and U, S, A and the summary are recomputed on the spot. This page shows the starting example."},
+    "tb.how.b3": {"ko": "현재 위치를 옮기거나 재생하면 window는 한 칸씩 밀리고 요약은 묶음이 찰 때마다 하나씩 늘어납니다. 묶음 크기와 window를 따로 바꿔 두 규칙이 독립임을 확인해 보세요. window가 묶음 크기보다 많이 짧으면, 아직 요약되지 않은 위치 일부가 어디에서도 읽히지 않습니다.",
+                  "en": "Move the current position, or play it: the window slides by one position at a time, while a summary is added each time a group fills. Change the group size and the window separately to see that the two rules are independent. A window much shorter than a group leaves some positions not yet summarised unread."},
+    "tb.how.b4": {"ko": "현재 위치, 두 경로의 묶음 크기(①은 인덱서 경로, ②는 모두 읽는 경로), top-k를 바꿔 보세요. window는 위 그림의 값을 함께 씁니다. 위 지표는 경로마다 저장하는 요약 수와 읽는 항목 수입니다.",
+                  "en": "Change the current position, each path's group size (① the indexer path, ② the read-all path) and top-k; the window is the one set for the figure above. The metrics give each path's summaries stored and entries read."},
+    "tb.comp": {"ko": "성분 {i}", "en": "component {i}"},
+    "tb.none": {"ko": "없음", "en": "none"},
+    "tb.done": {"ko": "q{t}에서 읽을 수 있는 요약은 {list}입니다.", "en": "the summaries q{t} can read are {list}."},
+    "tb.done.none": {"ko": "q{t}에서는 아직 완성된 요약이 없습니다.", "en": "no summary is complete yet at q{t}."},
+    "tb.both": {"ko": "요약 안에서도, 개별 항목으로도 읽히는 위치는 {p}입니다.", "en": "Read twice, once inside a summary and once on their own: {p}."},
+    "tb.both.none": {"ko": "지금 설정에서는 window 안에 이미 요약된 위치가 없어, 두 번 읽히는 위치가 없습니다.",
+                     "en": "With these settings no summarised position is in the window, so none is read twice."},
+    "tb.gap": {"ko": "{p}: 아직 요약되지 않았는데 window 밖에 있어 이 query는 볼 수 없습니다. window가 차는 중인 묶음보다 짧아서 생긴 빈틈입니다.",
+               "en": "{p}: not summarised yet and outside the window, so this query cannot see them; the window is shorter than the group still filling."},
+    "tb.gone": {"ko": "window를 벗어나 이제 요약 안에서만 읽히는 위치는 {p}입니다.",
+                "en": "Left the window, and now read only inside a summary: {p}."},
     #
     # --- labels added for issue 25: site ---
     #

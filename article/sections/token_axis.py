@@ -1,38 +1,162 @@
-"""Article B: token-axis compression (B1–B4)."""
+"""Article B: token-axis compression (B1–B4), its prose between the figures."""
 
 from __future__ import annotations
 
-from core.mechanisms.token_axis import read_plan, summarize
+from decimal import MAX_EMAX, MIN_EMIN, Context, Decimal, localcontext
+
+from core.mechanisms.matrix_text import format_matrix
+from core.mechanisms.token_axis import ReadPlan, SummaryRun, read_plan, summarize
+from core.registry import get
 from figures import FIGURES
 from i18n import t
 
-from ..blocks import Ask, Chart, Heading, Metrics, Reading, Text, Title
+from ..blocks import Ask, Chart, Either, Metrics, Reading, Text, Title
+from ..prose import passage
 from .common import Blocks, controls
+
+SLUG = "token-axis"
+MODEL = "v4-flash"  # the model whose compressor the section relates to
 
 
 def token_axis(v: Reading) -> Blocks:
-    """Article B: token-axis compression, B1–B4 in article order."""
+    """Article B: token-axis compression, B1–B4 in article order, each introduced and then read."""
     L = v.lang
+    pages = dict(v32=t("app.page.v32", L), v4=t("app.page.v4", L))
     yield Title(t("tb.title", L))
     yield Text(t("tb.intro", L), "caption")
-    yield Heading(t("tb.b1", L))
-    yield Chart("B1", (yield from controls("B1", "rows", "components", "group", lang=L)), "content")
-    yield Heading(t("tb.b2", L))
-    yield Text(t("tb.b2.help", L), "caption")
+    yield from passage(SLUG, "intro", L, **pages)
+    yield from passage(SLUG, "axes", L)
+    yield Either(app=(Text(t("tb.how.b1", L), "caption"),))
+    b1 = yield from controls("B1", "rows", "components", "group", lang=L)
+    yield Chart("B1", b1, "content")
+    yield from passage(SLUG, "axes-read", L, **_b1_fields(**b1))
+    yield from passage(SLUG, "summary", L)
+    yield Either(app=(Text(t("tb.b2.help", L), "caption"),), site=(Text(t("tb.b2.site", L), "caption"),))
     matrices = yield from controls("B2", "H", "W_u", "W_s", lang=L)
     if None not in matrices.values():  # a matrix that does not parse says so by its control
         try:
-            summarize(matrices["H"], matrices["W_u"], matrices["W_s"])
+            run = summarize(matrices["H"], matrices["W_u"], matrices["W_s"])
         except ValueError as e:  # shapes that do not fit together, e.g. W_u with the wrong number of rows
             yield Text(t("tb.error", L, e=e), "error")
         else:
             yield Chart("B2", matrices, "content")
-    yield Heading(t("tb.b3", L))
+            yield from passage(SLUG, "summary-read", L, **_b2_fields(run, L))
+    yield from passage(SLUG, "weights", L)
+    yield from passage(SLUG, "v4", L, **pages)
+    yield from passage(SLUG, "recent", L)
+    yield Either(app=(Text(t("tb.how.b3", L), "caption"),))
     b3 = yield from controls("B3", "position", "group", "window", lang=L)
     yield Chart("B3", b3, "content")
-    yield Heading(t("tb.b4", L))
+    yield from passage(SLUG, "recent-read", L, **_b3_fields(b3["position"], b3["group"], b3["window"], L))
+    yield from passage(SLUG, "growth", L)
+    yield from passage(SLUG, "indexer", L, **pages)
+    yield Either(app=(Text(t("tb.how.b4", L), "caption"),))
     b4 = FIGURES["B4"]
     position, groups, topk = yield Ask((b4.knob("position"), b4.knob("groups"), b4.knob("topk")))
-    plans = [(g, read_plan(position, g, b3["window"], topk=k)) for g, k in ((groups[0], topk), (groups[1], None))]
-    yield Metrics(tuple((t("tb.m.stored", L, g=g), f"{plan.stored} / {plan.read}") for g, plan in plans))
-    yield Chart("B4", dict(position=position, groups=groups, topk=topk, window=b3["window"], lang=L), "content")
+    window = b3["window"]
+    chosen, coarse = read_plan(position, groups[0], window, topk=topk), read_plan(position, groups[1], window)
+    yield Metrics(tuple((t("tb.m.stored", L, g=g), f"{plan.stored} / {plan.read}")
+                        for g, plan in ((groups[0], chosen), (groups[1], coarse))))
+    yield Chart("B4", dict(position=position, groups=groups, topk=topk, window=window, lang=L), "content")
+    yield from passage(SLUG, "indexer-read", L, t=position, g1=groups[0], g2=groups[1], k=topk, w=window,
+                       s1=chosen.stored, r1=chosen.read, s2=coarse.stored, r2=coarse.read,
+                       chosen=_listed([_entry(r) for r in chosen.rows if r.kind == "compressed"], L))
+    m = get(MODEL)
+    model = dict(csa=m.ratio("CSA"), hca=m.ratio("HCA"), topk=f"{m.index_topk:,}",
+                 g1=b4.knob("groups").default[0], g2=b4.knob("groups").default[1])
+    yield from passage(SLUG, "tradeoff", L, **model, **pages)
+    # the model's repository holds its config and its official inference code (the Compressor)
+    yield from passage(SLUG, "sources", L, **model, config=m.source, repo=m.source.split("/blob/")[0])
+
+
+def _b1_fields(rows: int, components: int, group: int, lang: str) -> dict:
+    """B1 as drawn: the grid, its narrower half and its summaries (a group that is not full makes none)."""
+    return dict(rows=rows, comp=components, half=components // 2, g=group, n=rows // group)
+
+
+def _b2_fields(run: SummaryRun, lang: str) -> dict:
+    """B2's worked example, every value core's: the rows of H, U and S, the first component's softmax
+    written out, A's columns and each component's weighted sum."""
+    n, d = run.H.shape
+    scores = run.S[:, 0]
+    exps, total = _exps(scores)
+    sums = [f"- {t('tb.comp', lang, i=j + 1)}: "
+            + " + ".join(f"{_factor(u)} × {_factor(a)}" for u, a in zip(run.U[:, j], run.A[:, j]))
+            + f" = {_num(run.c[j])}" for j in range(run.U.shape[1])]
+    return dict(n=n, d=d, d_out=run.U.shape[1], h_rows=", ".join(f"h{i} = {_vec(h)}" for i, h in enumerate(run.H)),
+                u_rows=", ".join(map(_vec, run.U)), s_rows=", ".join(map(_vec, run.S)), s_col=_vec(scores),
+                e_col=_vec(exps), e_sum=_num(total), a_col=_vec(run.A[:, 0]),
+                a_cols=", ".join(map(_vec, run.A.T)), sums="\n".join(sums), c=_vec(run.c))
+
+
+def _b3_fields(position: int, group: int, window: int, lang: str) -> dict:
+    """B3 as drawn: what q_t and q_(t+group) read, and which positions are read twice, or not at all."""
+    now, then = read_plan(position, group, window), read_plan(position + group, group, window)
+    summarised, recent = _positions(now)
+    later_summarised, later_recent = _positions(then)
+    both, gone = sorted(summarised & recent), sorted((recent - later_recent) & later_summarised)
+    done = [_entry(r) for r in now.rows if r.kind == "compressed"]
+    note = t("tb.both", lang, p=_listed(_names(both), lang)) if both else t("tb.both.none", lang)
+    return dict(t=position, t2=position + group, g=group, w=window, s=now.stored, s2=then.stored,
+                last=(now.stored + 1) * group - 1, read=now.read, read2=then.read,
+                done=t("tb.done", lang, t=position, list=_listed(done, lang, elide=True)) if done
+                else t("tb.done.none", lang, t=position),
+                recent=_listed(_names(sorted(recent)), lang), recent2=_listed(_names(sorted(later_recent)), lang),
+                note=" ".join(filter(None, (note, _gap(now, lang)))),
+                note2=" ".join(filter(None, (gone and t("tb.gone", lang, p=_listed(_names(gone), lang)),
+                                             _gap(then, lang)))))
+
+
+def _positions(plan: ReadPlan) -> tuple[set[int], set[int]]:
+    """The positions a plan reads inside summaries, and those it reads one by one."""
+    summarised = {s for r in plan.rows if r.kind == "compressed" for s in r.sources}
+    return summarised, {r.index for r in plan.rows if r.kind == "window"}
+
+
+def _gap(plan: ReadPlan, lang: str) -> str:
+    """The sentence about positions in no entry read (a window shorter than the group still filling)."""
+    summarised, recent = _positions(plan)
+    gap = sorted(set(range(plan.position + 1)) - summarised - recent)
+    return t("tb.gap", lang, p=_listed(_names(gap), lang)) if gap else ""
+
+
+def _entry(row) -> str:
+    """A summary and the positions it holds, e.g. 'b1 (p2–p3)'."""
+    lo, hi = min(row.sources), max(row.sources)
+    return f"b{row.index} (p{lo}–p{hi})" if hi > lo else f"b{row.index} (p{lo})"
+
+
+def _names(positions) -> list[str]:
+    return [f"p{p}" for p in positions]
+
+
+def _listed(names: list[str], lang: str, elide: bool = False) -> str:
+    """Names joined; none said in words; a long run (consecutive names) as its first … last."""
+    if not names:
+        return t("tb.none", lang)
+    return f"{names[0]} … {names[-1]}" if elide and len(names) > 4 else ", ".join(names)
+
+
+def _exps(scores) -> tuple[list[Decimal], Decimal]:
+    """e^s of each score and their sum, for any score a reader can type (a float's exp overflows past e^709)."""
+    with localcontext(Context(prec=12, Emax=MAX_EMAX, Emin=MIN_EMIN)):
+        exps = [Decimal(float(s)).exp() for s in scores]
+        return exps, sum(exps, Decimal(0))
+
+
+def _num(x) -> str:
+    """A value as the prose writes it: a natural log of a whole number as the reader types it
+    ('ln 3'), else four significant digits, no '-0'; beyond a float's range (an exponential of a
+    large score) in scientific notation."""
+    if isinstance(x, Decimal):
+        return _num(float(x)) if x.adjusted() < 300 else f"{x:.3e}"  # adjusted(): its exponent, no rounding
+    typed = format_matrix([[float(x)]])
+    return typed if typed.startswith("ln") else f"{float(x) + 0.0:.4g}"
+
+
+def _factor(x) -> str:
+    return f"({_num(x)})" if x < 0 else _num(x)
+
+
+def _vec(xs) -> str:
+    return "[" + ", ".join(map(_num, xs)) + "]"

@@ -1,0 +1,89 @@
+"""The token-axis section reads its figures as they stand: B2's steps from core's summarize on the
+matrices in effect, B3's and B4's counts from read_plan at the controls' values, and the site says
+what the app offers for B2's matrices instead of asking for an edit it cannot take."""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+import pytest
+
+from article import SECTIONS, Ask, Either, Part, Text, play
+from core import Precision
+from core.mechanisms.token_axis import read_plan, summarize
+from figures import FIGURES
+from figures.knobs import CONTEXT
+from i18n import t
+from publish.site import Reading, blocks
+
+
+def shown(lang: str = "en", app: bool = True, **values) -> str:
+    """The section's text with some controls (by knob name) set, the others at their defaults."""
+    texts = []
+
+    def answer(block):
+        match block:
+            case Ask(knobs):
+                return tuple(values.get(k.name, k.default) for k in knobs)
+            case Either(in_app, on_site):
+                texts.extend(b.text for b in (in_app if app else on_site))
+            case Part(_, section):
+                return play(section(Reading(lang, CONTEXT.default, Precision())), answer)
+            case Text(text):
+                texts.append(text)
+
+    play(SECTIONS["token-axis"].draw(Reading(lang, CONTEXT.default, Precision())), answer)
+    return "\n".join(texts)
+
+
+def test_b2_is_worked_with_the_matrices_in_effect():
+    H, W_u, W_s = ((1, 2), (3, 4), (0, 1)), ((1, 0), (0, 1)), ((0.5, -1), (2, 0))
+    run = summarize(H, W_u, W_s)
+    text = shown(H=H, W_u=W_u, W_s=W_s)
+    assert "3 positions of 2 components" in text
+    assert f"[{run.c[0]:.4g}, {run.c[1]:.4g}]" in text  # the summary
+    assert f"[{run.A[0, 0]:.4g}, {run.A[1, 0]:.4g}, {run.A[2, 0]:.4g}]" in text  # the first column's weights
+    assert f"= {run.c[1]:.4g}" in text  # component 2's weighted sum
+    assert "[1.5, 3]" not in text
+
+
+def test_b2_at_the_start_shows_the_articles_example_from_core():
+    run = summarize(*(FIGURES["B2"].knob(n).default for n in ("H", "W_u", "W_s")))
+    assert np.allclose(run.c, (1.5, 3)) and np.allclose(run.A[:, 0], (0.75, 0.25))
+    text = shown()
+    assert "[ln 3, 0]" in text and "[3, 1]" in text and "[0.75, 0.25]" in text and "[1.5, 3]" in text
+    assert "2 × 0.75 + 0 × 0.25 = 1.5" in text
+
+
+def test_b2_explains_scores_too_large_for_a_float():
+    text = shown(W_s=((1000, 0), (0, 1)))  # e^1000 is beyond a float: written out all the same
+    assert "e+434" in text and not re.search(r"\b(inf|nan)\b", text)
+
+
+@pytest.mark.parametrize("lang", ["ko", "en"])
+def test_b3_names_the_positions_read_twice_and_those_read_nowhere(lang):
+    at_start = shown(lang)
+    assert t("tb.both", lang, p="p4, p5") in at_start
+    short = shown(lang, position=6, group=4, window=1)  # p4, p5: past the window, their group not yet full
+    assert t("tb.gap", lang, p="p4, p5") in short and t("tb.both.none", lang) in short
+    assert t("tb.done.none", lang, t=0) in shown(lang, position=0)
+
+
+def test_b4_counts_are_read_plans_at_the_controls_values():
+    text = shown(position=21, groups=(3, 6), topk=4)
+    chosen, coarse = read_plan(21, 3, 3, topk=4), read_plan(21, 6, 3)
+    assert f"every 3 positions ({chosen.stored} so far)" in text and f"comes to {chosen.read}" in text
+    assert f"every 6 positions ({coarse.stored} so far)" in text and f"comes to {coarse.read}." in text
+    picked = [f"b{r.index} (p{min(r.sources)}–p{max(r.sources)})" for r in chosen.rows if r.kind == "compressed"]
+    assert ", ".join(picked) in text
+
+
+@pytest.mark.parametrize("lang", ["ko", "en"])
+def test_the_site_offers_b2s_edit_only_in_words(lang):
+    site = [b.text for b in blocks("token-axis", Reading(lang, CONTEXT.default, Precision())) if isinstance(b, Text)]
+    app = [b.text for b in blocks("token-axis", Reading(lang, CONTEXT.default, Precision()), app=True)
+           if isinstance(b, Text)]
+    assert t("tb.b2.site", lang) in site and t("tb.b2.help", lang) not in site
+    assert t("tb.b2.help", lang) in app and t("tb.b2.site", lang) not in app
+    assert not any(t(f"tb.how.{f}", lang) in site for f in ("b1", "b3", "b4"))  # the site has no such controls
