@@ -49,6 +49,19 @@ def passage(slug: str, name: str, lang: str, **fields) -> Iterator[Heading | Tex
     yield from _text(text[at:])
 
 
+_ALLOWED = re.compile(r"</?su[bp]>|<https?://[^\s<>]*>")  # notation, and Markdown's autolinks
+
+
+def notation(markdown: str) -> str:
+    """Prose as Markdown that may be rendered with HTML on: <sub>/<sup> and autolinks kept, any other
+    `<` escaped, so nothing a field or a passage holds can become an element."""
+    out, at = [], 0
+    for m in _ALLOWED.finditer(markdown):
+        out += [markdown[at:m.start()].replace("<", "&lt;"), m[0]]
+        at = m.end()
+    return "".join(out) + markdown[at:].replace("<", "&lt;")
+
+
 def _text(markdown: str) -> Iterator[Text]:
     if markdown.strip():
         yield Text(markdown.strip(), "prose")

@@ -26,6 +26,7 @@ import plotly.io as pio
 from markdown_it import MarkdownIt
 
 from article import SECTIONS, Ask, Chart, Either, Heading, Metrics, Part, Table, Text, Title, Tool, play
+from article.prose import notation
 from core import Precision
 from core.cost import formats
 from figures import SPECS
@@ -157,7 +158,7 @@ def _text(block) -> str:
         case Heading(text, level):
             return f"<h{level}>{escape(text)}</h{level}>"
         case Text(text, "prose"):
-            return f'<div class="prose">{PROSE.render(text)}</div>'
+            return f'<div class="prose">{PROSE.render(notation(text))}</div>'
         case Text(text, style):
             return f'<p class="{style}">{_linked(escape(text))}</p>'
         case Metrics(items):

@@ -11,7 +11,7 @@ import pytest
 
 from article import SECTIONS, Heading, Text
 from article.derive import entry_sum, entry_terms, per_token_sum
-from article.prose import PROSE, fields_of, passage, passages
+from article.prose import PROSE, fields_of, notation, passage, passages
 from core import ALL_BF16, MODELS, Precision, storage_per_token
 from core.cost import DEPLOYED, formats, read_terms, reads, storage_groups
 from figures.knobs import CONTEXT
@@ -73,6 +73,12 @@ def test_a_passage_yields_its_headings_and_the_text_between(tmp_path, monkeypatc
             list(passage("x", "top", "en"))  # a field the section does not fill
     finally:
         passages.cache_clear()
+
+
+def test_prose_lets_no_element_through_but_notation_and_links():
+    shown = notation("C<sup>KV</sup>, W<sub>h</sub> <https://arxiv.org/abs/2405.04434> <script>x</script> <img src=x>")
+    assert shown == ("C<sup>KV</sup>, W<sub>h</sub> <https://arxiv.org/abs/2405.04434> &lt;script>x&lt;/script> "
+                     "&lt;img src=x>")
 
 
 @pytest.mark.parametrize("model", ["mha", "v2", "v3.2", "v4-flash", "v4.1-flash"])

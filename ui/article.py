@@ -7,13 +7,14 @@ import pandas as pd
 import streamlit as st
 
 from article import SECTIONS, Ask, Chart, Either, Heading, Metrics, Part, Table, Text, Title, Tool, play
+from article.prose import notation
 
 from .charts import chart
 from .state import control, follows_context, model_picker, view
 
 _TEXT = {"markdown": st.markdown, "caption": st.caption, "info": st.info, "error": st.error,
          # the article's own prose (article/prose/): Markdown with <sub>/<sup>, no reader's input in it
-         "prose": lambda text: st.markdown(text, unsafe_allow_html=True)}
+         "prose": lambda text: st.markdown(notation(text), unsafe_allow_html=True)}
 
 
 def show(slug: str, **tools) -> None:
