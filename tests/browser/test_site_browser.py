@@ -36,13 +36,14 @@ def site(tmp_path_factory):
     out = tmp_path_factory.mktemp("site")
     # as a reader's build runs: the command, in a process of its own (the build's language processes
     # start from a clean __main__, which a test process that ran AppTest's scripts is not)
-    done = subprocess.run([sys.executable, "-m", "publish", "site", "--out", str(out)], cwd=REPO_ROOT,
-                          capture_output=True, text=True, timeout=600)
-    assert done.returncode == 0, done.stderr[-3000:]
-    # V2 · MLA again, with every per-component precision (as --precisions builds every page)
-    figures = Figures("ko")
-    v2 = page("v2-mla", "ko", figures, every=True)
-    write_page(out, v2, figures, None, True)  # its preview picture: the build's
+    with subprocess.Popen([sys.executable, "-m", "publish", "site", "--out", str(out)], cwd=REPO_ROOT,
+                          stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True) as build:
+        # meanwhile V2 · MLA again, with every per-component precision (as --precisions builds every page)
+        figures = Figures("ko")
+        v2 = page("v2-mla", "ko", figures, every=True)
+        _, stderr = build.communicate(timeout=600)
+    assert build.returncode == 0, stderr[-3000:]
+    write_page(out, v2, figures, None, True)  # in place of the build's page; its preview picture the build's
     write_classes(out, v2, figures)
     with static_server(out, tmp_path_factory.mktemp("server") / "http.log") as url:
         yield url, out
