@@ -251,7 +251,7 @@ def lead(slug: str, lang: str) -> Chart | None:
     return next((b for b in blocks(slug, Reading(lang, CONTEXT.default, Precision())) if isinstance(b, Chart)), None)
 
 
-def preview(chart: Chart) -> bytes:
+def preview_png(chart: Chart) -> bytes:
     """A shared link's picture: the figure laid out for a PREVIEW-sized canvas, as a PNG."""
     return image(as_slide(chart.figure_id, chart.knobs, *PREVIEW), "png", width=PREVIEW[0], height=PREVIEW[1])
 
@@ -458,7 +458,7 @@ def write_previews(out: Path, slugs, langs=LANGS) -> None:
         if chart:
             path = out / lang / "files" / slug / "preview.png"
             path.parent.mkdir(parents=True, exist_ok=True)
-            path.write_bytes(preview(chart))
+            path.write_bytes(preview_png(chart))
 
 
 def build(out: Path, *, base_url: str | None = None, images: bool = False, precisions: bool = False,
