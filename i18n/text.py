@@ -235,7 +235,7 @@ TEXT: dict[str, dict[str, str]] = {
     "app.context": {"ko": "문맥 길이 (토큰)", "en": "Context length (tokens)"},
     "app.context.help": {"ko": "로그 눈금. K = 1,024 토큰.", "en": "Log scale. K = 1,024 tokens."},
     "app.precision": {"ko": "정밀도", "en": "Precision"},
-    "site.nav": {"ko": "절", "en": "Sections"},
+    "site.nav": {"ko": "목차", "en": "Sections"},
     "site.controls": {"ko": "문맥 길이와 정밀도", "en": "Context length and precision"},
     "site.other": {"ko": "English", "en": "한국어"},
     "app.precision.help": {"ko": "deployed: 글의 배포 캐시 형식 · bf16: 모든 캐시 값 BF16",
@@ -691,6 +691,26 @@ TEXT: dict[str, dict[str, str]] = {
                 "en": "Left the window, and now read only inside a summary: {p}."},
     #
     # --- labels added for issue 25: site ---
+    "site.pager": {"ko": "이전 절과 다음 절", "en": "Previous and next section"},
+    "site.prev": {"ko": "이전", "en": "Previous"},
+    "site.next": {"ko": "다음", "en": "Next"},
+    "site.less": {"ko": "문맥 길이 한 단계 줄이기", "en": "Shorter context, one step"},
+    "site.more": {"ko": "문맥 길이 한 단계 늘리기", "en": "Longer context, one step"},
+    "site.figure.link": {"ko": "이 그림으로 바로 가는 링크", "en": "Link to this figure"},
+    "site.plotly.png": {"ko": "그림을 PNG로 내려받기", "en": "Download plot as a png"},
+    "site.plotly.download": {"ko": "그림 내려받기", "en": "Download plot"},
+    "site.plotly.zoom": {"ko": "확대 영역 선택", "en": "Zoom"},
+    "site.plotly.pan": {"ko": "이동", "en": "Pan"},
+    "site.plotly.box": {"ko": "사각형 선택", "en": "Box Select"},
+    "site.plotly.lasso": {"ko": "올가미 선택", "en": "Lasso Select"},
+    "site.plotly.in": {"ko": "확대", "en": "Zoom in"},
+    "site.plotly.out": {"ko": "축소", "en": "Zoom out"},
+    "site.plotly.autoscale": {"ko": "자동 범위", "en": "Autoscale"},
+    "site.plotly.reset": {"ko": "축 되돌리기", "en": "Reset axes"},
+    "site.plotly.back": {"ko": "두 번 누르면 원래 크기로 돌아갑니다", "en": "Double-click to zoom back out"},
+    "site.plotly.snapshot": {"ko": "그림을 만드는 중입니다", "en": "Taking snapshot - this may take a few seconds"},
+    "site.plotly.done": {"ko": "그림을 만들었습니다", "en": "Snapshot succeeded"},
+    "site.plotly.failed": {"ko": "그림을 내려받지 못했습니다", "en": "Sorry, there was a problem downloading your snapshot!"},
     #
     # --- labels added for issue 25: app ---
     #

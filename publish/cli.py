@@ -222,7 +222,7 @@ def site(args) -> int:
     t0 = time.perf_counter()
     try:
         pages = build(args.out, base_url=args.base_url, images=args.images, precisions=args.precisions,
-                      progress=_page_written)
+                      progress=_page_written, say=_note)
     except FAILURES as e:
         return _fail(e)
     size = sum(p.stat().st_size for p in args.out.rglob("*") if p.is_file()) / 1e6
@@ -232,6 +232,11 @@ def site(args) -> int:
 
 def _page_written(name: str) -> None:
     print(f"  {name}.html", flush=True)
+
+
+def _note(text: str) -> None:
+    """What a build left out or fell back on: one line on stderr; the build goes on."""
+    print(f"note: {text}", file=sys.stderr, flush=True)
 
 
 def _look(knob: Knob):
@@ -283,8 +288,10 @@ def main(argv=None) -> int:
         _figure_options(q, ids=q is not a)  # animate names its one figure with --id
     s = sub.add_parser("site", help="the article as a static site: a page per section and language")
     s.add_argument("--out", type=_out_dir, required=True)
-    s.add_argument("--base-url", help="where the site will be served (canonical links, preview images)")
-    s.add_argument("--images", action="store_true", help="SVG/PNG downloads and link previews (needs Chromium)")
+    s.add_argument("--base-url", help="where the site will be served (canonical links, the link previews' "
+                                      "absolute image addresses)")
+    s.add_argument("--images", action="store_true", help="each figure's SVG/PNG downloads too (needs Chromium, as "
+                                                         "the link previews do)")
     s.add_argument("--precisions", action="store_true",
                    help="every per-component precision too, not only the presets (minutes, not seconds)")
     c = sub.add_parser("catalogue", help="the figure catalogue as markdown")

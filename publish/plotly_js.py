@@ -6,8 +6,9 @@ Every figure draws with three trace types, which plotly.js's "cartesian" partial
 the largest part of a reader's first load. `python -m publish.plotly_js` fetches that bundle, for the
 plotly.js version the installed plotly package was built with, from the npm registry and checks it
 against the registry's checksum; the README's run command, scripts/test.sh and the Dockerfile call
-it. Without it (offline, or a plotly upgrade not fetched yet) the charts load the full bundle,
-written from the plotly package: the same charts, more bytes.
+it, and `python -m publish site` fetches it when static/ lacks it. Without it (offline, or a plotly
+upgrade not fetched yet) the charts load the full bundle, written from the plotly package: the
+same charts, more bytes.
 """
 
 from __future__ import annotations
@@ -78,16 +79,27 @@ def fetch(timeout: float = 30.0) -> Path:
     return PARTIAL
 
 
+def ensure(say=print) -> Path:
+    """The bundle the charts will load, left in static/: the partial one, fetched if need be; else
+    the full one, with a line through `say` saying why (the charts are the same, the bytes more)."""
+    if PARTIAL.exists():
+        return PARTIAL
+    try:
+        fetch()
+        return PARTIAL
+    except (OSError, ValueError, KeyError) as e:  # the full bundle then: not a failure
+        full = bundle()
+        say(f"plotly.js: could not fetch {PACKAGE} ({e}); the charts load the full bundle, {full.name}")
+        return full
+
+
 def main() -> int:
     """Leave in static/ the bundle the charts will load: the partial one, fetched if need be, else the full."""
-    if PARTIAL.exists():
-        print(f"plotly.js: {PARTIAL.name} is here")
-        return 0
-    try:
-        print(f"plotly.js: fetched {fetch().name} ({PARTIAL.stat().st_size / 1e6:.1f} MB)")
-    except (OSError, ValueError, KeyError) as e:  # the app then loads the full bundle: not a failure
-        print(f"plotly.js: could not fetch {PACKAGE} ({e}); the charts load the full bundle, {bundle().name}",
-              file=sys.stderr)
+    here = PARTIAL.exists()
+    found = ensure(lambda line: print(line, file=sys.stderr))
+    if found == PARTIAL:
+        print(f"plotly.js: {PARTIAL.name} is here" if here else
+              f"plotly.js: fetched {PARTIAL.name} ({PARTIAL.stat().st_size / 1e6:.1f} MB)")
     return 0
 
 

@@ -5,7 +5,13 @@ by core here and shipped as data (site.js swaps texts and redraws charts with Pl
 A state is a context stop and a precision class: the control combinations that give the section's
 models the same formats (core.cost.formats). The presets' classes ship in the page; with
 `precisions`, every per-component combination is built too, each further class in a file of its own
-that the page loads when the reader picks it. `python -m publish site --out site/ [--precisions]`."""
+that the page loads when the reader picks it. The address carries the view with the app's link keys
+(figures/knobs.py), so a link opens the state it was copied at.
+
+`python -m publish site --out site/ [--base-url URL] [--images] [--precisions]` is the whole deploy:
+it fetches the partial plotly.js when static/ lacks it and renders each page's link-preview image
+(its lead figure) where a Chrome or Chromium is; without one it builds the rest and says what it
+left out."""
 
 from __future__ import annotations
 
@@ -29,6 +35,7 @@ from article import SECTIONS, Ask, Chart, Either, Heading, Metrics, Part, Table,
 from article.prose import notation
 from core import Precision
 from core.cost import formats
+from core.units import fmt_tokens
 from figures import SPECS
 from figures.canvas import screen
 from figures.describe import description
@@ -36,10 +43,11 @@ from figures.knobs import CONTEXT, CONTEXT_STOPS, PRECISION, UNITS
 from figures.screen import screen_layout
 from figures.style import plotly_config, title_parts
 from i18n import DEFAULT_LANG, LANGS, t
+from i18n.text import TEXT
 
+from . import plotly_js
 from .animation import animated
-from .export import figure_file, html, image, numbers
-from .plotly_js import bundle
+from .export import NO_BROWSER, as_slide, html, image, image_browser, numbers
 
 ASSETS = Path(__file__).resolve().parent / "site_assets"  # site.css, site.js
 CANVASES = (900, 360)  # px: the site's column on a desktop, on a phone (figures/canvas.py's width classes)
@@ -194,8 +202,7 @@ class Page:
     combos: dict[str, int]  # a combination of the precision controls → its class
     classes: list[dict]  # per class, {el: {values, at}}: what differs from the default at a stop
     inline: set[int]  # the classes the page ships (the presets'); the others in files of their own
-    lead: Chart | None  # the first figure (the preview image)
-    intro: str  # the first caption (the description of a shared link)
+    intro: str  # the first text, plain (the description of a shared link)
 
     def figures(self, classes) -> set[int]:
         """The figures the classes show."""
@@ -230,9 +237,24 @@ def page(slug: str, lang: str, figures: Figures, images: bool = False, every: bo
             html.append(_figure_html(f"b{i}", block.figure_id, value[1], value[2], slug, lang, images))
         else:
             html.append(f'<div id="b{i}">{value}</div>')
-    lead = next((b for b in default if isinstance(b, Chart)), None)
-    intro = next((b.text for b in default if isinstance(b, Text)), "")
-    return Page(slug, lang, html, charts, combos, [differs(rep) for rep in reps], inline, lead, intro)
+    intro = next((_plain(b) for b in default if isinstance(b, Text)), "")
+    return Page(slug, lang, html, charts, combos, [differs(rep) for rep in reps], inline, intro)
+
+
+def _plain(text: Text, most: int = 300) -> str:
+    """A text without its markup, on one line, cut at a word near `most` characters."""
+    plain = " ".join(re.sub(r"<[^>]+>", "", PROSE.render(text.text) if text.style == "prose" else text.text).split())
+    return plain if len(plain) <= most else plain[:most].rsplit(" ", 1)[0] + " …"
+
+
+def lead(slug: str, lang: str) -> Chart | None:
+    """A section's first figure at the defaults: the picture of a shared link."""
+    return next((b for b in blocks(slug, Reading(lang, CONTEXT.default, Precision())) if isinstance(b, Chart)), None)
+
+
+def preview_png(chart: Chart) -> bytes:
+    """A shared link's picture: the figure laid out for a PREVIEW-sized canvas, as a PNG."""
+    return image(as_slide(chart.figure_id, chart.knobs, *PREVIEW), "png", width=PREVIEW[0], height=PREVIEW[1])
 
 
 def _figure_html(el: str, figure_id: str, title: str, described: str, slug: str, lang: str, images: bool) -> str:
@@ -242,29 +264,99 @@ def _figure_html(el: str, figure_id: str, title: str, described: str, slug: str,
             f'aria-describedby="{el}-d"><div id="{el}" class="plot"></div>'
             f'<p id="{el}-d" class="described">{escape(described)}</p>'
             f'<div class="files">{t("app.download", lang)}: {files}'
-            f' <a href="#{escape(figure_id)}">#{escape(figure_id)}</a></div></figure>')
+            f' <a href="#{escape(figure_id)}" aria-label="{escape(t("site.figure.link", lang))} ({escape(figure_id)})">'
+            f'#{escape(figure_id)}</a></div></figure>')
+
+
+def _ticks() -> dict[str, list[str]]:
+    """What the context output says at each stop: in full, and as the app's slider says it (128K)."""
+    return {"long": [f"N = {n:,}" for n in CONTEXT_STOPS], "short": [f"N = {fmt_tokens(n)}" for n in CONTEXT_STOPS]}
 
 
 def _controls(lang: str, every: bool) -> str:
-    """The context slider and the preset; with `every`, a format per component (as in the app's
-    sidebar, its overrides folded away)."""
+    """One line: the context slider between a step down and a step up, its value, and the preset;
+    with `every`, a format per component (as in the app's sidebar, its overrides folded away)."""
     stops = "".join(f"<option value={i}></option>" for i in range(len(CONTEXT_STOPS)))
+    ticks = _ticks()
     presets = "".join(
         f'<label><input type="radio" name="preset" value="{p}"{" checked" if p == PRESET.default else ""}>'
-        f'{escape(PRESET.display(p, lang))}</label>' for p in PRESET.choices)
+        f'<span>{escape(PRESET.display(p, lang))}</span></label>' for p in PRESET.choices)
     roles = "".join(
         f'<label>{escape(t(r.label, lang))} <select name="{r.name}">' + "".join(
             f'<option value="{c}"{" selected" if c == r.default else ""}>{escape(r.display(c, lang))}</option>'
             for c in r.choices) + "</select></label>" for r in ROLES)
-    override = (f'<details class="roles"><summary>{escape(t("app.override", lang))}</summary>'
-                f'<p class="caption">{escape(t("app.override.help", lang))}</p>{roles}</details>') if every else ""
+    override = (f'<details class="roles"><summary><span class="wide">{escape(t("app.override", lang))}</span>'
+                f'</summary><p class="caption">{escape(t("app.override.help", lang))}</p>{roles}</details>'
+                ) if every else ""
+
+    def step(name: str, sign: str) -> str:
+        return (f'<button type="button" class="step" id="context-{name}" aria-controls="context" '
+                f'aria-label="{escape(t(f"site.{name}", lang))}">{sign}</button>')
+
     return (f'<form class="controls" aria-label="{escape(t("site.controls", lang))}">'
-            f'<label class="context">{escape(t("app.context", lang))} '
+            f'<div class="context"><label for="context">{escape(t("app.context", lang))}</label>{step("less", "−")}'
             f'<input id="context" type="range" min="0" max="{len(CONTEXT_STOPS) - 1}" value="{DEFAULT_STOP}" '
-            f'list="stops" aria-valuetext="N = {CONTEXT.default:,}">'
-            f'<output id="context-value" for="context">N = {CONTEXT.default:,}</output></label>'
+            f'list="stops" aria-valuetext="{ticks["long"][DEFAULT_STOP]}">{step("more", "+")}'
+            f'<output id="context-value" for="context"><span class="long">{ticks["long"][DEFAULT_STOP]}</span>'
+            f'<span class="short" aria-hidden="true">{ticks["short"][DEFAULT_STOP]}</span></output></div>'
             f'<datalist id="stops">{stops}</datalist>'
-            f'<fieldset><legend>{escape(t("app.precision", lang))}</legend>{presets}</fieldset>{override}</form>')
+            f'<fieldset class="preset"><legend>{escape(t("app.precision", lang))}</legend>{presets}</fieldset>'
+            f'{override}</form>')
+
+
+def address(lang: str) -> dict:
+    """How the address carries the view, with the app's link keys (figures/knobs.py): what each
+    context stop and each choice of the precision controls writes (Knob.dump; None for a default,
+    which is left out), the keys each is read from, and every text a choice is read as (its value
+    or its label in any language, as Knob.read takes it)."""
+    defaults = (PRESET.default, *(r.default for r in ROLES))
+
+    def written(i: int, choice: str) -> str | None:
+        combo = (*defaults[:i], choice, *defaults[i + 1:])
+        return PRECISION.dump(precision(combo), lang).get(PRECISION.parts[i].key)
+
+    return {
+        "ctx": {"keys": [CONTEXT.key, *CONTEXT.aliases], "lo": CONTEXT.lo, "hi": CONTEXT.hi,
+                "at": [CONTEXT.dump(n, lang).get(CONTEXT.key) for n in CONTEXT_STOPS]},
+        "parts": [{"name": part.name, "keys": [part.key, *part.aliases],
+                   "write": {c: written(i, c) for c in part.choices},
+                   "read": {text.lower(): c for c in part.choices
+                            for text in (str(c), *(part.display(c, lg) for lg in LANGS))}}
+                  for i, part in enumerate(PRECISION.parts)],
+    }
+
+
+def _header(slug: str, lang: str) -> str:
+    """The sections as a row of links where the screen is wide enough, else a menu named after the
+    page's section; the link to the page in the other language. Both carry the view (site.js)."""
+    other = next(x for x in LANGS if x != lang)
+    links = [f'<a href="{s}.html" data-view{" aria-current=page" if s == slug else ""}>{escape(t(sec.title, lang))}</a>'
+             for s, sec in SECTIONS.items()]
+    label = escape(t("site.nav", lang))
+    return (f'<header><nav class="row" aria-label="{label}">{"".join(links)}</nav>'
+            f'<nav class="menu" aria-label="{label}"><details><summary>{escape(t(SECTIONS[slug].title, lang))}'
+            f'</summary><ol>{"".join(f"<li>{a}</li>" for a in links)}</ol></details></nav>'
+            f'<a class="lang" href="../{other}/{slug}.html" data-view hreflang="{other}" lang="{other}">'
+            f'{escape(t("site.other", lang))}</a></header>')
+
+
+def _pager(slug: str, lang: str) -> str:
+    """The end of a page: the previous and the next section, by name (the first and the last lack one)."""
+    order = list(SECTIONS)
+    at = order.index(slug)
+    sides = (("prev", order[at - 1] if at else None), ("next", order[at + 1] if at + 1 < len(order) else None))
+    links = "".join(f'<a class="{rel}" rel="{rel}" href="{s}.html" data-view><span class="dir">'
+                    f'{escape(t(f"site.{rel}", lang))}</span> <span class="name">{escape(t(SECTIONS[s].title, lang))}'
+                    f'</span></a>' for rel, s in sides if s)
+    return f'<nav class="pager" aria-label="{escape(t("site.pager", lang))}">{links}</nav>'
+
+
+def _plotly_locale(lang: str) -> dict | None:
+    """The chart toolbar's words in the page's language (plotly.js speaks English by itself)."""
+    if lang == "en":
+        return None
+    keys = [k for k in TEXT if k.startswith("site.plotly.")]
+    return {"name": lang, "dictionary": {t(k, "en"): t(k, lang) for k in keys}}
 
 
 def _head(p: Page, title: str, base_url: str | None, preview: bool) -> str:
@@ -275,7 +367,8 @@ def _head(p: Page, title: str, base_url: str | None, preview: bool) -> str:
             '<meta property="og:type" content="article">', '<meta property="og:site_name" content="KV Atlas">',
             f'<meta property="og:locale" content="{"ko_KR" if p.lang == "ko" else "en_US"}">',
             f'<meta name="twitter:card" content="{"summary_large_image" if preview else "summary"}">',
-            f'<meta name="twitter:title" content="{escape(title)}">']
+            f'<meta name="twitter:title" content="{escape(title)}">',
+            f'<meta name="twitter:description" content="{escape(p.intro)}">']
     if preview:
         image_url = f"files/{p.slug}/preview.png"
         if base_url:
@@ -283,6 +376,7 @@ def _head(p: Page, title: str, base_url: str | None, preview: bool) -> str:
         tags += [f'<meta property="og:image" content="{escape(image_url)}">',
                  f'<meta property="og:image:width" content="{PREVIEW[0]}">',
                  f'<meta property="og:image:height" content="{PREVIEW[1]}">',
+                 f'<meta property="og:image:alt" content="{escape(title)}">',
                  f'<meta name="twitter:image" content="{escape(image_url)}">']
     if base_url:
         tags += [f'<link rel="canonical" href="{escape(base_url)}/{path}">',
@@ -291,15 +385,14 @@ def _head(p: Page, title: str, base_url: str | None, preview: bool) -> str:
 
 
 def write_page(out: Path, p: Page, figures: Figures, base_url: str | None, preview: bool) -> Path:
-    lang, other = p.lang, next(x for x in LANGS if x != p.lang)
+    lang = p.lang
     title = f"{t(SECTIONS[p.slug].title, lang)} · KV Atlas"
-    nav = "".join(f'<a href="{s}.html"{" aria-current=page" if s == p.slug else ""}>{escape(t(sec.title, lang))}</a>'
-                  for s, sec in SECTIONS.items())
     inline = sorted(p.inline)
     data = {"slug": p.slug, "stops": CONTEXT_STOPS, "stop": DEFAULT_STOP, "combos": p.combos, "charts": p.charts,
-            "roles": {r.name: r.default for r in ROLES},
+            "roles": {r.name: r.default for r in ROLES}, "ticks": _ticks(), "address": address(lang),
             "classes": [p.classes[k] if k in p.inline else None for k in range(len(p.classes))],
-            "template": TEMPLATE, "config": {**plotly_config("x"), "responsive": True}}
+            "template": TEMPLATE, "config": {**plotly_config("x"), "responsive": True},
+            "locale": _plotly_locale(lang)}
     used = {c["fig"] for c in p.charts} | p.figures(inline)
     script = (f"window.KV={_js(json.dumps(data, ensure_ascii=False))};"
               f"window.KV.figures={_js(_figures_json(figures, used))};")
@@ -310,10 +403,9 @@ def write_page(out: Path, p: Page, figures: Figures, base_url: str | None, previ
 <title>{escape(title)}</title>
 {_head(p, title, base_url, preview)}
 <link rel="icon" href="data:,"><link rel="stylesheet" href="../site.css"></head>
-<body><header><nav aria-label="{escape(t("site.nav", lang))}">{nav}</nav>
-<a class="lang" href="../{other}/{p.slug}.html" hreflang="{other}" lang="{other}">{escape(t("site.other", lang))}</a>
-</header>{controls}
+<body>{_header(p.slug, lang)}{controls}
 <main>{"".join(p.html)}</main>
+{_pager(p.slug, lang)}
 <script src="../plotly.min.js"></script>
 <script>{script}</script>
 <script src="../site.js"></script></body></html>
@@ -347,7 +439,7 @@ def _js(text: str) -> str:
 
 def write_files(out: Path, p: Page, figures: Figures, images: bool) -> None:
     """Each chart's downloads at the default state: its numbers (CSV) and interactive HTML (and,
-    with `images`, SVG and PNG); with `images`, the page's preview picture."""
+    with `images`, SVG and PNG)."""
     files = out / p.lang / "files" / p.slug  # a figure may show on two pages, with other knobs
     files.mkdir(parents=True, exist_ok=True)
     for c in p.charts:
@@ -358,37 +450,53 @@ def write_files(out: Path, p: Page, figures: Figures, images: bool) -> None:
         if images:
             for fmt in ("svg", "png"):
                 (files / f"kv-atlas-{c['id']}.{fmt}").write_bytes(image(shown, fmt))
-    if images and p.lead:
-        (files / "preview.png").write_bytes(
-            figure_file(p.lead.figure_id, "png", p.lead.knobs, size=dict(zip(("width", "height"), PREVIEW))))
+
+
+def write_previews(out: Path, slugs, langs=LANGS) -> None:
+    """Each page's link-preview picture, through this process's one warm kaleido."""
+    for lang, slug in product(langs, slugs):
+        chart = lead(slug, lang)
+        if chart:
+            path = out / lang / "files" / slug / "preview.png"
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_bytes(preview_png(chart))
 
 
 def build(out: Path, *, base_url: str | None = None, images: bool = False, precisions: bool = False,
-          progress: Callable[[str], None] | None = None) -> list[Path]:
-    """Write the site into `out`: a page per section and language, their files, the shared assets;
-    with `precisions`, every per-component precision too. The languages are built side by side, a
-    process each; `progress` hears of each page written."""
+          progress: Callable[[str], None] | None = None, say: Callable[[str], None] = print,
+          slugs=tuple(SECTIONS)) -> list[Path]:
+    """Write the site into `out`: a page per section and language, their files, the shared assets
+    (the partial plotly.js, fetched if need be), each page's link-preview picture; with `images`,
+    each figure's SVG and PNG; with `precisions`, every per-component precision too. Without a
+    Chrome or Chromium it writes the rest and `say`s what it left out. The languages are built side
+    by side, a process each, while this one renders the previews; `progress` hears of each page."""
     out.mkdir(parents=True, exist_ok=True)
-    shutil.copyfile(bundle(), out / "plotly.min.js")
+    shutil.copyfile(plotly_js.ensure(say), out / "plotly.min.js")
     for asset in ("site.css", "site.js"):
         shutil.copyfile(ASSETS / asset, out / asset)
     (out / "index.html").write_text(_redirect(f"{DEFAULT_LANG}/overview.html"), encoding="utf-8")
-    written = []
-    with ProcessPoolExecutor(min(len(LANGS), os.cpu_count() or 1), mp_context=get_context("spawn")) as pool:
-        n = len(LANGS)
-        for paths in pool.map(_language, [out] * n, LANGS, [base_url] * n, [images] * n, [precisions] * n,
-                              [progress] * n):
+    pictures = image_browser() is not None
+    if not pictures:
+        left = "the link-preview pictures" + (" and the figures' SVG/PNG downloads" if images else "")
+        say(f"built without {left}: {NO_BROWSER}")
+    written, n = [], len(LANGS)
+    with ProcessPoolExecutor(min(n, os.cpu_count() or 1), mp_context=get_context("spawn")) as pool:
+        pages = pool.map(_language, [out] * n, LANGS, [base_url] * n, [images and pictures] * n, [pictures] * n,
+                         [precisions] * n, [progress] * n, [tuple(slugs)] * n)
+        if pictures:
+            write_previews(out, slugs)
+        for paths in pages:
             written += paths
     return written
 
 
-def _language(out: Path, lang: str, base_url: str | None, images: bool, precisions: bool,
-              progress: Callable[[str], None]) -> list[Path]:
+def _language(out: Path, lang: str, base_url: str | None, images: bool, previews: bool, precisions: bool,
+              progress: Callable[[str], None], slugs: tuple[str, ...]) -> list[Path]:
     (out / lang).mkdir(exist_ok=True)
     figures, written = Figures(lang), []
-    for slug in SECTIONS:
+    for slug in slugs:
         p = page(slug, lang, figures, images, precisions)
-        written.append(write_page(out, p, figures, base_url, images))
+        written.append(write_page(out, p, figures, base_url, previews and bool(p.charts)))  # lead: charts[0]
         write_classes(out, p, figures)
         write_files(out, p, figures, images)
         if progress:  # a module's function: it travels to the language's process

@@ -105,3 +105,45 @@ def test_the_old_command_name_still_runs(tmp_path):
     assert done.returncode == 0, done.stderr
     assert out.read_text().startswith("# Figure catalogue")
 
+
+
+# --- `python -m publish site`: one command is the deploy ---
+
+def test_without_chromium_the_site_builds_and_says_what_it_left_out(monkeypatch, tmp_path):
+    """No Chrome or Chromium, no partial plotly.js to fetch: the pages are written all the same,
+    with the full bundle and without preview pictures or SVG/PNG downloads, and each thing left out
+    is said once (one section built, as every section is)."""
+    from publish import plotly_js, site
+
+    monkeypatch.setattr(site, "image_browser", lambda: None)
+    monkeypatch.setattr(plotly_js, "PARTIAL", tmp_path / "cache" / "partial.min.js")
+    monkeypatch.setattr(plotly_js, "FULL", tmp_path / "cache" / "full.min.js")
+
+    def offline(*args, **kwargs):
+        raise OSError("no network")
+
+    monkeypatch.setattr(plotly_js.urllib.request, "urlopen", offline)
+    said = []
+    out = tmp_path / "site"
+    pages = site.build(out, images=True, say=said.append, slugs=("token-axis",))
+    assert [p.relative_to(out).as_posix() for p in pages] == ["ko/token-axis.html", "en/token-axis.html"]
+    assert len(said) == 2 and "full bundle" in said[0] and "no network" in said[0], said
+    assert "link-preview pictures" in said[1] and "SVG/PNG" in said[1] and "Chromium" in said[1], said
+    assert (out / "plotly.min.js").read_bytes() == plotly_js.FULL.read_bytes()
+    html = pages[0].read_text(encoding="utf-8")
+    assert "og:image" not in html and 'content="summary"' in html and "og:description" in html
+    files = {p.suffix for p in (out / "ko" / "files" / "token-axis").iterdir()}
+    assert files == {".csv", ".html"}, files
+
+
+def test_the_site_commands_notes_go_to_stderr_a_line_each(monkeypatch, tmp_path, capsys):
+    from publish import site
+
+    def build(out, say, **kwargs):
+        say("built without the link-preview pictures: no Chromium")
+        return []
+
+    monkeypatch.setattr(site, "build", build)
+    assert main(["site", "--out", str(tmp_path)]) == 0
+    err = capsys.readouterr().err
+    assert err == "note: built without the link-preview pictures: no Chromium\n", err

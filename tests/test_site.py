@@ -19,18 +19,22 @@ from core.cost import LAYOUT_PRECISIONS
 from core.summary import summarise
 from core.units import fmt_bytes, fmt_exact
 from figures import SPECS
-from figures.knobs import CONTEXT, CONTEXT_STOPS
+from figures.knobs import CONTEXT, CONTEXT_STOPS, PRECISION
+from i18n import LANGS
 from publish.site import (
     COMBOS,
     PRESET_COMBOS,
     Figures,
     Reading,
+    address,
     blocks,
+    lead,
     page,
     precision,
     precision_classes,
     write_files,
     write_page,
+    write_previews,
 )
 from ui.plot import COMPONENT
 
@@ -182,6 +186,7 @@ def test_a_shared_link_shows_the_pages_lead_figure(tmp_path):
     p = page("v3-2-dsa", "en", figures, images=True)
     write_page(tmp_path, p, figures, "https://example.org/kv/", preview=True)
     write_files(tmp_path, p, figures, images=True)
+    write_previews(tmp_path, ["v3-2-dsa"], ["en"])
     html = (tmp_path / "en" / "v3-2-dsa.html").read_text(encoding="utf-8")
     tags = dict(re.findall(r'<meta (?:property|name)="([^"]+)" content="([^"]*)">', html))
     assert tags["og:image"] == tags["twitter:image"] == "https://example.org/kv/en/files/v3-2-dsa/preview.png"
@@ -191,7 +196,26 @@ def test_a_shared_link_shows_the_pages_lead_figure(tmp_path):
     assert '<link rel="canonical" href="https://example.org/kv/en/v3-2-dsa.html">' in html
     with Image.open(tmp_path / "en" / "files" / "v3-2-dsa" / "preview.png") as preview:
         assert (preview.format, preview.size) == ("PNG", (1200, 630))
-    assert p.lead.figure_id == p.charts[0]["id"] == "A7"
+    assert lead("v3-2-dsa", "en").figure_id == p.charts[0]["id"] == "A7"
     for c in p.charts:
         for fmt in ("svg", "png", "csv", "html"):
             assert (tmp_path / "en" / "files" / "v3-2-dsa" / f"kv-atlas-{c['id']}.{fmt}").stat().st_size, (c, fmt)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_address_is_written_and_read_as_the_apps_links_are(lang):
+    """What site.js writes for each context stop and each precision choice is Knob.dump's (nothing
+    for a default), and what it reads back for every form Knob.read takes is that choice."""
+    said = address(lang)
+    assert said["ctx"]["at"] == [CONTEXT.dump(n, lang).get("ctx") for n in CONTEXT_STOPS]
+    assert said["ctx"]["at"][CONTEXT_STOPS.index(CONTEXT.default)] is None and "1M" in said["ctx"]["at"]
+    assert [p["keys"][0] for p in said["parts"]] == ["prec", "main", "ikey", "local"]
+    for i, part in enumerate(said["parts"]):
+        knob = PRECISION.parts[i]
+        for choice, text in part["write"].items():
+            combo = [k.default for k in PRECISION.parts]
+            combo[i] = choice
+            assert text == PRECISION.dump(precision(tuple(combo)), lang).get(knob.key), (knob.key, choice)
+            for form in {choice, *(knob.display(choice, lg) for lg in LANGS)}:
+                assert part["read"][form.lower()] == choice
+                assert knob.read({knob.key: form})[0] == choice  # the app reads it alike

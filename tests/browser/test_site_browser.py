@@ -1,7 +1,10 @@
 """The static site (publish/site.py), built into a temporary folder and served by `python -m
-http.server` on loopback, read in Chromium: every page draws every figure with no console error,
-every link resolves, the context and precision controls move the figures and the numbers to core's
-values, the language link lands on the same section, and each page carries its link-preview tags."""
+http.server` on loopback, read in Chromium: every page draws every figure with no console error and
+no English interface word on a Korean page, every link resolves, the context and precision controls
+move the figures and the numbers to core's values, the address carries the view, the language link
+lands on the same section, each page ends with its neighbours and carries its link-preview tags; on
+a phone the header and the controls take a quarter of the first screen at most and a deep link
+lands below the bar. One build, one server, one browser."""
 
 from __future__ import annotations
 
@@ -10,6 +13,7 @@ import subprocess
 import sys
 import urllib.request
 from contextlib import closing
+from urllib.parse import parse_qs, urlsplit
 
 import pytest
 
@@ -18,8 +22,8 @@ from browser_harness import REPO_ROOT, axe_violations, chart, chart_problems, ch
 from core import Precision
 from core.summary import summarise
 from core.units import fmt_bytes, fmt_exact
-from figures.knobs import CONTEXT_STOPS
-from i18n import LANGS
+from figures.knobs import CONTEXT, CONTEXT_STOPS, PRECISION
+from i18n import LANGS, t
 from publish.site import Figures, page, write_classes, write_page
 
 expect = pytest.importorskip("playwright.sync_api", reason="playwright is not installed (scripts/test.sh installs it)"
@@ -32,19 +36,31 @@ def site(tmp_path_factory):
     out = tmp_path_factory.mktemp("site")
     # as a reader's build runs: the command, in a process of its own (the build's language processes
     # start from a clean __main__, which a test process that ran AppTest's scripts is not)
-    done = subprocess.run([sys.executable, "-m", "publish", "site", "--out", str(out)], cwd=REPO_ROOT,
-                          capture_output=True, text=True, timeout=600)
-    assert done.returncode == 0, done.stderr[-3000:]
-    # V2 · MLA again, with every per-component precision (as --precisions builds every page)
-    figures = Figures("en")
-    v2 = page("v2-mla", "en", figures, every=True)
-    write_page(out, v2, figures, None, False)
+    with subprocess.Popen([sys.executable, "-m", "publish", "site", "--out", str(out)], cwd=REPO_ROOT,
+                          stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True) as build:
+        # meanwhile V2 · MLA again, with every per-component precision (as --precisions builds every page)
+        figures = Figures("ko")
+        v2 = page("v2-mla", "ko", figures, every=True)
+        _, stderr = build.communicate(timeout=600)
+    assert build.returncode == 0, stderr[-3000:]
+    write_page(out, v2, figures, None, True)  # in place of the build's page; its preview picture the build's
     write_classes(out, v2, figures)
     with static_server(out, tmp_path_factory.mktemp("server") / "http.log") as url:
         yield url, out
 
 
 PAGES = [f"{lang}/{slug}.html" for lang in LANGS for slug in SECTIONS]
+PHONE_SCREEN = 664  # px: an iPhone 13's first screen in Chromium (its viewport)
+# words of the interface, not of the subject (KV, FP8, top-k, CSV… are terms a Korean page keeps)
+INTERFACE_WORDS = ("Sections", "Section", "Menu", "Previous", "Next", "Download", "Context", "Precision", "deployed",
+                   "decimal", "binary", "Choose options", "auto", "Copy link", "Link to", "Play", "Pause", "Zoom",
+                   "Autoscale", "Reset axes", "Per-component", "Shorter", "Longer", "tokens")
+# what a reader sees or hears of a page: its text, its names for a screen reader, the toolbar's tips,
+# a closed menu's items
+_SAID_JS = """() => [document.title, document.body.innerText,
+  ...Array.from(document.querySelectorAll('[aria-label], [title], [data-title], [alt]'),
+                e => ['aria-label', 'title', 'data-title', 'alt'].map(a => e.getAttribute(a) || '').join(' ')),
+  ...Array.from(document.querySelectorAll('details'), d => d.textContent)].join('\\n')"""
 
 
 def opened(browser, url: str, phone=None):
@@ -70,6 +86,10 @@ def test_every_page_draws_every_figure_without_an_error(site, browser, path):
             assert plot.evaluate("d => d.data.length + (d.layout.shapes || d.layout.annotations || []).length"), \
                 chart_title(plot)
         assert not errors, errors
+        if path.startswith("ko/"):  # every chart drawn: their words are on the page too
+            said = page.evaluate(_SAID_JS)
+            found = {w for w in INTERFACE_WORDS if re.search(rf"(?<![A-Za-z]){re.escape(w)}(?![A-Za-z])", said, re.I)}
+            assert not found, f"English interface words on {path}: {sorted(found)}"
 
 
 def test_every_link_resolves(site):
@@ -104,7 +124,7 @@ def test_a_components_precision_moves_the_figure_and_the_numbers_to_cores_values
     """A format chosen for one component loads its state's file, and the page shows core's numbers
     for that precision at every context the slider then reaches; back to auto, the default's."""
     url, _ = site
-    context, page_, errors = opened(browser, f"{url}/en/v2-mla.html")
+    context, page_, errors = opened(browser, f"{url}/ko/v2-mla.html")
     with closing(context):
         chart(page_, "A2")
         held = []  # the class's file, held back: until it comes, the page says it is busy
@@ -136,39 +156,172 @@ def test_the_language_link_lands_on_the_same_section(site, browser):
     with closing(context):
         page.locator("header a.lang").click()
         page.wait_for_url("**/en/v4-flash.html")
-        assert page.locator("nav a[aria-current=page]").get_attribute("href") == "v4-flash.html"
+        assert page.locator("nav.row a[aria-current=page]").get_attribute("href") == "v4-flash.html"
 
 
-def test_a_figure_has_a_deep_link(site, browser):
-    """The link lands on the figure, and the figure stays there while the charts above it draw (each
-    plot's height is reserved before it is drawn)."""
-
+@pytest.mark.parametrize("device", ["iPhone 13", "desktop"])
+def test_a_deep_link_lands_with_its_figure_below_the_bar(site, browser, pw, device):
+    """The link lands on the figure, its title below the sticky bar (were the bar to show: on a phone
+    it steps aside while scrolling down), and the figure stays there while the charts above it draw
+    (each plot's height is reserved before it is drawn)."""
     url, _ = site
-    context, page, _ = opened(browser, f"{url}/en/v4-flash.html#A14")
+    device = pw.devices[device] if device != "desktop" else None
+    context, page, _ = opened(browser, f"{url}/en/v4-flash.html#A14", device)
     with closing(context):
         # drawn where the link left it, not scrolled to (as chart() would): the charts near it drew too
         expect(page.locator("figure#A14 > .plot[data-drawn=true]")).to_have_count(1)
         expect(page.locator("figure#A13 > .plot[data-drawn=true]")).to_have_count(1)
         expect(page.locator("figure#A14")).to_be_in_viewport()
+        at = page.evaluate("""() => {
+          const bar = document.querySelector('.controls'), title = document.querySelector('#A14 .gtitle');
+          return {title: title.getBoundingClientRect().top, bar: Math.max(bar.getBoundingClientRect().bottom,
+                  bar.offsetHeight), figure: document.querySelector('#A14').getBoundingClientRect().top}; }""")
+        assert at["bar"] <= at["figure"] <= at["title"] < page.viewport_size["height"] / 2, at
 
 
-@pytest.mark.parametrize("path", ["en/overview.html", "ko/v4-flash.html"])
-def test_a_site_page_has_no_accessibility_violation(site, browser, path):
+@pytest.mark.parametrize("path, device", [("en/overview.html", None), ("ko/v4-flash.html", None),
+                                          ("ko/v2-mla.html", "iPhone 13")])
+def test_a_site_page_has_no_accessibility_violation(site, browser, pw, path, device):
     url, _ = site
-    context, page, _ = opened(browser, f"{url}/{path}")
+    context, page, _ = opened(browser, f"{url}/{path}", pw.devices[device] if device else None)
     with closing(context):
         for figure_id in page.locator("figure.chart").evaluate_all("fs => fs.map(f => f.id)"):
             chart(page, figure_id)
         assert not axe_violations(page)
 
 
-def test_each_page_carries_its_link_preview_tags_and_shares_one_plotly_js(site):
+def test_each_page_carries_its_link_preview_and_shares_one_plotly_js(site):
+    """The one build command gives every page a preview: title, description and its lead figure as
+    a 1200 × 630 picture (this machine has the Chromium it renders with); the charts load the
+    partial plotly.js."""
+    from PIL import Image
+
+    from publish.plotly_js import PARTIAL
+
     _, out = site
+    assert (out / "plotly.min.js").read_bytes() == PARTIAL.read_bytes()
     for path in PAGES:
         html = (out / path).read_text(encoding="utf-8")
         assert '<script src="../plotly.min.js"></script>' in html, path
-        for tag in ("og:title", "og:description", "og:type", "twitter:card"):
-            assert f'property="{tag}"' in html or f'name="{tag}"' in html, (path, tag)
+        tags = dict(re.findall(r'<meta (?:property|name)="([^"]+)" content="([^"]*)">', html))
+        assert tags["og:title"] and tags["og:description"] and tags["twitter:card"] == "summary_large_image", path
+        assert (tags["og:image:width"], tags["og:image:height"]) == ("1200", "630"), path
+        with Image.open(out / path.split("/")[0] / tags["og:image"]) as preview:
+            assert (preview.format, preview.size) == ("PNG", (1200, 630)), path
+
+
+def neighbours(slug: str) -> dict[str, str]:
+    order = list(SECTIONS)
+    at = order.index(slug)
+    return {rel: s for rel, s in (("prev", order[at - 1] if at else None),
+                                  ("next", order[at + 1] if at + 1 < len(order) else None)) if s}
+
+
+def test_each_section_ends_with_links_to_the_one_before_and_after(site):
+    """After the article, outside the header: the previous and the next section by name, in the
+    page's language (the first lacks a previous, the last a next)."""
+    _, out = site
+    for path in PAGES:
+        lang, slug = path.removesuffix(".html").split("/")
+        html = (out / path).read_text(encoding="utf-8")
+        pager = re.search(r'</main>\s*<nav class="pager" aria-label="([^"]+)">(.*?)</nav>', html, re.S)
+        assert pager and pager[1] == t("site.pager", lang), path
+        links = re.findall(r'<a class="\w+" rel="(\w+)" href="([^"]+)" data-view><span class="dir">([^<]+)</span> '
+                           r'<span class="name">([^<]+)</span></a>', pager[2])
+        assert links == [(rel, f"{s}.html", t(f"site.{rel}", lang), t(SECTIONS[s].title, lang))
+                         for rel, s in neighbours(slug).items()], path
+
+
+ARTICLE = ("overview", "v2-mla", "v3-2-dsa", "v4-flash", "v4-1-flash", "token-axis")  # the sections the articles tell
+
+
+def test_every_article_section_cites_its_sources(site):
+    """A "출처" / "Sources" heading, with at least one link out of the site after it."""
+    _, out = site
+    missing = []
+    for lang, slug in ((lang, slug) for lang in LANGS for slug in ARTICLE):
+        main = (out / lang / f"{slug}.html").read_text(encoding="utf-8").split("<main>", 1)[1].split("</main>")[0]
+        heading = re.search(rf"<h2>{'출처' if lang == 'ko' else 'Sources'}</h2>", main)
+        if not heading or not re.search(r'<a href="https?://', main[heading.end():]):
+            missing.append(f"{lang}/{slug}")
+    assert not missing, f"no sources heading with a link: {missing}"
+
+
+def test_on_a_phone_the_header_and_the_controls_take_a_quarter_of_the_first_screen_at_most(site, browser, pw):
+    """iPhone 13: the sections in one line (a menu named after the page's section), the controls one
+    opaque line under it, both within 25 % of the first screen; the bar steps aside while the reader
+    scrolls down and comes back on the way up; the context steps by buttons a finger can hit."""
+    url, _ = site
+    context, page, errors = opened(browser, f"{url}/ko/v4-flash.html", pw.devices["iPhone 13"])
+    with closing(context):
+        bar, header = page.locator("form.controls"), page.locator("header")
+        got = page.evaluate("""() => {
+          const box = (s) => document.querySelector(s).getBoundingClientRect();
+          return {header: box('header').height, bar: box('form.controls').height, bottom: box('form.controls').bottom,
+                  opaque: getComputedStyle(document.querySelector('form.controls')).backgroundColor,
+                  steps: Array.from(document.querySelectorAll('.controls .step'),
+                                    b => [b.getBoundingClientRect().width, b.getBoundingClientRect().height])}; }""")
+        assert got["bottom"] <= PHONE_SCREEN / 4, got
+        assert got["header"] <= 56 and got["bar"] <= 56, got  # one line each
+        assert got["opaque"] == "rgb(255, 255, 255)", got
+        assert all(w >= 24 and h >= 24 for w, h in got["steps"]) and len(got["steps"]) == 2, got
+        expect(header.locator("nav.menu summary")).to_have_text(t(SECTIONS["v4-flash"].title, "ko"))
+        expect(header.locator("nav.row")).to_be_hidden()
+        header.locator("nav.menu summary").click()
+        expect(header.locator("nav.menu ol a")).to_have_count(len(SECTIONS))
+        expect(header.locator("nav.menu ol a").first).to_be_visible()
+        page.keyboard.press("Escape")
+        expect(header.locator("nav.menu ol")).to_be_hidden()
+        page.evaluate("window.scrollBy(0, 1500)")
+        expect(bar).not_to_be_in_viewport()
+        page.evaluate("window.scrollBy(0, -300)")
+        expect(bar).to_be_in_viewport(ratio=1)
+        assert page.evaluate("document.querySelector('form.controls').getBoundingClientRect().top") == 0
+        # the step buttons, named in the page's language, move the context
+        page.get_by_role("button", name=t("site.more", "ko")).click()
+        expect(page.locator("#context")).to_have_value(str(CONTEXT_STOPS.index(CONTEXT.default) + 1))
+        assert not errors, errors
+
+
+def test_the_address_carries_the_view(site, browser, pw):
+    """A context step and a preset write the app's link keys into the address without a reload, the
+    links to other pages carry them, and opening that address restores the view: the context shown
+    and a number core computes there. A value the site has no state for goes to the nearest stop or
+    is left out, without an error."""
+    url, _ = site
+    phone = pw.devices["iPhone 13"]
+    context, page, errors = opened(browser, f"{url}/en/overview.html", phone)
+    with closing(context):
+        page.evaluate("window.__same = true")  # gone if the page reloads
+        page.locator("#context-more").click()
+        page.get_by_label("bf16").check()
+        n = CONTEXT_STOPS[CONTEXT_STOPS.index(CONTEXT.default) + 1]
+        want = {**CONTEXT.dump(n), **PRECISION.dump(Precision("bf16"))}  # as the app writes them
+        assert want == {"ctx": "192K", "prec": "bf16"}, want
+        expect(page).to_have_url(re.compile(r"overview\.html\?ctx=192K&prec=bf16$"))
+        assert page.evaluate("window.__same")
+        for link in ("header a.lang", "nav.pager a.next", "nav.menu a[href*='v2-mla.html']"):
+            href = page.locator(link).get_attribute("href")
+            assert {k: v[0] for k, v in parse_qs(urlsplit(href).query).items()} == want, (link, href)
+        address = page.url
+        read = fmt_bytes(summarise("v4.1-flash", n, Precision("bf16")).read.total)
+        page.locator(".metric .value", has_text=read).wait_for()
+    context, page, errors2 = opened(browser, address, phone)
+    with closing(context):
+        expect(page.locator("#context-value")).to_contain_text(f"{n:,}")
+        expect(page.get_by_label("bf16")).to_be_checked()
+        page.locator(".metric .value", has_text=read).wait_for()
+        page.locator("header a.lang").click()  # the other language, the same view
+        page.wait_for_url(re.compile(r"/ko/overview\.html\?ctx=192K&prec=bf16$"))
+        expect(page.locator("#context-value")).to_contain_text(f"{n:,}")
+        # a length between stops, a preset the site does not know: the nearest stop, the default
+        page.goto(f"{url}/ko/overview.html?ctx=100000&prec=fp3&units=si")
+        near = min(CONTEXT_STOPS, key=lambda s: abs(s / 100_000 - 1))
+        expect(page.locator("#context-value")).to_contain_text(f"{near:,}")
+        expect(page).to_have_url(re.compile(rf"\?units=si&ctx={CONTEXT.dump(near)['ctx']}$"))
+        page.locator(".metric .value", has_text=fmt_bytes(summarise("v4.1-flash", near, Precision()).read.total)
+                     ).wait_for()
+        assert not errors + errors2, errors + errors2
 
 
 def test_the_overview_table_downloads_as_csv_at_the_state_shown(site, browser):
