@@ -238,10 +238,10 @@ TEXT: dict[str, dict[str, str]] = {
     "site.nav": {"ko": "절", "en": "Sections"},
     "site.controls": {"ko": "문맥 길이와 정밀도", "en": "Context length and precision"},
     "site.other": {"ko": "English", "en": "한국어"},
-    "app.precision.help": {"ko": "deployed: 글의 배포 캐시 형식 · bf16: 모든 캐시 값 BF16",
+    "app.precision.help": {"ko": "배포 형식: 글의 배포 캐시 형식 · BF16: 모든 캐시 값 BF16",
                            "en": "deployed: the article's deployed cache formats · bf16: every cached value BF16"},
     "app.override": {"ko": "구성 요소별 정밀도", "en": "Per-component precision"},
-    "app.override.help": {"ko": "auto는 위 정밀도를 따릅니다. 공개 모델의 FP8은 값마다 1 B(텐서 하나에 scale 하나), FP8_BLOCK은 값 블록마다 FP32 scale을 더합니다. 모델에 없는 형식은 그 모델의 배포 형식으로 계산합니다.", "en": "auto follows the preset above. For open models FP8 is one byte per value (one scale per tensor) and FP8_BLOCK adds an FP32 scale per block of values. A format a model does not offer is priced in its deployed format."},
+    "app.override.help": {"ko": "자동은 위 정밀도를 따릅니다. 공개 모델의 FP8은 값마다 1 B(텐서 하나에 scale 하나), FP8_BLOCK은 값 블록마다 FP32 scale을 더합니다. 모델에 없는 형식은 그 모델의 배포 형식으로 계산합니다.", "en": "auto follows the preset above. For open models FP8 is one byte per value (one scale per tensor) and FP8_BLOCK adds an FP32 scale per block of values. A format a model does not offer is priced in its deployed format."},
     "app.units": {"ko": "단위", "en": "Units"},
     "app.download": {"ko": "⤓ 내려받기", "en": "⤓ Download"},
     "app.play": {"ko": "▶ 재생: {k} {lo} … {hi}", "en": "▶ Play: {k} {lo} … {hi}"},
@@ -267,7 +267,7 @@ TEXT: dict[str, dict[str, str]] = {
     "v2.cost": {"ko": "decode에서는 흡수, prefill에서는 펼치기가 나을 수 있다", "en": "Absorb wins at decode; expand may win at prefill"},
     "v2.cost.intro": {"ko": "Query가 하나뿐인 decode에서는 Key를 펼치는 비용(위치마다 r_kv × d_k)이 사라져 흡수가 유리합니다. Query가 많은 prefill에서는 한 번 펼친 Key를 모든 Query가 함께 씁니다.",
                       "en": "With one query (decode), absorbing removes expanding every cached position (r_kv × d_k each). With many queries (prefill), keys expanded once serve every query."},
-    "ctl.seed": {"ko": "seed", "en": "seed"},
+    "ctl.seed": {"ko": "난수 시드", "en": "seed"},
     "ctl.tokens": {"ko": "토큰 수 T", "en": "number of tokens T"},
     "ctl.rkv": {"ko": "KV latent 폭 r_kv (글: {v2_rkv})", "en": "KV latent width r_kv (article: {v2_rkv})"},
     "ctl.dk": {"ko": "head 차원 d_k (글: {v2_dk})", "en": "head dim d_k (article: {v2_dk})"},
@@ -643,5 +643,19 @@ TEXT: dict[str, dict[str, str]] = {
     # --- labels added for issue 25: site ---
     #
     # --- labels added for issue 25: app ---
+    "app.import.field": {"ko": "항목", "en": "field"},
+    "app.import.value": {"ko": "값", "en": "value"},
+    "app.choose": {"ko": "고르세요", "en": "Choose"},
+    "choice.none": {"ko": "없음", "en": "none"},
+    "app.prev": {"ko": "← 이전: {p}", "en": "← Previous: {p}"},
+    "app.next": {"ko": "다음: {p} →", "en": "Next: {p} →"},
+    "choice.preset.deployed": {"ko": "배포 형식", "en": "deployed"},
+    "choice.preset.bf16": {"ko": "BF16", "en": "bf16"},
+    "choice.auto": {"ko": "자동", "en": "auto"},
+    "choice.units.decimal": {"ko": "10진 (MB)", "en": "decimal"},
+    "choice.units.binary": {"ko": "2진 (MiB)", "en": "binary"},
+    "choice.theme.light": {"ko": "흰색", "en": "light"},
+    "choice.theme.dark": {"ko": "어두운색", "en": "dark"},
+    "choice.theme.transparent": {"ko": "투명", "en": "transparent"},
     #
 }
