@@ -431,3 +431,4 @@ def test_a_korean_page_shows_no_english_interface_word(page):
     assert not english, sorted(english)
     lists = [*at.multiselect, *at.selectbox, *at.sidebar.selectbox]
     assert lists and all(w.proto.placeholder == t("app.choose", "ko") for w in lists), page
+
