@@ -39,7 +39,7 @@ CHROMIUM_ARGS = [
 
 # the script has finished, and the column's width (ui/column.js) is reported and drawn for: the
 # component's module, which can load after the script has finished, has set <html data-canvas>
-# to the width class the page drew for (a page without the component, e.g. ?figure=, has none)
+# to the width class the page drew for (a page without the component, e.g. an exported file, has none)
 APP_READY = ('html:not([data-canvas="pending"]):not(:has(.st-key-canvas):not([data-canvas])) '
              '[data-testid="stApp"][data-test-script-state="notRunning"]')
 # A chart: on a page, ui/plot.py's component, whose plot div (.kv-plot) its module makes once it

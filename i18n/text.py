@@ -643,6 +643,7 @@ TEXT: dict[str, dict[str, str]] = {
     # --- labels added for issue 25: site ---
     #
     # --- labels added for issue 25: app ---
+    "cap.tp": {"ko": "가정: tensor parallel에서는 GPU {tp}개가 요청마다 latent 캐시(MLA의 latent, V4의 K=V entry)를 한 벌씩 통째로 둡니다. GPU를 늘려도 요청의 자리는 늘지 않고, attention을 데이터 병렬로 두면 요청이 GPU 하나에만 있어 최대 {tp}배가 들어갑니다.", "en": "Assumed: under tensor parallelism all {tp} GPUs keep a whole copy of each request's latent cache (MLA's latent, V4's K = V entry): more GPUs add no room per request. Data-parallel attention keeps a request on one GPU and fits up to {tp}× as many."},
     "app.import.field": {"ko": "항목", "en": "field"},
     "app.import.value": {"ko": "값", "en": "value"},
     "app.choose": {"ko": "고르세요", "en": "Choose"},

@@ -18,9 +18,10 @@ from .charts import draw, figure
 from .column import column_width
 from .state import View
 
-# no sidebar, no top bar, and the column component (it only measures) takes no room
+# no sidebar, no top bar (nor the room kept for it), and the column component (it only measures) takes no room
 _CHROME = ("<style>[data-testid='stSidebar'],[data-testid='stHeader'],"
-           "[data-testid='stElementContainer']:has(.st-key-canvas),.st-key-canvas{display:none}</style>")
+           "[data-testid='stElementContainer']:has(.st-key-canvas),.st-key-canvas{display:none}"
+           "[data-testid='stMainBlockContainer']{padding-top:1rem;padding-bottom:1rem}</style>")
 
 
 def embed() -> None:

@@ -84,7 +84,7 @@ def sidebar() -> View:
 # the page's own background so a chart passes under it unseen.
 # (Streamlit wraps the row in a layout wrapper of its own height: the wrapper is what sticks.)
 _PHONE_CSS = """<style>[data-testid="stLayoutWrapper"]:has(> .st-key-{key}){{position:sticky;top:3.75rem;
-z-index:99;background:{bg};padding:0 0 .25rem;border-bottom:1px solid rgba(128,128,128,.3)}}</style>"""
+z-index:99;background:{bg};padding:.9rem 0 .25rem;border-bottom:1px solid rgba(128,128,128,.3)}}</style>"""
 
 
 def _phone_row(lang: str):
