@@ -7,6 +7,7 @@ alternating over the profiles."""
 
 from __future__ import annotations
 
+import time
 from contextlib import closing
 
 import pytest
@@ -18,13 +19,15 @@ from browser_harness import (  # noqa: E402
     PAGES,
     PLOTLY_CHART,
     assert_opens_without_exception,
+    assert_ready_without_exception,
     axe_violations,
     chart,
     chart_problems,
     chart_title,
     measure,
 )
-from figures.canvas import SCREEN_WIDTHS  # noqa: E402
+from figures import SPECS  # noqa: E402
+from figures.canvas import SCREEN_WIDTHS, width_class  # noqa: E402
 from figures.registry import PLAYS  # noqa: E402
 
 pytestmark = pytest.mark.browser
@@ -33,6 +36,7 @@ DEVICES = [("Galaxy S8", "ko"), ("iPhone SE (3rd gen)", "en"), ("iPhone 13", "ko
            ("iPad Mini", "ko"), ("Desktop 1400", "en")]
 DESKTOP = {"viewport": {"width": 1400, "height": 1000}}
 CHARTS = 38  # on the pages of PAGES at their defaults
+PHONE_COLUMN = 358  # px: the iPhone 13's 390 less the column's padding
 
 
 @pytest.mark.parametrize("device, lang", DEVICES)
@@ -73,3 +77,45 @@ def test_a_figure_that_plays_is_laid_out_for_a_phone_too(pw, browser, app_url):
             page.locator(f".st-key-toggle-play-{figure_id} label").first.click()
             problems += chart_problems(f"/{path} {figure_id} ▶", measure(chart(page, figure_id, play=True)))
     assert not problems, "\n".join(problems)
+
+
+# A figure link on a phone: every figure (the registry's), alone and in an iframe's embed form, in
+# both languages. Each form's first link is opened; the next ones follow through the address bar's
+# history, as the app's own navigation does (Streamlit reruns with the new query, no reload). Every
+# wait is for a state: that figure's chart drawn, the run over. (One tab: a second one in the
+# background draws several times slower.)
+FORMS = ("", "&embed=true")
+
+
+def figure_links(app_url: str, form: str) -> list[str]:
+    return [f"{app_url}/?figure={figure_id}&lang={lang}{form}" for lang in ("ko", "en") for figure_id in SPECS]
+
+
+def test_every_figure_link_is_laid_out_for_a_phone(pw, browser, app_url):
+    """Each link drawn (read through the harness's chart()), laid out for the phone's column (the
+    width class it measured), none wider than the screen, no text under 11 px, none over another or
+    cut by the chart's edge."""
+    problems, measured, started = [], 0, time.monotonic()
+    with closing(browser.new_context(**pw.devices["iPhone 13"])) as context:
+        tab = context.new_page()
+        for form in FORMS:
+            links = figure_links(app_url, form)
+            tab.goto(links[0])
+            for url, following in zip(links, [*links[1:], None]):
+                figure_id = url.split("figure=")[1].split("&")[0]
+                plot = chart(tab, figure_id)
+                assert_ready_without_exception(tab)
+                assert int(tab.evaluate("document.documentElement.dataset.canvas")) == width_class(PHONE_COLUMN), url
+                m = measure(plot)
+                problems += chart_problems(url.removeprefix(app_url), m)
+                if m["width"] > tab.viewport_size["width"]:
+                    problems.append(f"{url}: {m['width']:.0f} px wide on a {tab.viewport_size['width']} px screen")
+                measured += 1
+                if following:
+                    tab.evaluate(_FOLLOW_JS, following)
+    print(f"{measured} figure links measured in {time.monotonic() - started:.0f} s")
+    assert measured == 4 * len(SPECS) == 152
+    assert not problems, "\n".join(problems)
+
+
+_FOLLOW_JS = "url => { history.pushState(null, '', url); dispatchEvent(new PopStateEvent('popstate')); }"
