@@ -7,6 +7,7 @@ alternating over the profiles."""
 
 from __future__ import annotations
 
+import re
 import time
 from contextlib import closing
 
@@ -15,7 +16,12 @@ import pytest
 pytest.importorskip("playwright.sync_api", reason="playwright is not installed (scripts/test.sh installs it)")
 pytest.importorskip("axe_playwright_python", reason="axe-playwright-python is not installed (requirements-dev.txt)")
 
+from playwright.sync_api import expect  # noqa: E402
+
+from article import SECTIONS  # noqa: E402
 from browser_harness import (  # noqa: E402
+    APP_READY,
+    EXCEPTION,
     PAGES,
     PLOTLY_CHART,
     assert_opens_without_exception,
@@ -119,3 +125,31 @@ def test_every_figure_link_is_laid_out_for_a_phone(pw, browser, app_url):
 
 
 _FOLLOW_JS = "url => { history.pushState(null, '', url); dispatchEvent(new PopStateEvent('popstate')); }"
+
+
+def test_a_phone_reader_moves_through_the_sections_without_the_sidebar(pw, browser, app_url):
+    """At an iPhone 13, from the Overview on: every section shows the context control and the
+    precision preset at the top of the page with the sidebar closed, keeps them on screen while the
+    page is read to its end, and ends with a link to the next section, which the reader follows."""
+    slugs = list(SECTIONS)
+    with closing(browser.new_context(**pw.devices["iPhone 13"])) as context:
+        page = context.new_page()
+        assert_opens_without_exception(page, f"{app_url}/?lang=ko")
+        for i, slug in enumerate(slugs):
+            expect(page).to_have_url(re.compile(rf"/{'' if slug == 'overview' else re.escape(slug)}(\?|$)"))
+            expect(page.locator(APP_READY)).to_have_count(1)
+            expect(page.locator('[data-testid="stSidebar"]')).to_have_attribute("data-collapsed", "true")
+            row = page.locator('[data-testid="stMain"] .st-key-phone-controls')
+            for key in ("ctx", "prec"):
+                expect(row.locator(f".st-key-{key}")).to_be_in_viewport()
+            page.locator('[data-testid="stMain"]').evaluate("main => main.scrollTo(0, main.scrollHeight)")
+            expect(row.locator(".st-key-ctx")).to_be_in_viewport()  # still at hand at the page's end
+            links = page.locator('.st-key-section-links [data-testid="stPageLink"] a')
+            if i + 1 == len(slugs):
+                expect(links).to_have_count(1)  # the last section: back only
+                break
+            following = links.last
+            expect(following).to_have_attribute("href", re.compile(rf"(^|/){re.escape(slugs[i + 1])}$"))
+            expect(following).to_be_in_viewport()
+            following.click()
+        expect(page.locator(EXCEPTION)).to_have_count(0)
