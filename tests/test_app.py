@@ -379,10 +379,11 @@ def test_every_page_prices_a_format_its_models_lack_in_their_deployed_one(page):
 # --- the interface speaks the page's language ---------------------------------------------
 
 # English words of an interface, as Streamlit's defaults and our own choices once showed them.
-# Not the technical terms the articles keep in English (KV, key, Query, Value, window, top-k, prompt, pool…).
+# Not the technical terms the articles and figures keep in English (KV, key, Query, Value, window,
+# top-k, prompt, pool, seed…).
 INTERFACE_WORDS = frozenset("""deployed decimal binary auto light dark transparent none choose option options select
     download play pause custom reserved weights batch size field source variants upload paste browse drag
-    drop import export build link model models highlight seed tokens step ratio precision context units background
+    drop import export build link model models highlight tokens step ratio precision context units background
     font help show hide yes no true false all figure figures format formats width height memory bandwidth
     previous next back more less reset default per and or of the with to for""".split())
 TEXT_FIELDS = {"label", "help", "placeholder", "options"}

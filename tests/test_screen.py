@@ -30,8 +30,10 @@ def test_a_broken_title_grows_the_figure_by_plotlys_line_spacing_of_the_title_si
     assert fig.layout.height == pytest.approx(400 + added * LINE * SIZE)
 
 
-@pytest.mark.parametrize("subtitle, lines", [("", 1), ("one line", 2), ("a subtitle long enough to be broken on a phone's "
-                                                                     "column · and then once more", 3)])
+LONG = "a subtitle long enough to be broken on a phone's column · and then once more"
+
+
+@pytest.mark.parametrize("subtitle, lines", [("", 1), ("one line", 2), (LONG, 3)])
 def test_a_top_margin_that_holds_only_the_title_is_as_tall_as_its_lines(subtitle, lines):
     """No empty band under a title: the drawing starts TITLE_GAP under the title's last line, wherever
     the builder put it, and keeps its own height."""

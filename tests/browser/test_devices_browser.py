@@ -1,9 +1,10 @@
 """Every page on the screens readers bring — phones (Galaxy S8 360 px, iPhone SE 375, iPhone 13
 390, Pixel 7 412), a tablet (iPad Mini 768) and a desktop (1,400 px) — through Playwright's device
 profiles: every chart drawn, laid out for its column (none wider than it), no text under 11 CSS px,
-no text over another or cut by the chart's edge, no accessibility violation (touch targets
-included), and no exception. Each profile reads every page in one language, the two languages
-alternating over the profiles."""
+no text over another or cut by the chart's edge, no empty band under a title or the play controls,
+no accessibility violation (touch targets included), and no exception. Each profile reads every
+page in one language, the two languages alternating over the profiles. Every figure link, and a
+phone reader's way through the sections."""
 
 from __future__ import annotations
 
@@ -58,7 +59,7 @@ def test_every_chart_is_laid_out_for_the_readers_screen(pw, browser, app_url, de
             for i in range(page.locator(PLOTLY_CHART).count()):
                 plot = chart(page, i)
                 problems += chart_problems(f"/{path} {chart_title(page.locator(PLOTLY_CHART).nth(i))[:50]!r}",
-                                           measure(plot))
+                                           measure(plot), bands=True)
                 charts += 1
     assert charts == CHARTS, f"{charts} charts measured, not {CHARTS}"
     assert not problems, f"{device}, {lang}:\n" + "\n".join(problems)
@@ -81,7 +82,7 @@ def test_a_figure_that_plays_is_laid_out_for_a_phone_too(pw, browser, app_url):
         for path, figure_id in PLAYED:
             assert_opens_without_exception(page, f"{app_url}/{path}?lang=ko")
             page.locator(f".st-key-toggle-play-{figure_id} label").first.click()
-            problems += chart_problems(f"/{path} {figure_id} ▶", measure(chart(page, figure_id, play=True)))
+            problems += chart_problems(f"/{path} {figure_id} ▶", measure(chart(page, figure_id, play=True)), bands=True)
     assert not problems, "\n".join(problems)
 
 
@@ -113,7 +114,7 @@ def test_every_figure_link_is_laid_out_for_a_phone(pw, browser, app_url):
                 assert_ready_without_exception(tab)
                 assert int(tab.evaluate("document.documentElement.dataset.canvas")) == width_class(PHONE_COLUMN), url
                 m = measure(plot)
-                problems += chart_problems(url.removeprefix(app_url), m)
+                problems += chart_problems(url.removeprefix(app_url), m, bands=True)
                 if m["width"] > tab.viewport_size["width"]:
                     problems.append(f"{url}: {m['width']:.0f} px wide on a {tab.viewport_size['width']} px screen")
                 measured += 1
