@@ -17,12 +17,12 @@ if "figure" in st.query_params:  # one figure alone, for an iframe (add &embed=t
 lang = ui.language()
 # A page's file is named as its URL: until some session has called st.navigation, a fresh
 # process resolves URLs against pages/ file names (ui.view() then hands the run back to here).
-pages = [st.Page(f"pages/{slug}.py", title=t(section.title, lang),
-                 **({"default": True} if slug == "overview" else {"url_path": slug}))
-         for slug, section in SECTIONS.items()]  # the article's sections (article/), then the tools
-pages.append(st.Page("pages/export.py", title=t("app.page.export", lang), url_path="export"))
-page = st.navigation(pages)
+sections = [st.Page(f"pages/{slug}.py", title=t(section.title, lang),
+                    **({"default": True} if slug == "overview" else {"url_path": slug}))
+            for slug, section in SECTIONS.items()]  # the article's sections (article/), then the tools
+page = st.navigation([*sections, st.Page("pages/export.py", title=t("app.page.export", lang), url_path="export")])
 ui.sidebar()
 ui.url_notes()
 page.run()
+ui.section_links(sections, page, ui.view().lang)
 ui.run_completed()

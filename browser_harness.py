@@ -39,7 +39,7 @@ CHROMIUM_ARGS = [
 
 # the script has finished, and the column's width (ui/column.js) is reported and drawn for: the
 # component's module, which can load after the script has finished, has set <html data-canvas>
-# to the width class the page drew for (a page without the component, e.g. ?figure=, has none)
+# to the width class the page drew for (a page without the component, e.g. an exported file, has none)
 APP_READY = ('html:not([data-canvas="pending"]):not(:has(.st-key-canvas):not([data-canvas])) '
              '[data-testid="stApp"][data-test-script-state="notRunning"]')
 # A chart: on a page, ui/plot.py's component, whose plot div (.kv-plot) its module makes once it
@@ -325,15 +325,29 @@ _MEASURE_JS = """div => {
     const smaller = Math.min((a.x1 - a.x0) * (a.y1 - a.y0), (b.x1 - b.x0) * (b.y1 - b.y0));
     if (w > 0 && h > 0 && w * h > 0.1 * smaller) overlaps.push([a.text, b.text]);
   }
+  // empty bands: from the title's foot, and from the play controls' foot, down to the next thing drawn
+  const foot = sel => { const els = [...div.querySelectorAll(sel)].map(e => e.getBoundingClientRect())
+    .filter(r => r.height > 0); return els.length ? Math.max(...els.map(r => r.bottom)) : null; };
+  const aside = '.g-gtitle, .updatemenu-container, .slider-container, .modebar-container, .hoverlayer, .bglayer, '
+    + 'defs, .draglayer';
+  const drawn = [...div.querySelectorAll('.main-svg text, .main-svg path, .main-svg rect')]
+    .filter(e => !e.closest(aside) && shown(e)).map(e => e.getBoundingClientRect())
+    .filter(r => r.width > 0 && r.height > 0 && r.width < own.width - 2);
+  const controls = [...div.querySelectorAll('.updatemenu-container, .slider-container')]
+    .map(e => e.getBoundingClientRect()).filter(r => r.height > 0);
+  const band = (at, under) => at === null ? null
+    : Math.min(...under.filter(r => r.top >= at - 1).map(r => r.top - at));
   return {width: own.width, column: right - left, overflow: Math.max(0, own.right - right, left - own.left),
-          sizes, overlaps, cut};
+          sizes, overlaps, cut, bands: {title: band(foot('.g-gtitle text'), [...drawn, ...controls]),
+                                       controls: band(foot('.updatemenu-container, .slider-container'), drawn)}};
 }"""
 
 
 def measure(plot) -> dict:
     """What a reader sees of a drawn chart (a Locator from `chart`): `width`, the `column` it sits in,
     how far it runs past that column (`overflow`, px), its texts' on-screen `sizes`, the pairs of
-    texts that `overlaps` and the texts `cut` by the chart's edge."""
+    texts that `overlaps`, the texts `cut` by the chart's edge, and the empty `bands` (px) under its
+    title and under its play controls (None: it has none)."""
     return plot.evaluate(_MEASURE_JS)
 
 
@@ -341,17 +355,23 @@ def measure(plot) -> dict:
 PAGES = ("", "v2-mla", "v3-2-dsa", "v4-flash", "v4-1-flash", "token-axis", "any-model", "export")
 
 
+BAND_PX = 40  # px: an empty band under a title or the play controls wider than this is a gap in the chart
+
+
 def chart_findings(m: dict) -> dict:
     """What a reader would see wrong in one measured chart (`measure`): whether it is wider than its
-    column, its texts under the screen's floor, the texts over one another, those cut by its edge."""
+    column, its texts under the screen's floor, the texts over one another, those cut by its edge,
+    the empty bands wider than BAND_PX."""
     from figures.canvas import SCREEN_TEXT
 
     return dict(wider=m["overflow"] > 0.5, small=[s for s in m["sizes"] if s["size"] < SCREEN_TEXT - 1e-6],
-                overlaps=m["overlaps"], cut=m["cut"])
+                overlaps=m["overlaps"], cut=m["cut"],
+                bands={k: round(v) for k, v in m["bands"].items() if v is not None and v > BAND_PX})
 
 
-def chart_problems(name: str, m: dict) -> list[str]:
-    """`chart_findings` in words, each found one a line naming the chart."""
+def chart_problems(name: str, m: dict, *, bands: bool = False) -> list[str]:
+    """`chart_findings` in words, each found one a line naming the chart (with `bands`, its empty
+    bands too)."""
     from figures.canvas import SCREEN_TEXT
 
     f = chart_findings(m)
@@ -359,7 +379,8 @@ def chart_problems(name: str, m: dict) -> list[str]:
         (f"{name}: {m['width']:.0f} px wide in a {m['column']:.0f} px column", f["wider"]),
         (f"{name}: {len(f['small'])} texts under {SCREEN_TEXT} px, e.g. {f['small'][:3]}", f["small"]),
         (f"{name}: {len(f['overlaps'])} texts over others, e.g. {f['overlaps'][:3]}", f["overlaps"]),
-        (f"{name}: texts cut by its edge: {f['cut'][:3]}", f["cut"])) if found]
+        (f"{name}: texts cut by its edge: {f['cut'][:3]}", f["cut"]),
+        (f"{name}: empty bands (px) under {f['bands']}", bands and f["bands"])) if found]
 
 
 def axe_violations(page) -> list[str]:

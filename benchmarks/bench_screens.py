@@ -22,7 +22,7 @@ from figures.canvas import SCREEN_TEXT
 
 
 def tally(page, url: str, lang: str) -> dict:
-    out = dict(charts=0, wider=0, texts=0, small=0, overlaps=0, cut=0)
+    out = dict(charts=0, wider=0, texts=0, small=0, overlaps=0, cut=0, bands=0, widest=0)
     for path in bh.PAGES:
         bh.assert_opens_without_exception(page, f"{url}/{path}?lang={lang}")
         for i in range(page.locator(bh.PLOTLY_CHART).count()):
@@ -31,8 +31,9 @@ def tally(page, url: str, lang: str) -> dict:
             out["charts"] += 1
             out["texts"] += len(m["sizes"])
             out["wider"] += found["wider"]
-            for k in ("small", "overlaps", "cut"):
+            for k in ("small", "overlaps", "cut", "bands"):
                 out[k] += len(found[k])
+            out["widest"] = max(out["widest"], *(b for b in m["bands"].values() if b is not None), 0)
     return out
 
 
@@ -56,7 +57,7 @@ def main() -> None:
             context.close()
             print(f"{device:>20} {args.lang}: {t['wider']} of {t['charts']} charts wider than their column; "
                   f"{t['small']} of {t['texts']} texts under {SCREEN_TEXT} px; {t['overlaps']} overlapping pairs; "
-                  f"{t['cut']} cut")
+                  f"{t['cut']} cut; {t['bands']} empty bands over {bh.BAND_PX} px (widest {t['widest']:.0f} px)")
         browser.close()
 
 

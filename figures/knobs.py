@@ -156,7 +156,7 @@ class Knob:
         if not values or any(len(v) > MAX_TEXT for v in values):
             raise Invalid(values[0] if values else "")
         text = values[-1]
-        if self.nullable and text.strip().lower() in ("none", "null", ""):
+        if self.nullable and text.strip().lower() in ("none", "null", "", *(t("choice.none", lang) for lang in LANGS)):
             return None
         if self.kind == "int":
             x = read_number(text)
@@ -233,7 +233,7 @@ class Knob:
         """A value as the reader sees it (and as a choice widget writes it to the URL);
         for a multi-choice knob, one choice or the whole pick."""
         if value is None:
-            return "none"
+            return t("choice.none", lang)
         if self.multi and isinstance(value, tuple | list):
             return ", ".join(self.display(v, lang) for v in value)
         if self.show:
@@ -275,10 +275,6 @@ def _only(found: list, text: str):
 
 # --- knobs shared by many figures and by the sidebar -------------------------------------
 
-def _upper(value, lang: str) -> str:
-    return str(value).upper()
-
-
 def _model(value, lang: str) -> str:
     from core import get
     from i18n import model_name
@@ -292,8 +288,18 @@ def _tokens(value, lang: str) -> str:
     return fmt_tokens(value)
 
 
+def _named(prefix: str, kept: tuple = ()):
+    """A choice shown by its label `prefix.<value>` in the page's language (values in `kept` as
+    they are, upper-cased: format names). A widget writes what it shows to the URL, and a link
+    is read in either language (`Knob._choice`)."""
+    def show(value, lang: str) -> str:
+        return str(value).upper() if value in kept else t(f"{prefix}.{value}", lang)
+    return show
+
+
 LANG = Knob("lang", "choice", choices=LANGS, label="app.lang", widget="radio", default=DEFAULT_LANG)
-UNITS = Knob("units", "choice", choices=UNITS_CHOICES, label="app.units", widget="radio", default=UNITS_CHOICES[0])
+UNITS = Knob("units", "choice", choices=UNITS_CHOICES, label="app.units", widget="radio", show=_named("choice.units"),
+             default=UNITS_CHOICES[0])
 # 1K … 3M tokens, two steps per octave (K = 1,024); 128K = 131,072 is the article's N. A link
 # may ask for any N up to 2^30: the cost model is closed-form, its time does not grow with N.
 CONTEXT_STOPS = tuple(sorted({int(f * 2 ** (10 + k)) for k in range(12) for f in (1, 1.5)}))
@@ -303,13 +309,15 @@ CONTEXT = Knob("context", "int", 1, 1 << 30, label="app.context", help="app.cont
 _OVERRIDES = ("auto", *LAYOUT_PRECISIONS)
 PRECISION = Knob("precision", "precision", label="app.precision", default=Precision(), parts=(
     Knob("preset", "choice", choices=PRESETS, label="app.precision", help="app.precision.help", url="prec",
-         aliases=("precision",), widget="radio", default=PRESETS[0]),
-    *(Knob(role, "choice", choices=_OVERRIDES, label=f"role.{role}", url=url, widget="select", show=_upper,
-           default="auto") for role, url in (("main_kv", "main"), ("index_key", "ikey"), ("local_kv", "local"))),
+         aliases=("precision",), widget="radio", show=_named("choice.preset"), default=PRESETS[0]),
+    *(Knob(role, "choice", choices=_OVERRIDES, label=f"role.{role}", url=url, widget="select",
+           show=_named("choice", LAYOUT_PRECISIONS), default="auto")
+      for role, url in (("main_kv", "main"), ("index_key", "ikey"), ("local_kv", "local"))),
 ))
 SEED = Knob("seed", "int", 0, 9999, label="ctl.seed", widget="number")
 # the talk look: not a figure knob, applied to any figure on screen and in exports
-THEME = Knob("theme", "choice", choices=THEMES, label="app.theme", widget="radio", default=THEMES[0])
+THEME = Knob("theme", "choice", choices=THEMES, label="app.theme", widget="radio", show=_named("choice.theme"),
+             default=THEMES[0])
 FONT_SCALE = Knob("font_scale", "choice", choices=(1.0, 1.25, 1.5, 2.0), label="app.font", url="fs",
                   widget="select_slider", default=1.0)
 

@@ -15,11 +15,13 @@ from core.cost import fitted
 from core.units import fmt_bytes, fmt_tokens
 from i18n import model_name, t
 
-from .canvas import narrow, screen_width
+from .canvas import LINE, narrow, screen_width, title_at_top
 from .style import MUTED, ROLE_COLOURS, TEMPLATE, heading
-from .text import wrapped
+from .text import SUP, wrapped
 
 NOTE_PX = 110  # px under a phone's read-floor chart for its note
+NOTE_WIDTH = 640  # px a subtitle note is broken to for the builder's own layout (an export's 700 px, less margins)
+TITLE_PX = TEMPLATE.layout.title.font.size  # plotly spaces a title's lines, a subtitle's too, by this size
 
 PLANNER_MODELS = ("v3.2", "v4-flash", "v4.1-flash", "llama-3.1-8b", "qwen3-32b", "gemma-3-4b", "gpt-oss-120b",
                   "kimi-k2")
@@ -65,12 +67,25 @@ def build_capacity(*, models: Sequence[str] = PLANNER_MODELS, context: int = 131
                   hovertemplate="%{customdata}<extra></extra>")
     title = t("cap.title", lang, tp=tp, g=g.name, n=fmt_tokens(context))
     sub = t("cap.sub", lang, b=bytes_per_parameter, r=f"{reserved:.0%}", blk=block)
+    assumed = _replication_note(plans, tp, lang)
+    height = 140 + row_px * len(rows) + len(assumed) * LINE * TITLE_PX
     return go.Figure(bars, layout=dict(
-        template="kv_atlas", title=heading(title, sub), height=140 + row_px * len(rows),
-        margin=dict(l=10, r=40, t=90, b=10), showlegend=False,
+        template="kv_atlas", title=title_at_top(heading(title, "<br>".join((sub, *assumed))), height, TITLE_PX),
+        height=height, margin=dict(l=10, r=40, t=90 + len(assumed) * LINE * TITLE_PX, b=10), showlegend=False,
         xaxis=dict(title=dict(text=t("cap.x", lang)), range=[0, max(max(counts), 1) * room], rangemode="tozero"),
         yaxis=dict(autorange="reversed"),
         meta={"numbers": [_record(p) for p in plans]}))
+
+
+def _replication_note(plans, tp: int, lang: str) -> list[str]:
+    """The assumption that moves the count most, as subtitle lines (broken for the builder's own width;
+    on a page, figures.screen breaks it to the column): under tensor parallelism every GPU holds a whole copy of
+    a latent cache, where data-parallel attention would keep each request on one GPU — up to tp times
+    as many requests. Only when some model's cache has no heads to split, and tp > 1."""
+    if tp < 2 or all(p.kv_heads for p in plans):
+        return []
+    note = t("cap.tp", lang, tp=tp)
+    return [note] if screen_width() else wrapped(note, NOTE_WIDTH, TITLE_PX * SUP)
 
 
 def _hover(p, lang: str, units: str) -> str:

@@ -13,10 +13,14 @@ from core.units import fmt_bytes, fmt_exact, fmt_ratio, fmt_tokens
 from core.variants import V4_PAGE_ALIGN, VARIANTS, Varied
 from i18n import model_name, t
 
+from .canvas import LINE, narrow, screen_width
 from .contrast import INK
 from .style import MUTED, ROLE_COLOURS, heading
+from .text import wrapped
 
 PANELS = ("x", "x2")
+PHONE_TEXT, PANEL_TEXT = 12, 14  # px on a phone: a row's name and numbers; a panel's heading
+BAR_PX, ROW_GAP, TICKS_PX = 16, 14, 28  # px on a phone: a bar's thickness, between rows, an axis's labels
 
 
 def build_reconciliation(*, variants: Sequence[str] = tuple(VARIANTS), context: int = 131072, lang: str = "ko",
@@ -32,7 +36,7 @@ def build_reconciliation(*, variants: Sequence[str] = tuple(VARIANTS), context: 
             article, varied = Varied.of(m), v.apply(m)
             rows.append((f"{variant_name(vid, lang)} · {model_name(m, get(m).name, lang)}", article, vid, varied, m))
     names = [r[0] for r in rows]
-    traces, axes = [], {}
+    traces, axes, tight = [], {}, {}
     for xref, what, show in (("x", lambda s: s.storage_per_token().total, fmt_exact),
                              ("x2", lambda s: s.reads(context).total, lambda b: fmt_bytes(b, units))):
         before, after = [what(r[1]) for r in rows], [what(r[3]) for r in rows]
@@ -47,7 +51,10 @@ def build_reconciliation(*, variants: Sequence[str] = tuple(VARIANTS), context: 
                            marker=dict(symbol="line-ns", size=26, line=dict(width=3, color=INK))))
         low, high = min(before + after), max(before + after)
         axes[xref] = [math.log10(low) - 0.3, math.log10(high) + 2.4]  # room for the labels after the bars
+        tight[xref] = [math.log10(low) - 0.3, math.log10(high) + 0.3]  # a phone's: the labels are over the bars
     titles = (t("a1.storage", lang), t("a1.read", lang, n=fmt_tokens(context)))
+    if narrow():
+        return _stacked(traces, tight, titles, rows, context, lang)
     notes = [dict(text=text, x=x, y=1.0, xref="paper", yref="paper", xanchor="center", yanchor="bottom",
                   showarrow=False, font=dict(size=14)) for text, x in zip(titles, (0.24, 0.76))]
     return go.Figure(data=traces, layout=dict(
@@ -57,9 +64,55 @@ def build_reconciliation(*, variants: Sequence[str] = tuple(VARIANTS), context: 
         xaxis2=dict(type="log", domain=[0.54, 1], range=axes["x2"], exponentformat="SI"),
         yaxis=dict(autorange="reversed", tickfont=dict(size=12)),
         legend=dict(orientation="h", x=1, xanchor="right", y=1.09, yanchor="bottom", font=dict(color=MUTED)),
-        meta={"numbers": [{"row": n, "article_storage": a.storage_per_token().total,
-                           "variant_storage": v.storage_per_token().total, "article_read": a.reads(context).total,
-                           "variant_read": v.reads(context).total} for n, a, _, v, _ in rows]}))
+        meta=_numbers(rows, context)))
+
+
+def _numbers(rows, context: int) -> dict:
+    return {"numbers": [{"row": n, "article_storage": a.storage_per_token().total,
+                         "variant_storage": v.storage_per_token().total, "article_read": a.reads(context).total,
+                         "variant_read": v.reads(context).total} for n, a, _, v, _ in rows]}
+
+
+def _stacked(traces: list[dict], ranges: dict, titles: tuple[str, str], rows, context: int, lang: str) -> go.Figure:
+    """The chart for a phone's column: the storage panel over the read panel, each as wide as the
+    column, every bar under its row's name and numbers (broken to the column). A y axis in px places
+    each bar under its own lines."""
+    room = screen_width() - 20  # the margins' 10 px a side
+    panels, notes, layout = [], [], {}
+    for k, (xref, title) in enumerate(zip(PANELS, titles)):
+        bars, ticks = traces[2 * k], traces[2 * k + 1]
+        yref, y, ys = f"y{k + 1 if k else ''}", 0.0, []
+        for name, text in zip(bars["y"], bars["text"]):
+            lines = [f"<b>{line}</b>" for line in wrapped(name, room, PHONE_TEXT)] + wrapped(text, room, PHONE_TEXT)
+            notes.append(dict(text="<br>".join(lines), x=0, y=y, xref=f"{xref} domain", yref=yref, xanchor="left",
+                              yanchor="top", align="left", showarrow=False, font=dict(size=PHONE_TEXT)))
+            y += len(lines) * LINE * PHONE_TEXT + BAR_PX / 2 + 6
+            ys.append(y)
+            y += BAR_PX / 2 + ROW_GAP
+        heading_lines = wrapped(title, room, PANEL_TEXT)
+        panels.append((xref, yref, heading_lines, y))
+        for trace in (bars, ticks):
+            trace.update(y=ys, yaxis=yref)
+        bars.update(text=None, width=BAR_PX)
+        ticks["marker"]["size"] = BAR_PX + 2
+    # between the panels: the upper one's axis labels, then the lower one's heading
+    gap = TICKS_PX + len(panels[1][2]) * LINE * PANEL_TEXT + 8
+    total = sum(p[3] for p in panels) + gap
+    top = total
+    for k, (xref, yref, heading_lines, height) in enumerate(panels):
+        domain = [(top - height) / total, top / total]
+        layout[f"xaxis{k + 1 if k else ''}"] = dict(type="log", domain=[0, 1], range=ranges[xref], exponentformat="SI",
+                                                    anchor=yref)
+        layout[f"yaxis{k + 1 if k else ''}"] = dict(domain=domain, range=[height, 0], visible=False, anchor=xref)
+        notes.append(dict(text="<br>".join(f"<b>{line}</b>" for line in heading_lines), x=0, y=domain[1],
+                          xref="paper", yref="paper", xanchor="left", yanchor="bottom", yshift=4, align="left",
+                          showarrow=False, font=dict(size=PANEL_TEXT)))
+        top -= height + gap
+    return go.Figure(data=traces, layout=dict(
+        template="kv_atlas", title=heading(t("rec.title", lang), t("rec.sub", lang)), annotations=notes,
+        height=110 + total + 70, margin=dict(l=10, r=10, t=110, b=70),
+        legend=dict(orientation="h", x=0, yref="container", y=0, yanchor="bottom", font=dict(color=MUTED)),
+        meta=_numbers(rows, context), **layout))
 
 
 def variant_name(vid: str, lang: str) -> str:

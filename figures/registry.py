@@ -120,16 +120,18 @@ class FigureSpec:
                 out |= k.dump(values[k.name], lang)
         return out
 
-    def build(self, params: Params, lang: str = "en") -> tuple[go.Figure, dict, list[Note]]:
+    def build(self, params: Params, lang: str = "en", make=None) -> tuple[go.Figure, dict, list[Note]]:
         """The figure for outside params: values read through the knobs; if together they
         do not make a figure (e.g. a highlight that is not among the models), the
-        defaults with a note."""
+        defaults with a note. `make(**values)` builds it (by default the builder; a page passes
+        its cached, laid-out build)."""
         values, notes = self.read(params, lang)
+        make = make or self.builder
         try:
-            return self.builder(**values), values, notes
+            return make(**values), values, notes
         except ValueError as e:
             values = {**self.defaults, "lang": values.get("lang", self.defaults.get("lang"))}
-            return self.builder(**values), values, [*notes, Note(self.id, str(e), "build")]
+            return make(**values), values, [*notes, Note(self.id, str(e), "build")]
 
 
 def _int(name: str, lo: int, hi: int, url: str, label: str, help: str = "", **kw) -> Knob:

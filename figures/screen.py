@@ -5,8 +5,9 @@ read `canvas.screen_width()` while they build; this pass does what holds for all
 
 - No text under SCREEN_TEXT px: every size a chart sets (annotations, text traces, legend,
   ticks, sizes inline in a label's HTML) is raised to it (a diagram's renderer drew its own).
-- The title and its subtitle lines are broken to the width, the top margin grown by the lines
-  that adds.
+- The title and its subtitle lines are broken to the width; a top margin that holds only the title
+  is made as tall as its lines (no empty band under a subtitle), one that holds more grows by the
+  lines breaking adds.
 - Log axes label decades only, in SI (1k, 1M, 1P): plotly draws the 2s and 5s between them, and
   the exponents of 10^15, smaller than the floor.
 - A y axis's labels stand off it, clear of the x axis's first label at the corner.
@@ -16,12 +17,14 @@ from __future__ import annotations
 
 import plotly.graph_objects as go
 
-from .canvas import LINE, SCREEN_TEXT, title_at_top
+from .canvas import LINE, SCREEN_TEXT, TITLE_TOP, title_at_top
 from .style import TEMPLATE, heading_parts
 from .text import INLINE_SIZE, SUP, raise_scripts, scripts_at_least, text_px, wrap
 
 DEFAULT_HEIGHT, DEFAULT_TOP = 450, 100  # px: plotly's height and top margin, for a figure that sets none
 TICK_STANDOFF = 6  # px between a y axis and its tick labels
+TITLE_GAP = 12  # px between a title's last line and the drawing under it
+TITLE_FOOT, SUP_FOOT = 1.1, 0.7  # a title line's foot under its top, in ems of the title size; a raised subtitle line's
 
 
 def screen_layout(fig: go.Figure, width: int) -> go.Figure:
@@ -73,8 +76,9 @@ def _tick_floor(axis) -> None:
 
 
 def _wrap_title(fig: go.Figure, width: int) -> None:
-    """Break the title's lines and its subtitle's (at their own size) to the width; the figure
-    grows by what the new lines take, so the drawing under them keeps its size."""
+    """Break the title's lines and its subtitle's (at their own size) to the width. A top margin that
+    holds the title alone becomes as tall as its lines and a gap; one that holds more (a legend or
+    notes over the plot) grows by the lines breaking added. The drawing under them keeps its size."""
     text = fig.layout.title.text or ""
     if not text:
         return
@@ -88,7 +92,31 @@ def _wrap_title(fig: go.Figure, width: int) -> None:
             added += (len(broken) - 1) * LINE * size  # plotly spaces every line by the title's size, a subtitle's too
             lines += [f"<sup>{b}</sup>" if sup else b for b in broken]
     fig.layout.title.text = "<br>".join(lines)  # its scripts, a subtitle's included, at least the floor
-    if added:  # from the top edge down; the figure taller by the new lines
-        height = (fig.layout.height or DEFAULT_HEIGHT) + added
-        fig.layout.update(height=height, title=title_at_top({}, height, size),
-                          margin_t=(fig.layout.margin.t if fig.layout.margin.t is not None else DEFAULT_TOP) + added)
+    top = fig.layout.margin.t if fig.layout.margin.t is not None else DEFAULT_TOP
+    wanted = top + added if _over_plot(fig) else title_bottom(lines, size) + TITLE_GAP
+    if added or wanted != top:  # from the top edge down; the figure taller or shorter by the change
+        height = (fig.layout.height or DEFAULT_HEIGHT) + wanted - top
+        fig.layout.update(height=height, title=title_at_top({}, height, size), margin_t=wanted)
+
+
+def title_bottom(lines: list[str], size: float) -> float:
+    """px from the top edge to the foot of a title's last line, placed by `title_at_top`: plotly puts a
+    line every LINE × the title's size; a subtitle (<sup>) line is raised, its foot higher."""
+    foot = SUP_FOOT if lines[-1].startswith("<sup>") else TITLE_FOOT
+    return TITLE_TOP + LINE * size * (len(lines) - 1) + foot * size
+
+
+def _over_plot(fig: go.Figure) -> bool:
+    """Whether the top margin holds more than the title: a legend, notes or shapes over the plot, or an
+    x axis drawn on top."""
+    def above(y, anchor) -> bool:
+        return y is not None and (y > 1 or (y == 1 and anchor in ("bottom", "middle")))
+
+    legend = fig.layout.legend
+    if fig.layout.showlegend is not False and above(legend.y, legend.yanchor):
+        return True
+    if any(str(a.yref or "").startswith("paper") and above(a.y, a.yanchor) for a in fig.layout.annotations):
+        return True
+    if any(str(s.yref or "").startswith("paper") and max(s.y0 or 0, s.y1 or 0) > 1 for s in fig.layout.shapes):
+        return True
+    return any(ax.side == "top" and ax.visible is not False for ax in fig.select_xaxes())

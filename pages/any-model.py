@@ -51,7 +51,8 @@ def read_config_json() -> None:
     st.dataframe(pd.DataFrame(
         [(t("by.used", L), k, str(val)) for k, val in found.used.items()]
         + [(t("by.defaulted", L), k, f"{val} ({src})") for k, (val, src) in found.defaulted.items()]
-        + [(t("by.ignored", L), k, "") for k in found.ignored], columns=["", "field", "value"]),
+        + [(t("by.ignored", L), k, "") for k in found.ignored],
+        columns=["", t("app.import.field", L), t("app.import.value", L)]),
         hide_index=True, width="stretch")
     for note in found.notes:
         st.caption(note)

@@ -65,7 +65,8 @@ def zipped(items, progress) -> tuple[bytes, list[str]]:
 
 
 def build_zip(ids: list[str]) -> None:
-    formats = st.multiselect(t("ex.formats", L), FORMATS, default=["svg", "png"], key="ex_fmt")
+    formats = st.multiselect(t("ex.formats", L), FORMATS, default=["svg", "png"], key="ex_fmt",
+                             placeholder=t("app.choose", L))
     c = st.columns(3)
     width = c[0].number_input(t("ex.width", L), 320, 3840, 1920, 10, key="ex_w")
     height = c[1].number_input(t("ex.height", L), 240, 2160, 1080, 10, key="ex_h")
@@ -93,7 +94,7 @@ def build_deck(ids: list[str]) -> None:
 st.title(t("ex.title", L))
 st.caption(t("ex.intro", L, theme=v.theme, fs=v.font_scale, lang=L))
 ids = st.multiselect(t("ex.figures", L), ordered_ids(), default=ordered_ids(), key="ex_ids",
-                     format_func=lambda fid: f"{fid} · {FIGURES[fid].title(L)}")
+                     format_func=lambda fid: f"{fid} · {FIGURES[fid].title(L)}", placeholder=t("app.choose", L))
 kind = st.radio(t("ex.kind", L), ("zip", "deck"), key="ex_kind", horizontal=True,
                 format_func=lambda k: t(f"ex.kind.{k}", L))
 (build_deck if kind == "deck" else build_zip)(ids)

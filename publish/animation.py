@@ -32,7 +32,8 @@ from figures.style import MUTED, apply_look
 from i18n import t
 
 FRAME_MS = 800  # how long the play button shows each step
-CONTROLS_PX = 90  # room under the plot for the buttons and the slider
+CONTROLS_PX = 90  # room over the plot for the buttons and the slider
+BUTTONS_TOP = 22  # px from that room's top to the buttons': level with the slider's rail, under its value
 BUTTONS_PX = 96  # the play/pause buttons, left of the slider
 RAIL = "rgba({:g}, {:g}, {:g}, 0.25)".format(*rgba(MUTED)[:3])  # the slider's rail: MUTED, faint on any background
 AXES = ("xaxis", "yaxis")
@@ -88,10 +89,15 @@ def _on_canvas(figs: list[go.Figure]) -> list[dict]:
     for d in dicts:
         lay, height = d["layout"], d["layout"].get("height")
         lay.update({k: {**lay.get(k, {}), **v} if k in (*AXES, "margin") else v for k, v in canvas.items()})
-        title = lay.get("title") or {}
-        if height and title.get("yref") == "container" and title.get("y") is not None:
-            title["y"] = 1 - (1 - title["y"]) * height / lay["height"]
+        _from_top(lay.get("title"), height, lay.get("height"))
     return dicts
+
+
+def _from_top(title: dict | None, height: float | None, taller: float | None) -> None:
+    """A title placed from the top edge (figures.canvas.title_at_top) kept as far from it when its
+    figure of `height` becomes `taller`."""
+    if height and taller and title and title.get("yref") == "container" and title.get("y") is not None:
+        title["y"] = 1 - (1 - title["y"]) * height / taller
 
 
 def stills(figure_id: str, theme: str = "light", font_scale: float = 1.0, **knobs) -> tuple[list[go.Figure], range]:
@@ -144,7 +150,10 @@ def animated(figure_id: str, theme: str = "light", font_scale: float = 1.0, **kn
               for i, v in enumerate(values_at)]
     fig = {"data": dicts[at]["data"], "layout": dicts[at]["layout"], "frames": frames}
     spec = SPECS[figure_id]
+    height = fig["layout"].get("height")
     fig["layout"] |= _controls(spec, fig["layout"], values_at, at, {**spec.defaults, **knobs}.get("lang", LANG.default))
+    for lay in (fig["layout"], *(f["layout"] for f in frames)):  # the room the controls take is under the title
+        _from_top(lay.get("title"), height, fig["layout"]["height"])
     return fig
 
 
@@ -206,19 +215,22 @@ def _go(names, frame_ms: int, **opts) -> list:
 
 
 def _controls(spec: FigureSpec, layout: dict, values_at: range, at: int, lang: str) -> dict:
-    """Play/pause buttons and a slider under the plot, in room added for them."""
+    """Play/pause buttons and a slider between the title and the drawing, in room added for them: the
+    canvas holds the largest step, so under a smaller one a row below the drawing would sit past a
+    blank band."""
     margin = layout.get("margin", {})
     plot_px = layout["width"] - margin.get("l", 0) - margin.get("r", 0)
     label = t(spec.knob(spec.play.knob).label, lang)
     return dict(
-        height=layout["height"] + CONTROLS_PX, margin={**margin, "b": margin.get("b", 0) + CONTROLS_PX},
+        height=layout["height"] + CONTROLS_PX, margin={**margin, "t": margin.get("t", 0) + CONTROLS_PX},
         updatemenus=[dict(
-            type="buttons", direction="left", showactive=False, x=0, y=0, xanchor="left", yanchor="top",
-            pad=dict(t=38, r=6), bgcolor="rgba(0,0,0,0)", bordercolor=MUTED, font=dict(size=13),
+            type="buttons", direction="left", showactive=False, x=0, y=1, xanchor="left", yanchor="bottom",
+            pad=dict(b=CONTROLS_PX - BUTTONS_TOP - 30, r=6), bgcolor="rgba(0,0,0,0)", bordercolor=MUTED,
+            font=dict(size=13),
             buttons=[dict(label="▶", method="animate", args=_go(None, FRAME_MS, fromcurrent=True)),
                      dict(label="❚❚", method="animate", args=_go([None], 0))])],
         sliders=[dict(
-            active=at, x=BUTTONS_PX / plot_px, len=1 - BUTTONS_PX / plot_px, y=0, yanchor="top", pad=dict(t=30),
+            active=at, x=BUTTONS_PX / plot_px, len=1 - BUTTONS_PX / plot_px, y=1, yanchor="bottom", pad=dict(b=10),
             currentvalue=dict(prefix=f"{label} = ", font=dict(size=12)), font=dict(size=SCREEN_TEXT), tickcolor=MUTED,
             bgcolor=RAIL, bordercolor=MUTED,
             steps=[dict(label=str(v), method="animate", args=_go([str(v)], 0)) for v in values_at])])

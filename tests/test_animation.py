@@ -121,7 +121,7 @@ def test_the_figure_and_its_stills_are_the_static_figure_on_a_canvas_that_holds_
     want = static(fid, at, lang="en")["layout"]
     assert {k: v for k, v in fig["layout"].items() if k not in canvas} == {
         k: v for k, v in want.items() if k not in canvas}
-    assert fig["layout"]["margin"]["b"] == want["margin"]["b"] + CONTROLS_PX
+    assert fig["layout"]["margin"]["t"] == want["margin"]["t"] + CONTROLS_PX
     for still, v in zip(figs, values):
         whole = static(fid, v, lang="en")
         want, lay = whole["layout"], still.layout

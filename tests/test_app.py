@@ -4,8 +4,10 @@ widgets are bound to query params), which also checks that a link reproduces a v
 
 import json
 import pathlib
+import re
 
 import pytest
+from google.protobuf.message import Message
 from streamlit.testing.v1 import AppTest
 
 import core
@@ -13,7 +15,9 @@ import ui
 from article import SECTIONS
 from core.units import fmt_bytes, fmt_exact, fmt_tokens
 from figures import SPECS
-from figures.knobs import CONTEXT_STOPS, PRECISION
+from figures.canvas import width_class
+from figures.knobs import CONTEXT_STOPS, LANG, PRECISION
+from i18n import t
 from ui.plot import COMPONENT
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
@@ -31,10 +35,14 @@ def assert_runs(**params) -> AppTest:
     return at
 
 
+def chart_specs(at: AppTest) -> list[str]:
+    """The figures a page shows (ui/plot.py's component), as the JSON it sends."""
+    return [json.loads(e.proto.json)["spec"] for e in at.get("bidi_component") if e.proto.component_name == COMPONENT]
+
+
 def page_charts(at: AppTest) -> list[dict]:
     """The figures a page shows (ui/plot.py's component), parsed."""
-    return [json.loads(json.loads(e.proto.json)["spec"]) for e in at.get("bidi_component")
-            if e.proto.component_name == COMPONENT]
+    return [json.loads(spec) for spec in chart_specs(at)]
 
 
 def metric(at: AppTest, word: str) -> str:
@@ -278,14 +286,27 @@ def test_token_axis_page_runs_at_the_ends_of_every_control(params, lang):
 
 def test_a_figure_link_shows_that_figure_alone_with_its_knobs():
     at = assert_runs(figure="A14", t_="9", lang="en")
-    assert len(at.get("plotly_chart")) == 1 and not at.title
-    spec = at.get("plotly_chart")[0].proto.spec
+    (spec,) = chart_specs(at)
+    assert not at.title and not at.toggle and not at.get("popover")  # the figure alone: no ▶ Play, no downloads
     assert "t = 9: " in spec and "t = 10: " in spec
+
+
+def test_a_figure_link_is_laid_out_for_the_column_as_a_page_lays_it_out():
+    """The same build as a page's chart for that column (ui/charts.py), not the builder's own layout: a
+    first run draws for the column its User-Agent suggests (AppTest sends none: a desktop's)."""
+    from ui.charts import figure
+    from ui.column import GUESS
+
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60)
+    at.query_params["figure"] = "A1"
+    at.run()
+    (a1,) = page_charts(at)
+    assert a1 == json.loads(figure("A1", canvas=width_class(GUESS["desktop"]), **SPECS["A1"].defaults).to_json())
 
 
 def test_an_unknown_figure_link_explains_itself():
     at = assert_runs(figure="Z9")
-    assert "Z9" in at.error[0].value and not at.get("plotly_chart")
+    assert "Z9" in at.error[0].value and not chart_specs(at)
 
 
 # Links a hosted app meets: mangled, hostile or old. Each shows its figure at a clamped value
@@ -305,21 +326,21 @@ HOSTILE_LINKS = [
 @pytest.mark.parametrize("params, shown", HOSTILE_LINKS)
 def test_a_hostile_figure_link_shows_the_figure_with_a_note(params, shown):
     at = assert_runs(**params)
-    assert len(at.get("plotly_chart")) == 1
+    assert len(chart_specs(at)) == 1
     assert shown in " ".join(c.value for c in at.caption)
 
 
 def test_a_figure_link_reads_valid_values_silently():
     at = assert_runs(figure="A1", ctx="1.5K", lang="en")
     assert not at.caption  # no note
-    assert "(1,536 context)" in at.get("plotly_chart")[0].proto.spec
+    assert "(1,536 context)" in chart_specs(at)[0]
 
 
 def test_a_link_with_per_component_precision_reproduces_the_figure():
     from figures import FIGURES
     p = core.Precision("deployed", main_kv="fp8", index_key="bf16")
     at = assert_runs(figure="A1", lang="en", **FIGURES["A1"].dump({"precision": p}))
-    spec = at.get("plotly_chart")[0].proto.spec
+    spec = chart_specs(at)[0]
     assert "custom formats" in spec and fmt_exact(core.storage_per_token("v4.1-flash", p).total) in spec
 
 
@@ -354,3 +375,62 @@ def test_every_page_prices_a_format_its_models_lack_in_their_deployed_one(page):
     every = core.Precision.every("fp8_block")  # open models' format: the article's models fall back
     at = assert_page_runs(page, ui.View(lang="en", precision=every))
     assert not at.error
+
+
+# --- the interface speaks the page's language ---------------------------------------------
+
+# English words of an interface, as Streamlit's defaults and our own choices once showed them.
+# Not the technical terms the articles and figures keep in English (KV, key, Query, Value, window,
+# top-k, prompt, pool, seed…).
+INTERFACE_WORDS = frozenset("""deployed decimal binary auto light dark transparent none choose option options select
+    download play pause custom reserved weights batch size field source variants upload paste browse drag
+    drop import export build link model models highlight tokens step ratio precision context units background
+    font help show hide yes no true false all figure figures format formats width height memory bandwidth
+    previous next back more less reset default per and or of the with to for""".split())
+TEXT_FIELDS = {"label", "help", "placeholder", "options"}
+
+
+def control_texts(at: AppTest) -> list[str]:
+    """Every text of a page's controls, in the main column and the sidebar: labels (of widgets,
+    expanders, popovers, links), options, placeholders and help texts, as the page sends them."""
+    found: list[str] = []
+
+    def read(msg: Message) -> None:
+        for field, value in msg.ListFields():
+            values = value if field.is_repeated else [value]
+            if field.message_type is not None:
+                for m in values:
+                    read(m)
+            elif field.name in TEXT_FIELDS:
+                found.extend(values)
+
+    def walk(node) -> None:
+        if isinstance(getattr(node, "proto", None), Message):
+            read(node.proto)
+        for child in getattr(node, "children", {}).values():
+            walk(child)
+
+    walk(at._tree)
+    return found
+
+
+def test_the_control_texts_are_read_from_the_page():
+    texts = control_texts(assert_runs(lang="en"))
+    assert {"Precision", "deployed", "bf16", "decimal", "auto", "Choose"} <= set(texts)
+
+
+@pytest.mark.parametrize("page", PAGES)
+def test_a_korean_page_shows_no_english_interface_word(page):
+    """Labels, options, placeholders and help texts of every control on a Korean page: none is an
+    English interface word (the language switch names both languages on purpose), and no choice
+    list is left to Streamlit's English placeholder."""
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=90)
+    at.switch_page(page).run()
+    assert not at.exception, [e.value for e in at.exception]
+    switch = {t(LANG.label, "ko"), *LANG.choices}
+    english = {(text, word) for text in control_texts(at) if text not in switch
+               for word in re.findall(r"[A-Za-z]+", text) if word.lower() in INTERFACE_WORDS}
+    assert not english, sorted(english)
+    lists = [*at.multiselect, *at.selectbox, *at.sidebar.selectbox]
+    assert lists and all(w.proto.placeholder == t("app.choose", "ko") for w in lists), page
+

@@ -3,12 +3,14 @@
 state   the view (sidebar), controls drawn from the registry's knobs, URL tidying
 charts  a figure cached per knobs and look, its downloads and its figure-only link
 embed   the ?figure= view
+nav     links to the previous and the next section
 article a section of the article (article/) drawn with Streamlit
 """
 
 from .article import show
 from .charts import chart, figure_link
 from .embed import embed
+from .nav import section_links
 from .state import (
     View,
     control,
@@ -25,4 +27,4 @@ from .state import (
 
 __all__ = ["View", "chart", "control", "embed", "figure_link", "follows_context",
            "imported_models", "language", "model_picker", "remember_import",
-           "run_completed", "show", "sidebar", "url_notes", "view"]
+           "run_completed", "section_links", "show", "sidebar", "url_notes", "view"]

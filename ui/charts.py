@@ -21,7 +21,7 @@ from publish.animation import animated, at_step, steps
 from publish.export import IMAGE_FORMATS, figure_file, image_browser
 
 from .plot import plot
-from .state import view
+from .state import View, view
 
 
 # Figures (≈ 0.2–1.2 MB each) serve only downloads and a first serialisation; their JSON is
@@ -79,20 +79,27 @@ def animation(figure_id: str, theme: str = "light", font_scale: float = 1.0, can
 
 def chart(figure_id: str, *, width: str = "stretch", **knobs) -> None:
     """Show a figure exactly as it exports (our template, not Streamlit's theme), updated in
-    place when its knobs change. Matrix diagrams pass width="content": their size is part
-    of the drawing. A figure with a play control shows its animation while its toggle is on."""
-    v = view()
+    place when its knobs change, with its ▶ Play toggle and downloads. Matrix diagrams pass
+    width="content": their size is part of the drawing."""
+    draw(figure_id, knobs, view(), width=width)
+
+
+def draw(figure_id: str, knobs: dict, v: View, *, width: str = "stretch", tools: bool = True) -> None:
+    """The one way a chart is drawn: the figure built for the view's column (`figure`), in the
+    plot component. With `tools` (a page), a figure with a play control shows its animation while
+    its toggle is on, and the downloads follow; without (a figure-only view), the figure alone."""
     config = {**plotly_config(figure_id), "responsive": True}
     if narrow(v.canvas):  # on a phone plotly's toolbar sits over the title; ⤓ stays
         config["displayModeBar"] = False
     label, described = alternative(figure_id, v.theme, v.font_scale, v.canvas, **knobs)
-    if play_toggle(figure_id, knobs.get("lang", v.lang)):
+    if tools and play_toggle(figure_id, knobs.get("lang", v.lang)):
         plot(animation(figure_id, v.theme, v.font_scale, v.canvas, **knobs), key=f"play-{figure_id}", config=config,
              width=width, label=label, description=described)
     else:
         plot(spec(figure_id, v.theme, v.font_scale, v.canvas, **knobs), key=f"chart-{figure_id}", config=config,
              width=width, label=label, description=described)
-    downloads(figure_id, knobs)
+    if tools:
+        downloads(figure_id, knobs)
 
 
 def play_toggle(figure_id: str, lang: str) -> bool:

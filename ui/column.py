@@ -1,7 +1,7 @@
 """The width the page draws its figures for. The server cannot see the reader's screen, so a
-component in the sidebar measures the main column and reports its width class
-(figures.canvas.width_class); until it has, the first run guesses from the browser's User-Agent
-(a phone, a tablet or a desktop). A guess that was wrong costs one rerun, on the first load."""
+component measures the main column and reports its width class (figures.canvas.width_class);
+until it has, the first run guesses from the browser's User-Agent (a phone, a tablet or a
+desktop). A guess that was wrong costs one rerun, on the first load."""
 
 from __future__ import annotations
 
@@ -24,13 +24,20 @@ def guess() -> int:
     return width_class(GUESS[kind])
 
 
-def column_width() -> int:
+def current() -> int:
     """The width class of the reader's main column: as measured once the page has drawn, else guessed."""
     reported = st.session_state.get(f"_{KEY}")
-    current = reported if reported in SCREEN_WIDTHS else guess()
-    _mount(key=KEY, data={"widths": list(SCREEN_WIDTHS), "current": current}, default={"width": None},
-           on_width_change=_reported, width="stretch", height="content")
-    return current
+    return reported if reported in SCREEN_WIDTHS else guess()
+
+
+def column_width(where) -> int:
+    """`current()`, with the component that measures the column mounted in `where` (the sidebar on
+    a page; the main column in a figure-only view, which has none)."""
+    drawn = current()
+    with where:
+        _mount(key=KEY, data={"widths": list(SCREEN_WIDTHS), "current": drawn}, default={"width": None},
+               on_width_change=_reported, width="stretch", height="content")
+    return drawn
 
 
 def _reported() -> None:

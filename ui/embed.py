@@ -1,7 +1,10 @@
 """?figure=A14&t=7&lang=en (&embed=true, Streamlit's own flag, hides its chrome): one
 figure alone, for an iframe or a slide. Every value is read through the registry's knobs,
 so a mangled link shows the figure at clamped values or its defaults, with a note —
-never an exception. ('embed' itself is reserved by Streamlit, hence 'figure'.)"""
+never an exception. ('embed' itself is reserved by Streamlit, hence 'figure'.)
+
+The figure is laid out for the column it is shown in, as on a page: the column component
+measures it (a phone's, an iframe's of any width) and the chart is drawn by ui/charts.py."""
 
 from __future__ import annotations
 
@@ -9,25 +12,31 @@ import streamlit as st
 
 from figures import SPECS
 from figures.knobs import FONT_SCALE, LANG, THEME
-from figures.style import apply_look, plotly_config
 from i18n import t
 
-_HIDE_CHROME = "<style>[data-testid='stSidebar'],[data-testid='stHeader']{display:none}</style>"
+from .charts import draw, figure
+from .column import column_width
+from .state import View
+
+# no sidebar, no top bar (nor the room kept for it), and the column component (it only measures) takes no room
+_CHROME = ("<style>[data-testid='stSidebar'],[data-testid='stHeader'],"
+           "[data-testid='stElementContainer']:has(.st-key-canvas),.st-key-canvas{display:none}"
+           "[data-testid='stMainBlockContainer']{padding-top:1rem;padding-bottom:1rem}</style>")
 
 
 def embed() -> None:
     params = {k: st.query_params.get_all(k) for k in st.query_params}
     lang, _ = LANG.read(params)
-    st.markdown(_HIDE_CHROME, unsafe_allow_html=True)
+    st.markdown(_CHROME, unsafe_allow_html=True)
     asked = (params.get("figure") or [""])[-1].strip()
     spec = SPECS.get(asked) or SPECS.get(asked.upper())
     if spec is None:
         st.error(t("embed.unknown", lang, f=asked[:40] or "—"))
         return
-    fig, _, notes = spec.build(params, lang)
     theme, look_notes = THEME.read(params, lang)
     font_scale, scale_notes = FONT_SCALE.read(params, lang)
+    v = View(lang=lang, theme=theme, font_scale=font_scale, canvas=column_width(st.container()))
+    fig, values, notes = spec.build(params, lang, make=lambda **k: figure(spec.id, theme, font_scale, v.canvas, **k))
     for note in (*notes, *look_notes, *scale_notes):
         st.caption(f":material/link: {note.text(lang)}")
-    st.plotly_chart(apply_look(fig, theme, font_scale), theme=None, config=plotly_config(spec.id),
-                    width="stretch" if fig.layout.width is None else "content")
+    draw(spec.id, values, v, width="content" if fig.layout.width else "stretch", tools=False)

@@ -18,16 +18,19 @@ from streamlit.runtime.pages_manager import PagesManager
 from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 from core import Precision
+from figures.canvas import narrow
 from figures.knobs import CONTEXT, FONT_SCALE, LANG, PRECISION, THEME, UNITS, Invalid, Knob, help_fields
 from i18n import DEFAULT_LANG, t
 
-from .column import column_width
+from .column import column_width, current
 
 QP = "query-params"
 _CHECKED, _NOTES = "_url_checked", "_url_notes"
 _VIEW = "_view"
 _PARTS, _DRAWN = "_context_parts", "_context_parts_drawn"  # this run's; the last completed run's
 N_LINE = "n-line"  # the sidebar's "N = …" line: a fragment of its own, so a context step redraws it
+PHONE_ROW = "phone-controls"  # the container of the context and the preset at the top of a phone's page
+_RELABEL = "_relabel"  # the keys of controls whose choices are shown in the page's language
 
 
 @dataclass(frozen=True)
@@ -49,15 +52,21 @@ def language() -> str:
 
 
 def sidebar() -> View:
-    """Render the shared controls and return the view they select."""
+    """Render the shared controls and return the view they select. On a phone's column the
+    context and the precision preset sit at the top of the page instead (`_phone_row`: kept there
+    while the page scrolls): the same widgets under the same keys, so links and the
+    context's fragments work alike."""
     sb = st.sidebar
-    lang = control(LANG, sb, lang=language())
+    st.session_state[_RELABEL] = set()  # this run's choice controls (`control` adds them)
+    lang = control(LANG, sb, lang=language(), on_change=_relabel)
+    canvas = current()
+    top, shown = (_phone_row(lang), "collapsed") if narrow(canvas) else (sb, "visible")
     st.session_state[_PARTS] = []  # the page registers what the context alone moves (follows_context)
-    context = control(CONTEXT, sb, lang=lang, on_change=_context_moved)
+    context = control(CONTEXT, top, lang=lang, on_change=_context_moved, label_visibility=shown)
     with sb:
         _n_line()
     preset, *roles = PRECISION.parts
-    preset = control(preset, sb, lang=lang)
+    preset = control(preset, top, lang=lang, label_visibility=shown)
     with sb.expander(t("app.override", lang)):
         st.caption(t("app.override.help", lang))
         overrides = [control(r, lang=lang) for r in roles]
@@ -65,11 +74,35 @@ def sidebar() -> View:
     with sb.expander(t("app.look", lang)):
         theme, font_scale = control(THEME, lang=lang), control(FONT_SCALE, lang=lang)
     precision = Precision(preset, *(None if o == "auto" else o for o in overrides))
-    with sb:
-        canvas = column_width()
+    column_width(sb)
     v = View(lang, context, precision, units, theme, font_scale, canvas)
     st.session_state[_VIEW] = v
     return v
+
+
+# A phone's row of controls stays under Streamlit's top bar (3.75rem) while the page scrolls, on
+# the page's own background so a chart passes under it unseen.
+# (Streamlit wraps the row in a layout wrapper of its own height: the wrapper is what sticks.)
+_PHONE_CSS = """<style>[data-testid="stLayoutWrapper"]:has(> .st-key-{key}){{position:sticky;top:3.75rem;
+z-index:99;background:{bg};padding:.9rem 0 .25rem;border-bottom:1px solid rgba(128,128,128,.3)}}</style>"""
+
+
+def _phone_row(lang: str):
+    """The row at the top of a phone's page that holds the context and the preset, their labels in a
+    line over it (scrolled away with the page; the row's controls keep theirs for assistive technology)."""
+    dark = st.context.theme.type == "dark"
+    st.html(_PHONE_CSS.format(key=PHONE_ROW, bg="#0e1117" if dark else st.get_option("theme.backgroundColor")))
+    st.caption(f"{t(CONTEXT.label, lang)} · {t(PRECISION.label, lang)}")
+    return st.container(key=PHONE_ROW, horizontal=True, gap="small")
+
+
+def _relabel() -> None:
+    """The language control's callback. A choice control shows its choices in the page's language,
+    and Streamlit keeps a choice by the text it shows: each choice control drawn last run is handed
+    its value again, so it keeps it in the new language instead of falling back to its default."""
+    for key in st.session_state.get(_RELABEL, ()):
+        if key in st.session_state:
+            st.session_state[key] = st.session_state[key]
 
 
 @st.fragment(key=N_LINE)
@@ -136,7 +169,7 @@ def _outside_router() -> bool:
     return (main.parent / "pages").is_dir() and main in listed
 
 
-def control(knob: Knob, where=None, *, lang: str | None = None, on_change=None):
+def control(knob: Knob, where=None, *, lang: str | None = None, on_change=None, label_visibility: str = "visible"):
     """The widget for a knob (its label, range and default from the registry), bound to
     the URL under the knob's key; returns its value. A tuple knob takes one container per
     part; a matrix knob returns None (with an error shown) while its text does not parse."""
@@ -147,8 +180,10 @@ def control(knob: Knob, where=None, *, lang: str | None = None, on_change=None):
                      for p, d, w in zip(knob.parts, knob.default, places))
     where = where or st
     _tidy_url(knob, lang)
+    if knob.kind == "choice" and knob is not LANG:
+        st.session_state.setdefault(_RELABEL, set()).add(knob.key)
     label = t(knob.label, lang) if knob.label else knob.name
-    kw = dict(key=knob.key, bind=QP, on_change=on_change,
+    kw = dict(key=knob.key, bind=QP, on_change=on_change, label_visibility=label_visibility,
               help=t(knob.help, lang, **help_fields()) if knob.help else None)
     widget = knob.widget or {"int": "slider", "float": "slider", "choice": "radio", "matrix": "text"}[knob.kind]
 
@@ -167,9 +202,11 @@ def control(knob: Knob, where=None, *, lang: str | None = None, on_change=None):
                            horizontal=True, **kw)
     if widget == "select":
         options = (None, *knob.choices) if knob.nullable else knob.choices
-        return where.selectbox(label, options, index=options.index(knob.default), format_func=show, **kw)
+        return where.selectbox(label, options, index=options.index(knob.default), format_func=show,
+                               placeholder=t("app.choose", lang), **kw)
     if widget == "multiselect":
-        return tuple(where.multiselect(label, knob.choices, default=list(knob.default), format_func=show, **kw))
+        return tuple(where.multiselect(label, knob.choices, default=list(knob.default), format_func=show,
+                                       placeholder=t("app.choose", lang), **kw))
     return _matrix(knob, where, label, kw, lang)
 
 

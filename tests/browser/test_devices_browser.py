@@ -1,12 +1,15 @@
 """Every page on the screens readers bring — phones (Galaxy S8 360 px, iPhone SE 375, iPhone 13
 390, Pixel 7 412), a tablet (iPad Mini 768) and a desktop (1,400 px) — through Playwright's device
 profiles: every chart drawn, laid out for its column (none wider than it), no text under 11 CSS px,
-no text over another or cut by the chart's edge, no accessibility violation (touch targets
-included), and no exception. Each profile reads every page in one language, the two languages
-alternating over the profiles."""
+no text over another or cut by the chart's edge, no empty band under a title or the play controls,
+no accessibility violation (touch targets included), and no exception. Each profile reads every
+page in one language, the two languages alternating over the profiles. Every figure link, and a
+phone reader's way through the sections."""
 
 from __future__ import annotations
 
+import re
+import time
 from contextlib import closing
 
 import pytest
@@ -14,17 +17,24 @@ import pytest
 pytest.importorskip("playwright.sync_api", reason="playwright is not installed (scripts/test.sh installs it)")
 pytest.importorskip("axe_playwright_python", reason="axe-playwright-python is not installed (requirements-dev.txt)")
 
+from playwright.sync_api import expect  # noqa: E402
+
+from article import SECTIONS  # noqa: E402
 from browser_harness import (  # noqa: E402
+    APP_READY,
+    EXCEPTION,
     PAGES,
     PLOTLY_CHART,
     assert_opens_without_exception,
+    assert_ready_without_exception,
     axe_violations,
     chart,
     chart_problems,
     chart_title,
     measure,
 )
-from figures.canvas import SCREEN_WIDTHS  # noqa: E402
+from figures import SPECS  # noqa: E402
+from figures.canvas import SCREEN_WIDTHS, width_class  # noqa: E402
 from figures.registry import PLAYS  # noqa: E402
 
 pytestmark = pytest.mark.browser
@@ -33,6 +43,7 @@ DEVICES = [("Galaxy S8", "ko"), ("iPhone SE (3rd gen)", "en"), ("iPhone 13", "ko
            ("iPad Mini", "ko"), ("Desktop 1400", "en")]
 DESKTOP = {"viewport": {"width": 1400, "height": 1000}}
 CHARTS = 38  # on the pages of PAGES at their defaults
+PHONE_COLUMN = 358  # px: the iPhone 13's 390 less the column's padding
 
 
 @pytest.mark.parametrize("device, lang", DEVICES)
@@ -48,7 +59,7 @@ def test_every_chart_is_laid_out_for_the_readers_screen(pw, browser, app_url, de
             for i in range(page.locator(PLOTLY_CHART).count()):
                 plot = chart(page, i)
                 problems += chart_problems(f"/{path} {chart_title(page.locator(PLOTLY_CHART).nth(i))[:50]!r}",
-                                           measure(plot))
+                                           measure(plot), bands=True)
                 charts += 1
     assert charts == CHARTS, f"{charts} charts measured, not {CHARTS}"
     assert not problems, f"{device}, {lang}:\n" + "\n".join(problems)
@@ -71,5 +82,75 @@ def test_a_figure_that_plays_is_laid_out_for_a_phone_too(pw, browser, app_url):
         for path, figure_id in PLAYED:
             assert_opens_without_exception(page, f"{app_url}/{path}?lang=ko")
             page.locator(f".st-key-toggle-play-{figure_id} label").first.click()
-            problems += chart_problems(f"/{path} {figure_id} ▶", measure(chart(page, figure_id, play=True)))
+            problems += chart_problems(f"/{path} {figure_id} ▶", measure(chart(page, figure_id, play=True)), bands=True)
     assert not problems, "\n".join(problems)
+
+
+# A figure link on a phone: every figure (the registry's), alone and in an iframe's embed form, in
+# both languages. Each form's first link is opened; the next ones follow through the address bar's
+# history, as the app's own navigation does (Streamlit reruns with the new query, no reload). Every
+# wait is for a state: that figure's chart drawn, the run over. (One tab: a second one in the
+# background draws several times slower.)
+FORMS = ("", "&embed=true")
+
+
+def figure_links(app_url: str, form: str) -> list[str]:
+    return [f"{app_url}/?figure={figure_id}&lang={lang}{form}" for lang in ("ko", "en") for figure_id in SPECS]
+
+
+def test_every_figure_link_is_laid_out_for_a_phone(pw, browser, app_url):
+    """Each link drawn (read through the harness's chart()), laid out for the phone's column (the
+    width class it measured), none wider than the screen, no text under 11 px, none over another or
+    cut by the chart's edge."""
+    problems, measured, started = [], 0, time.monotonic()
+    with closing(browser.new_context(**pw.devices["iPhone 13"])) as context:
+        tab = context.new_page()
+        for form in FORMS:
+            links = figure_links(app_url, form)
+            tab.goto(links[0])
+            for url, following in zip(links, [*links[1:], None]):
+                figure_id = url.split("figure=")[1].split("&")[0]
+                plot = chart(tab, figure_id)
+                assert_ready_without_exception(tab)
+                assert int(tab.evaluate("document.documentElement.dataset.canvas")) == width_class(PHONE_COLUMN), url
+                m = measure(plot)
+                problems += chart_problems(url.removeprefix(app_url), m, bands=True)
+                if m["width"] > tab.viewport_size["width"]:
+                    problems.append(f"{url}: {m['width']:.0f} px wide on a {tab.viewport_size['width']} px screen")
+                measured += 1
+                if following:
+                    tab.evaluate(_FOLLOW_JS, following)
+    print(f"{measured} figure links measured in {time.monotonic() - started:.0f} s")
+    assert measured == 4 * len(SPECS) == 152
+    assert not problems, "\n".join(problems)
+
+
+_FOLLOW_JS = "url => { history.pushState(null, '', url); dispatchEvent(new PopStateEvent('popstate')); }"
+
+
+def test_a_phone_reader_moves_through_the_sections_without_the_sidebar(pw, browser, app_url):
+    """At an iPhone 13, from the Overview on: every section shows the context control and the
+    precision preset at the top of the page with the sidebar closed, keeps them on screen while the
+    page is read to its end, and ends with a link to the next section, which the reader follows."""
+    slugs = list(SECTIONS)
+    with closing(browser.new_context(**pw.devices["iPhone 13"])) as context:
+        page = context.new_page()
+        assert_opens_without_exception(page, f"{app_url}/?lang=ko")
+        for i, slug in enumerate(slugs):
+            expect(page).to_have_url(re.compile(rf"/{'' if slug == 'overview' else re.escape(slug)}(\?|$)"))
+            expect(page.locator(APP_READY)).to_have_count(1)
+            expect(page.locator('[data-testid="stSidebar"]')).to_have_attribute("data-collapsed", "true")
+            row = page.locator('[data-testid="stMain"] .st-key-phone-controls')
+            for key in ("ctx", "prec"):
+                expect(row.locator(f".st-key-{key}")).to_be_in_viewport()
+            page.locator('[data-testid="stMain"]').evaluate("main => main.scrollTo(0, main.scrollHeight)")
+            expect(row.locator(".st-key-ctx")).to_be_in_viewport()  # still at hand at the page's end
+            links = page.locator('.st-key-section-links [data-testid="stPageLink"] a')
+            if i + 1 == len(slugs):
+                expect(links).to_have_count(1)  # the last section: back only
+                break
+            following = links.last
+            expect(following).to_have_attribute("href", re.compile(rf"(^|/){re.escape(slugs[i + 1])}$"))
+            expect(following).to_be_in_viewport()
+            following.click()
+        expect(page.locator(EXCEPTION)).to_have_count(0)

@@ -145,3 +145,23 @@ def test_the_navigation_reaches_every_page_and_no_page_shows_an_exception(page, 
         assert_ready_without_exception(page)
         expect(page.locator(TITLE).first).to_contain_text(titles[lang])
         screenshot(f"page-{lang}-{path or 'overview'}")
+
+
+def checked(page, key: str):
+    """The option of the radio `key` that is chosen."""
+    return page.locator(f'.st-key-{key} [data-testid="stRadioOption"]').filter(has=page.locator("input:checked"))
+
+
+def test_switching_the_language_keeps_the_choices_shown_in_it(page, app_url):
+    """Streamlit keeps a choice by the text it shows, and the language changes that text (배포 형식 /
+    deployed, 2진 / binary): BF16 and binary units stay chosen through a switch to English and back,
+    and the link says so in the language shown."""
+    assert_opens_without_exception(page, f"{app_url}/?prec=bf16&units=binary")
+    for lang, title in (("en", "DeepSeek's"), ("ko", "DeepSeek의")):
+        page.locator('.st-key-lang [data-testid="stRadioOption"]', has_text=lang).click()
+        expect(page.locator(TITLE).first).to_contain_text(title)
+        assert_ready_without_exception(page)
+        expect(checked(page, "prec")).to_have_text(re.compile("^bf16$", re.I))
+        expect(checked(page, "units")).to_contain_text("binary" if lang == "en" else "MiB")
+        expect(read_metric(page)).to_contain_text("MiB")
+        expect(page).to_have_url(re.compile("prec=bf16" if lang == "en" else "prec=BF16"))
