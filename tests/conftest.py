@@ -2,12 +2,23 @@
 tests want the real message when a page raises."""
 
 import io
+import sys
 
 import pytest
 from PIL import Image
 from streamlit import config
 
 config.set_option("client.showErrorDetails", "full")
+
+
+@pytest.fixture(autouse=True)
+def main_module_kept():
+    """AppTest leaves the script it ran as sys.modules["__main__"]; a process pool's spawned worker
+    imports __main__ again, so it would run a Streamlit page and die (the site build's pool did).
+    Each test ends with pytest's own __main__ back."""
+    main = sys.modules["__main__"]
+    yield
+    sys.modules["__main__"] = main
 
 
 @pytest.fixture
