@@ -154,3 +154,24 @@ def test_a_phone_reader_moves_through_the_sections_without_the_sidebar(pw, brows
             expect(following).to_be_in_viewport()
             following.click()
         expect(page.locator(EXCEPTION)).to_have_count(0)
+
+
+@pytest.mark.parametrize("width", [340, 1000])
+def test_an_embedded_figure_is_laid_out_for_its_iframe(browser, app_url, width):
+    """A figure embedded in another site's page, in an iframe of any width, lays itself out for the
+    iframe's column, not the screen's."""
+    with closing(browser.new_context(viewport={"width": 1400, "height": 1000})) as context:
+        page = context.new_page()
+        page.set_content(f'<iframe src="{app_url}/?figure=A1&embed=true&lang=en" width="{width}" height="900"'
+                         ' style="border:0"></iframe>')
+        frame = page.frame_locator("iframe")
+        expect(frame.locator(APP_READY)).to_have_count(1, timeout=60_000)
+        plot = chart(page.frames[1], "A1")
+        column = plot.evaluate(_COLUMN_JS)
+        drawn = int(page.frames[1].evaluate("document.documentElement.dataset.canvas"))
+        assert drawn == width_class(column) and column < width, (width, column)
+        assert not chart_problems(f"A1 in a {width} px iframe", measure(plot), bands=True)
+
+
+_COLUMN_JS = """d => { const c = d.closest('[data-testid="stMainBlockContainer"]'), s = getComputedStyle(c);
+  return c.clientWidth - parseFloat(s.paddingLeft) - parseFloat(s.paddingRight); }"""
