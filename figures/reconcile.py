@@ -21,6 +21,7 @@ from .text import wrapped
 PANELS = ("x", "x2")
 PHONE_TEXT, PANEL_TEXT = 12, 14  # px on a phone: a row's name and numbers; a panel's heading
 BAR_PX, ROW_GAP, TICKS_PX = 16, 14, 28  # px on a phone: a bar's thickness, between rows, an axis's labels
+TITLE_ROOM = 56  # px on a phone for a title of one line and a subtitle of one (figures.screen adds what breaking adds)
 
 
 def build_reconciliation(*, variants: Sequence[str] = tuple(VARIANTS), context: int = 131072, lang: str = "ko",
@@ -98,19 +99,20 @@ def _stacked(traces: list[dict], ranges: dict, titles: tuple[str, str], rows, co
     # between the panels: the upper one's axis labels, then the lower one's heading
     gap = TICKS_PX + len(panels[1][2]) * LINE * PANEL_TEXT + 8
     total = sum(p[3] for p in panels) + gap
-    top = total
+    at = total
     for k, (xref, yref, heading_lines, height) in enumerate(panels):
-        domain = [(top - height) / total, top / total]
+        domain = [(at - height) / total, at / total]
         layout[f"xaxis{k + 1 if k else ''}"] = dict(type="log", domain=[0, 1], range=ranges[xref], exponentformat="SI",
                                                     anchor=yref)
         layout[f"yaxis{k + 1 if k else ''}"] = dict(domain=domain, range=[height, 0], visible=False, anchor=xref)
         notes.append(dict(text="<br>".join(f"<b>{line}</b>" for line in heading_lines), x=0, y=domain[1],
                           xref="paper", yref="paper", xanchor="left", yanchor="bottom", yshift=4, align="left",
                           showarrow=False, font=dict(size=PANEL_TEXT)))
-        top -= height + gap
+        at -= height + gap
+    top = TITLE_ROOM + len(panels[0][2]) * LINE * PANEL_TEXT + 4  # the title, then the upper panel's heading
     return go.Figure(data=traces, layout=dict(
         template="kv_atlas", title=heading(t("rec.title", lang), t("rec.sub", lang)), annotations=notes,
-        height=110 + total + 70, margin=dict(l=10, r=10, t=110, b=70),
+        height=top + total + 70, margin=dict(l=10, r=10, t=top, b=70),
         legend=dict(orientation="h", x=0, yref="container", y=0, yanchor="bottom", font=dict(color=MUTED)),
         meta=_numbers(rows, context), **layout))
 

@@ -80,10 +80,11 @@ def sidebar() -> View:
     return v
 
 
-# A phone's row of controls stays under Streamlit's top bar (3.75rem) while the page scrolls, on
-# the page's own background so a chart passes under it unseen.
+# A phone's row of controls stays under Streamlit's top bar while the page scrolls (its top padding,
+# room for the slider's value, tucked under the bar's lower 0.75rem, where the bar draws nothing),
+# on the page's own background so a chart passes under it unseen.
 # (Streamlit wraps the row in a layout wrapper of its own height: the wrapper is what sticks.)
-_PHONE_CSS = """<style>[data-testid="stLayoutWrapper"]:has(> .st-key-{key}){{position:sticky;top:3.75rem;
+_PHONE_CSS = """<style>[data-testid="stLayoutWrapper"]:has(> .st-key-{key}){{position:sticky;top:3rem;
 z-index:99;background:{bg};padding:.9rem 0 .25rem;border-bottom:1px solid rgba(128,128,128,.3)}}</style>"""
 
 

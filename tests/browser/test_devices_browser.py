@@ -19,6 +19,7 @@ pytest.importorskip("axe_playwright_python", reason="axe-playwright-python is no
 
 from playwright.sync_api import expect  # noqa: E402
 
+import core  # noqa: E402
 from article import SECTIONS  # noqa: E402
 from browser_harness import (  # noqa: E402
     APP_READY,
@@ -32,7 +33,9 @@ from browser_harness import (  # noqa: E402
     chart_problems,
     chart_title,
     measure,
+    read_metric,
 )
+from core.units import fmt_bytes  # noqa: E402
 from figures import SPECS  # noqa: E402
 from figures.canvas import SCREEN_WIDTHS, width_class  # noqa: E402
 from figures.registry import PLAYS  # noqa: E402
@@ -129,15 +132,21 @@ _FOLLOW_JS = "url => { history.pushState(null, '', url); dispatchEvent(new PopSt
 
 
 def test_a_phone_reader_moves_through_the_sections_without_the_sidebar(pw, browser, app_url):
-    """At an iPhone 13, from the Overview on: every section shows the context control and the
-    precision preset at the top of the page with the sidebar closed, keeps them on screen while the
-    page is read to its end, and ends with a link to the next section, which the reader follows."""
+    """At an iPhone 13, from the Overview on: the context moved at the top of the page moves the
+    numbers; every section shows the context control and the precision preset there with the sidebar
+    closed, keeps them on screen while the page is read to its end, and ends with a link to the next
+    section, which the reader follows (the context stays where it was moved)."""
     slugs = list(SECTIONS)
     with closing(browser.new_context(**pw.devices["iPhone 13"])) as context:
         page = context.new_page()
         assert_opens_without_exception(page, f"{app_url}/?lang=ko")
+        thumb = page.locator('[data-testid="stMain"] .st-key-phone-controls .st-key-ctx').get_by_role("slider")
+        thumb.focus()
+        thumb.press("ArrowRight")  # 128K → 192K: the context's part reruns, as from the sidebar
+        expect(read_metric(page)).to_have_text(fmt_bytes(core.reads("v4.1-flash", 3 << 16).total))
+        expect(page).to_have_url(re.compile(r"ctx=192K"))
         for i, slug in enumerate(slugs):
-            expect(page).to_have_url(re.compile(rf"/{'' if slug == 'overview' else re.escape(slug)}(\?|$)"))
+            expect(page).to_have_url(re.compile(rf"/{'' if slug == 'overview' else re.escape(slug)}\?(.*&)?ctx=192K"))
             expect(page.locator(APP_READY)).to_have_count(1)
             expect(page.locator('[data-testid="stSidebar"]')).to_have_attribute("data-collapsed", "true")
             row = page.locator('[data-testid="stMain"] .st-key-phone-controls')
@@ -154,3 +163,24 @@ def test_a_phone_reader_moves_through_the_sections_without_the_sidebar(pw, brows
             expect(following).to_be_in_viewport()
             following.click()
         expect(page.locator(EXCEPTION)).to_have_count(0)
+
+
+@pytest.mark.parametrize("width", [340, 1000])
+def test_an_embedded_figure_is_laid_out_for_its_iframe(browser, app_url, width):
+    """A figure embedded in another site's page, in an iframe of any width, lays itself out for the
+    iframe's column, not the screen's."""
+    with closing(browser.new_context(viewport={"width": 1400, "height": 1000})) as context:
+        page = context.new_page()
+        page.set_content(f'<iframe src="{app_url}/?figure=A1&embed=true&lang=en" width="{width}" height="900"'
+                         ' style="border:0"></iframe>')
+        frame = page.frame_locator("iframe")
+        expect(frame.locator(APP_READY)).to_have_count(1, timeout=60_000)
+        plot = chart(page.frames[1], "A1")
+        column = plot.evaluate(_COLUMN_JS)
+        drawn = int(page.frames[1].evaluate("document.documentElement.dataset.canvas"))
+        assert drawn == width_class(column) and column < width, (width, column)
+        assert not chart_problems(f"A1 in a {width} px iframe", measure(plot), bands=True)
+
+
+_COLUMN_JS = """d => { const c = d.closest('[data-testid="stMainBlockContainer"]'), s = getComputedStyle(c);
+  return c.clientWidth - parseFloat(s.paddingLeft) - parseFloat(s.paddingRight); }"""
