@@ -73,17 +73,41 @@ def image(fig: go.Figure, fmt: str = "svg", *, width: int | None = None, height:
         raise ValueError(f"unknown image format {fmt!r}; choose from {', '.join(IMAGE_FORMATS)}")
     if not image_browser():
         raise ImagesUnavailable(NO_BROWSER)
-    import kaleido
-
     if slide_size_of(width, height) and not is_laid_out(fig):  # a prebuilt figure: its slide layout
         fig = slide_layout(fig, width, height)
     opts = {"format": fmt, "scale": scale}
     opts.update({k: v for k, v in (("width", width or fig.layout.width), ("height", height or fig.layout.height))
                  if v})
     with _LOCK:
-        _start()
-        data = kaleido.calc_fig_sync(fig, opts=opts)
+        try:
+            data = _render(fig, opts)
+        except _render_errors():
+            # kaleido evaluates in a page that, on a loaded machine, has now and then not loaded its own
+            # script yet ("kaleido_scopes is not defined"): once more, in a fresh server
+            _stop()
+            data = _render(fig, opts)
     return data if isinstance(data, bytes) else data.encode()
+
+
+def _render(fig: go.Figure, opts: dict) -> bytes | str:
+    import kaleido
+
+    _start()
+    return kaleido.calc_fig_sync(fig, opts=opts)
+
+
+def _render_errors() -> tuple[type[Exception], ...]:
+    from choreographer.errors import DevtoolsProtocolError  # kaleido's browser driver
+
+    return DevtoolsProtocolError, RuntimeError  # kaleido's JavascriptError is a RuntimeError
+
+
+def _stop() -> None:
+    global _server
+    import kaleido
+
+    kaleido.stop_sync_server(silence_warnings=True)
+    _server = False
 
 
 def html(fig: go.Figure | dict, *, cdn: bool = False) -> str:

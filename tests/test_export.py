@@ -161,3 +161,38 @@ def test_files_build_a_figure_once_per_layout_its_formats_need(monkeypatch, form
     out = list(export.files(["A1"], formats, lang="en", size=size))
     assert [data for _, _, data in out] == [b"x"] * len(formats)
     assert made == builds
+
+
+def test_an_image_kaleido_fails_to_render_once_is_rendered_again_in_a_fresh_server(monkeypatch):
+    import kaleido
+
+    calls, stops = [], []
+
+    def flaky(fig, opts):
+        calls.append(opts)
+        if len(calls) == 1:  # what a page that had not loaded kaleido's script yet answered
+            raise RuntimeError("ReferenceError: kaleido_scopes is not defined")
+        return b"<svg/>"
+
+    monkeypatch.setattr(export, "image_browser", lambda: "/usr/bin/chromium")
+    monkeypatch.setattr(export, "_start", lambda: None)
+    monkeypatch.setattr(export, "_server", export._server)  # restored after the fake stop
+    monkeypatch.setattr(kaleido, "calc_fig_sync", flaky)
+    monkeypatch.setattr(kaleido, "stop_sync_server", lambda **kw: stops.append(kw))
+    assert export.image(go.Figure(), "svg", width=300, height=200) == b"<svg/>"
+    assert len(calls) == 2 and len(stops) == 1
+
+
+def test_an_image_kaleido_fails_to_render_twice_raises(monkeypatch):
+    import kaleido
+
+    def broken(fig, opts):
+        raise RuntimeError("no")
+
+    monkeypatch.setattr(export, "image_browser", lambda: "/usr/bin/chromium")
+    monkeypatch.setattr(export, "_start", lambda: None)
+    monkeypatch.setattr(export, "_server", export._server)  # restored after the fake stop
+    monkeypatch.setattr(kaleido, "calc_fig_sync", broken)
+    monkeypatch.setattr(kaleido, "stop_sync_server", lambda **kw: None)
+    with pytest.raises(RuntimeError):
+        export.image(go.Figure(), "svg", width=300, height=200)
