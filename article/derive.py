@@ -18,12 +18,17 @@ def num(x: int | float | Fraction) -> str:
     return f"{int(x):,}" if x.denominator == 1 else f"{float(x):,g}"
 
 
+def factor(x: float, digits: int) -> str:
+    """A factor as the prose writes it: whole numbers exact, others to `digits` significant digits
+    ('57', '3.6', '1,200'), never in exponent notation."""
+    return f"{x:,.0f}" if float(x).is_integer() else f"{float(f'{x:.{digits}g}'):,g}"
+
+
 def entry_terms(layout: Layout, lang: str) -> str:
     """One entry's bytes, term by term and named: values per part, scales, padding, and the sum."""
     terms = []
     for s in layout.segments:
-        dtype = s.dtype.name.split()[0]
-        terms.append(t("dv.rope" if s.part == "rope" else "dv.values", lang, b=num(s.value_bytes), f=dtype))
+        terms.append(t("dv.rope" if s.part == "rope" else "dv.values", lang, b=num(s.value_bytes), f=s.dtype.short))
         if s.n_scales:
             terms.append(t("dv.scales", lang, b=num(s.scale_bytes), n=s.n_scales, f=s.scale.name))
     if layout.pad:

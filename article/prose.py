@@ -33,11 +33,6 @@ def passages(slug: str, lang: str) -> dict[str, str]:
     return found
 
 
-def fields_of(text: str) -> set[str]:
-    """The {fields} a passage asks for."""
-    return set(re.findall(r"(?<!\{)\{(\w+)", text))
-
-
 def passage(slug: str, name: str, lang: str, **fields) -> Iterator[Heading | Text]:
     """The passage `name` of a section in `lang`, its fields filled, as blocks."""
     text = passages(slug, lang)[name].format(**fields)

@@ -249,12 +249,13 @@ def storage_groups(model: Model | str, precision: Precision = DEPLOYED) -> tuple
 @dataclass(frozen=True)
 class ReadTerm:
     """One term of a decode step's reads: `layers` each read `entries` entries of `role`, of
-    `entry_bytes` each."""
+    `entry_bytes` each, an entry per `ratio` tokens."""
 
     role: str
     layers: int
     entries: int
     entry_bytes: int
+    ratio: int
 
     @property
     def total(self) -> int:
@@ -274,7 +275,7 @@ def read_terms(model: Model | str, n: int, precision: Precision = DEPLOYED) -> t
     out = []
     for (role, ratio, cap), count in layers.items():
         entries = n // ratio if cap is None else min(cap, n // ratio)
-        out.append(ReadTerm(role, count, entries, b[role]))
+        out.append(ReadTerm(role, count, entries, b[role], ratio))
     return tuple(out)
 
 

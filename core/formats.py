@@ -26,6 +26,11 @@ class Dtype:
     name: str
     bits: int
 
+    @property
+    def short(self) -> str:
+        """The family a reader knows it by: 'FP8' for 'FP8 E4M3'."""
+        return self.name.split()[0]
+
 
 BF16 = Dtype("BF16", 16)
 FP32 = Dtype("FP32", 32)
@@ -102,9 +107,14 @@ class Layout:
         return sum(s.bits for s in self.segments) // 8 + self.pad
 
     @property
+    def uniform(self) -> bool:
+        """Every value in one format, with no scales and no padding: bytes = values × one size."""
+        return len(self.segments) == 1 and not self.segments[0].n_scales and not self.pad
+
+    @property
     def short(self) -> str:
         """Element formats in order, e.g. 'FP8+BF16' for FP8 values with a BF16 RoPE part."""
-        names = dict.fromkeys(s.dtype.name.split()[0] for s in self.segments)
+        names = dict.fromkeys(s.dtype.short for s in self.segments)
         return "+".join(names)
 
     def describe(self) -> str:

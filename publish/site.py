@@ -22,7 +22,7 @@ import shutil
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
-from html import escape
+from html import escape, unescape
 from itertools import product
 from multiprocessing import get_context
 from pathlib import Path
@@ -243,7 +243,8 @@ def page(slug: str, lang: str, figures: Figures, images: bool = False, every: bo
 
 def _plain(text: Text, most: int = 300) -> str:
     """A text without its markup, on one line, cut at a word near `most` characters."""
-    plain = " ".join(re.sub(r"<[^>]+>", "", PROSE.render(text.text) if text.style == "prose" else text.text).split())
+    rendered = PROSE.render(text.text) if text.style == "prose" else text.text
+    plain = " ".join(unescape(re.sub(r"<[^>]+>", "", rendered)).split())  # _head escapes it once
     return plain if len(plain) <= most else plain[:most].rsplit(" ", 1)[0] + " …"
 
 

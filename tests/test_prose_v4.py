@@ -62,7 +62,7 @@ def test_the_reads_are_cores_term_by_term_at_every_context(lang):
     for n in (CONTEXT_STOPS[0], CONTEXT.default, CONTEXT_STOPS[-1]):
         text = shown(lang, n)
         for r in read_terms(MODEL, n):
-            assert f"{r.layers:,} × {r.entries:,} × {r.entry_bytes:,} B = {fmt_bytes(r.total)}" in text
+            assert f"{r.layers:,} × {r.entries:,} × {r.entry_bytes:,} B ≈ {fmt_bytes(r.total)}" in text
         assert fmt_bytes(core.reads(MODEL, n).total) in text
         texts.add(text)
     assert len(texts) == 3
@@ -76,7 +76,7 @@ def test_a_context_step_reruns_the_reads_with_the_top():
     n = 1 << 20
     at.sidebar.select_slider(key="ctx").set_value(n).run()
     assert not at.exception and not at.sidebar.select_slider  # a fragment run: only the parts the context moves
-    hca = next(r for r in read_terms(MODEL, n) if r.layers == MODEL.layer_counts["HCA"])
+    hca = next(r for r in read_terms(MODEL, n) if r.ratio == MODEL.ratio("HCA"))
     assert f"main KV (HCA): {hca.layers} × {hca.entries:,} × {hca.entry_bytes} B" in prose(at)
 
 

@@ -219,3 +219,10 @@ def test_the_address_is_written_and_read_as_the_apps_links_are(lang):
             for form in {choice, *(knob.display(choice, lg) for lg in LANGS)}:
                 assert part["read"][form.lower()] == choice
                 assert knob.read({knob.key: form})[0] == choice  # the app reads it alike
+
+
+def test_a_link_previews_description_is_plain_text_that_the_head_escapes_once():
+    from publish.site import _plain
+
+    said = _plain(Text('The "deployed" format & **FP8** <sub>x</sub>', style="prose"))
+    assert said == 'The "deployed" format & FP8 x'  # markdown-it's entities undone: _head escapes once

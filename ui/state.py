@@ -74,7 +74,7 @@ def sidebar() -> View:
     with sb.expander(t("app.look", lang)):
         theme, font_scale = control(THEME, lang=lang), control(FONT_SCALE, lang=lang)
     precision = Precision(preset, *(None if o == "auto" else o for o in overrides))
-    column_width(sb)
+    column_width(sb)  # mounts the measurer; the canvas was read first, to place the controls
     v = View(lang, context, precision, units, theme, font_scale, canvas)
     st.session_state[_VIEW] = v
     return v

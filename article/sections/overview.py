@@ -15,6 +15,7 @@ from i18n import model_name, t
 from ..blocks import Ask, Chart, Heading, Part, Reading, Table, Text, Title
 from ..derive import entry_terms, num, per_token_sum, read_sum
 from ..prose import passage
+from ..sources import SOURCES
 from .common import Blocks, article_title, metrics
 
 SLUG = "overview"
@@ -64,7 +65,7 @@ def overview(v: Reading) -> Blocks:
         yield from passage(SLUG, "crossover-read", L, meets=", ".join(meets), w=get(local[0]).window)
     # the sections that follow, by their names in the navigation
     yield from passage(SLUG, "next", L, **{k: t(f"app.page.{k}", L) for k in ("v2", "v32", "v4", "v41", "b", "beyond")})
-    yield from passage(SLUG, "sources", L)
+    yield from passage(SLUG, "sources", L, **SOURCES)
 
 
 def _table(rows, v: Reading) -> Table:
@@ -98,7 +99,8 @@ def _approx(x: float, digits: int) -> str:
     """A factor as the table shows it: whole numbers exact, others '≈' to `digits` decimals."""
     if float(x).is_integer():
         return f"{int(x):,}"
-    return f"≈{x:,.{digits}f}".rstrip("0").rstrip(".")
+    shown = f"{x:,.{digits}f}"
+    return "≈" + (shown.rstrip("0").rstrip(".") if digits else shown)
 
 
 def _factor_rows(precision: Precision, lang: str) -> str:
@@ -145,11 +147,10 @@ def _baseline(v: Reading) -> dict:
     seg = layout.segments[0]
     per_value = num(seg.value_bytes / seg.dims)
     total = storage_per_token(m, p).total
-    plain = len(layout.segments) == 1 and not seg.n_scales and not layout.pad
     product = (f"{m.n_layers:,} × {d.num_attention_heads:,} × ({d.head_dim:,} + {d.head_dim:,}) × {per_value} B"
-               f" = {fmt_exact(total)}") if plain else per_token_sum(m, p)
+               f" = {fmt_exact(total)}") if layout.uniform else per_token_sum(m, p)
     return dict(layers=m.n_layers, heads=d.num_attention_heads, dk=d.head_dim, dv=d.head_dim,
-                values=f"{d.num_attention_heads * 2 * d.head_dim:,}", dtype=seg.dtype.name.split()[0],
+                values=f"{d.num_attention_heads * 2 * d.head_dim:,}", dtype=seg.dtype.short,
                 per_value=per_value, entry=entry_terms(layout, v.lang), product=product,
                 total=fmt_bytes(total, v.units), n=fmt_tokens(v.context), n_exact=f"{v.context:,}",
                 cache=fmt_bytes(cache_at(m, v.context, p).total, v.units),

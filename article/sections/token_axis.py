@@ -12,6 +12,7 @@ from i18n import t
 
 from ..blocks import Ask, Chart, Either, Metrics, Reading, Text, Title
 from ..prose import passage
+from ..sources import SOURCES
 from .common import Blocks, controls
 
 SLUG = "token-axis"
@@ -66,7 +67,7 @@ def token_axis(v: Reading) -> Blocks:
                  g1=b4.knob("groups").default[0], g2=b4.knob("groups").default[1])
     yield from passage(SLUG, "tradeoff", L, **model, **pages)
     # the model's repository holds its config and its official inference code (the Compressor)
-    yield from passage(SLUG, "sources", L, **model, config=m.source, repo=m.source.split("/blob/")[0])
+    yield from passage(SLUG, "sources", L, **model, config=m.source, repo=m.source.split("/blob/")[0], **SOURCES)
 
 
 def _b1_fields(rows: int, components: int, group: int, lang: str) -> dict:

@@ -6,15 +6,16 @@ from __future__ import annotations
 from fractions import Fraction
 
 from core import ALL_BF16, ARTICLE_CONTEXT, Layout, Precision, get
-from core.cost import fitted, formats, ratio_to, read_terms, reads, storage_per_token
+from core.cost import cache_at, fitted, formats, ratio_to, read_terms, reads, storage_per_token
 from core.mechanisms.mla import MLADims, content_score_orders, order_costs, output_orders, run_mla
 from core.summary import Summary
 from core.units import fmt_bytes, fmt_exact, fmt_ratio
 from i18n import t
 
 from ..blocks import Chart, Metrics, Part, Reading
-from ..derive import entry_terms, num, per_token_sum
+from ..derive import entry_terms, factor, num, per_token_sum
 from ..prose import passage
+from ..sources import SOURCES
 from .common import Blocks, controls, generation_top
 
 SLUG = "v2-mla"
@@ -42,19 +43,19 @@ def v2_mla(v: Reading) -> Blocks:
                    (t("v2.m.out_diff", L, p=calc.upper()), f"{output_orders(run, 0, calc).max_abs_diff:.1e}")))
     yield Chart("A5", knobs, "content")
     d = get("v2").dims  # the merged Ŵ^Q_h against W^UQ_h and W^UK_h kept apart; the dot products' lengthening
-    merged = _ratio(d.q_lora_rank * d.kv_lora_rank, (d.q_lora_rank + d.kv_lora_rank) * d.qk_nope_head_dim)
+    merged = factor(d.q_lora_rank * d.kv_lora_rank / ((d.q_lora_rank + d.kv_lora_rank) * d.qk_nope_head_dim), 2)
     yield from passage(SLUG, "absorb.read", L, **w, merged_x=merged)
     yield from passage(SLUG, "rope", L, **w)
     yield from passage(SLUG, "values", L)
     yield Chart("A6", knobs, "content")
     yield from passage(SLUG, "values.read", L)
-    yield from passage(SLUG, "cost", L, **w, x=_ratio(d.kv_lora_rank, d.qk_nope_head_dim),
+    yield from passage(SLUG, "cost", L, **w, x=factor(d.kv_lora_rank / d.qk_nope_head_dim, 2),
                        expand_macs=f"{d.kv_lora_rank * d.qk_nope_head_dim:,}")
     yield Chart("mla-cost", dict(lang=L))
     yield from passage(SLUG, "cost.read", L, **cost_at(ARTICLE_CONTEXT))
     yield from passage(SLUG, "bytes", L, **w, **bytes_fields(v))
     yield Part("v2-reads", what_a_step_reads)
-    yield from passage(SLUG, "sources", L, **w, v3_layers=get("v3").n_layers)
+    yield from passage(SLUG, "sources", L, **w, v3_layers=get("v3").n_layers, v3_config=get("v3").source, **SOURCES)
 
 
 def widths() -> dict:
@@ -72,11 +73,12 @@ def problem(s: Summary, v: Reading) -> Blocks:
     L, w = v.lang, widths()
     mha = get("mha")
     heads, dh = mha.dims.num_attention_heads, mha.dims.head_dim
-    layout = formats("mha", v.precision)["main_kv"]
+    same = fitted("v2", v.precision)  # MHA in the format V2 is priced in, as the rest of the page
+    layout = formats("mha", same)["main_kv"]
     yield from passage(SLUG, "problem", L, heads=heads, dh=dh, mha_width=f"{layout.dims:,}",
                        mha_entry=_entry(layout, f"{heads} × ({dh} + {dh})", L), mha_layers=mha.n_layers,
-                       mha_sum=per_token_sum("mha", v.precision), n=f"{v.context:,}",
-                       mha_cache=fmt_bytes(reads("mha", v.context, v.precision).total, v.units))
+                       mha_sum=per_token_sum("mha", same), n=f"{v.context:,}",
+                       mha_cache=fmt_bytes(cache_at("mha", v.context, same).total, v.units))
     yield from passage(SLUG, "idea", L, **w, mha_width=f"{layout.dims:,}", ratio=fmt_ratio(s.ratio))
     # the bars' panels by their titles: side by side on a wide screen, stacked on a phone
     yield from passage(SLUG, "bars", L, storage=t("a1.storage", L), read=t("a1.read", L, n=f"{v.context:,}"))
@@ -90,7 +92,7 @@ def bytes_fields(v: Reading) -> dict:
     w, same = widths(), fitted("v2", v.precision)  # MHA in the format V2 is priced in
     rope = next(s for s in fp8.segments if s.part == "rope")
     return dict(fmt=layout.short, entry=_entry(layout, f"({w['rkv']} + {w['dr']})", v.lang),
-                rope_fmt=rope.dtype.name.split()[0],
+                rope_fmt=rope.dtype.short,
                 deployed=formats("v2")["main_kv"].short, per_token=per_token_sum("v2", v.precision),
                 mha_total=fmt_exact(storage_per_token("mha", same).total), ratio=fmt_ratio(ratio_to("v2", "mha", same)),
                 v3_layers=get("v3").n_layers, v3_sum=per_token_sum("v3", ALL_BF16))
@@ -118,11 +120,8 @@ def cost_at(keys: int) -> dict:
 def _entry(layout: Layout, count: str, lang: str) -> str:
     """An entry's bytes: '(512 + 64) × 2 B = 1,152 B' when every value has one format and no scale
     (`count` says how many values), else term by term (article/derive.py)."""
-    if len(layout.segments) == 1 and not layout.segments[0].n_scales and not layout.pad:
+    if layout.uniform:
         return f"{count} × {num(Fraction(layout.nbytes, layout.dims))} B = {layout.nbytes:,} B"
     return entry_terms(layout, lang)
 
 
-def _ratio(a: int, b: int) -> str:
-    """a ÷ b as the prose writes a factor: '4', '3', '3.6'."""
-    return f"{a / b:.2g}"

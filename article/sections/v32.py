@@ -16,17 +16,11 @@ from i18n import t
 from ..blocks import Chart, Either, Part, Reading, Text, Title
 from ..derive import entry_sum, entry_terms, num, per_token_sum, read_sum
 from ..prose import passage
+from ..sources import SOURCES
 from .common import Blocks, controls, metrics
 
 SLUG = "v3-2-dsa"
 MODEL = "v3.2"
-# What the sources passage cites (once for both languages)
-SOURCES = dict(
-    code_url="https://huggingface.co/deepseek-ai/DeepSeek-V3.2/tree/main/inference",
-    flashmla_url="https://github.com/deepseek-ai/FlashMLA/blob/ba89a3466e9470ad08ab39738d4e7bb66989e1e7/README.md"
-                 "#fp8-kv-cache",
-    sglang_url="https://github.com/sgl-project/sglang/blob/main/python/sglang/srt/mem_cache/index_key_cache.py",
-)
 
 
 def v32_dsa(v: Reading) -> Blocks:
@@ -88,7 +82,7 @@ def storage_fields(v: Reading) -> dict:
         v3_bf16=per_token_sum("v3", ALL_BF16), v32_bf16=per_token_sum(MODEL, ALL_BF16),
         growth=f"{bf16[MODEL] / bf16['v3'] - 1:.0%}",
         group=deployed["main_kv"].segments[0].group, kgroup=deployed["index_key"].segments[0].group,
-        kscales=deployed["index_key"].segments[0].n_scales,
+        kscales=deployed["index_key"].segments[0].n_scales, fp8_b=deployed["main_kv"].segments[0].dtype.bits // 8,
         main_terms=entry_terms(chosen["main_kv"], v.lang), key_terms=entry_terms(chosen["index_key"], v.lang),
         layers=get(MODEL).n_layers, per_token=per_token_sum(MODEL, v.precision),
         ratio=fmt_ratio(ratio_to(MODEL, "mha", fitted(MODEL, v.precision))))  # as summarise prices it

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from core import ALL_BF16, DEPLOYED, get, storage_per_token
 from core.cost import formats, read_terms
+from core.formats import BF16
 from core.mechanisms.sink_attention import SinkDims
 from core.mechanisms.visibility import visible_rows
 from core.summary import Summary, summarise
@@ -14,19 +15,14 @@ from figures import FIGURES
 from i18n import t
 
 from ..blocks import Ask, Chart, Either, Part, Reading, Text
-from ..derive import entry_terms, per_token_sum, read_product
+from ..derive import entry_terms, per_token_sum, read_sum
 from ..prose import passage
+from ..sources import SOURCES
 from .common import Blocks, generation_top
 
 SLUG = "v4-flash"
 MODEL = "v4-flash"
 BEFORE = "v3.2"  # the generation V4 improves on: its per-token storage and index-key scan
-SGLANG = "https://github.com/sgl-project/sglang/blob/main/python/sglang/"
-SOURCES = {  # what the sources passage links (the config's address is the spec's own)
-    "report": "https://arxiv.org/abs/2606.19348",
-    "layout": SGLANG + "kernels/ops/attention/dsv4/kv_layout.py",
-    "pool": SGLANG + "srt/mem_cache/deepseek_v4_memory_pool.py",
-}
 
 
 def v4_flash(v: Reading) -> Blocks:
@@ -116,15 +112,17 @@ def _cost(v: Reading, s: Summary) -> Blocks:
     bf16 = storage_per_token(MODEL, ALL_BF16).total
     before_bf16 = storage_per_token("v2", ALL_BF16).total
     yield from passage(SLUG, "cost", L, csa=m.ratio("CSA"), hca=m.ratio("HCA"), c=d.head_dim, d_i=d.index_head_dim,
-                       arch_sum=per_token_sum(MODEL, ALL_BF16), v2=get("v2").name, v2_bf16=fmt_exact(before_bf16),
+                       arch_sum=per_token_sum(MODEL, ALL_BF16), bf16_b=BF16.bits // 8, v2=get("v2").name,
+                       v2_bf16=fmt_exact(before_bf16),
                        x_v2=f"{before_bf16 / bf16:.0f}", mla=mla.kv_lora_rank + mla.qk_rope_head_dim)
     deployed = formats(MODEL, DEPLOYED)
     main, key = deployed["main_kv"], deployed["index_key"]
     values, rope = main.segments  # the FP8 part and the BF16 RoPE part
     shown = formats(MODEL, v.precision)
     yield from passage(
-        SLUG, "formats", L, rope=rope.dims, nope=values.dims, group=values.group, scale_row=values.n_scales + main.pad,
-        k_group=key.segments[0].group, main_terms=entry_terms(shown["main_kv"], L),
+        SLUG, "formats", L, rope=rope.dims, nope=values.dims, group=values.group, scale_b=values.scale.bits // 8,
+        pad=main.pad, scale_row=int(values.scale_bytes) + main.pad, k_group=key.segments[0].group,
+        k_bits=key.segments[0].dtype.bits, main_terms=entry_terms(shown["main_kv"], L),
         key_terms=entry_terms(shown["index_key"], L), local_terms=entry_terms(shown["local_kv"], L),
         per_token=per_token_sum(MODEL, v.precision), ratio=fmt_ratio(s.ratio),
         fp8_key=fmt_exact(VARIANTS["sglang-fp8-index-key"].apply(MODEL).storage_per_token().total),
@@ -140,14 +138,11 @@ def _reads(v: Reading) -> Blocks:
     the part of the page the context moves besides its top."""
     L, m = v.lang, get(MODEL)
     s = summarise(MODEL, v.context, v.precision)
-    kinds: dict[int, list[str]] = {}
-    for kind, n in m.layer_counts.items():
-        kinds.setdefault(n, []).append(kind)
+    kinds = {ly.ratio: ly.kind for ly in m.layers if ly.ratio > 1}  # CSA's and HCA's entries per token
     lines = []
     for r in read_terms(MODEL, v.context, v.precision):
-        kind = kinds.get(r.layers, [])
-        what = t(f"v4.read.{r.role}", L) + (f" ({kind[0]})" if r.role != "local_kv" and len(kind) == 1 else "")
-        lines.append(f"- {what}: {read_product(r)} = {fmt_bytes(r.total, v.units)}")
+        what = t(f"v4.read.{r.role}", L) + (f" ({kinds[r.ratio]})" if r.role != "local_kv" else "")
+        lines.append(f"- {what}: {read_sum([r], v.units)}")
     before = summarise(BEFORE, v.context, v.precision)
     yield from passage(SLUG, "reads", L, n=f"{v.context:,}", terms="\n".join(lines),
                        total=fmt_bytes(s.read.total, v.units), kv=fmt_bytes(s.read.kv, v.units),

@@ -12,22 +12,23 @@ from itertools import groupby
 from core import A1_MODELS, ALL_BF16, DEPLOYED, crossover_tokens, get, local_kv, storage_per_token
 from core.cost import fitted, formats, read_terms, storage_groups
 from core.factors import factors
+from core.formats import BF16, E2M1, E4M3
 from core.mechanisms.ced import global_kv_source, v41_layer_split
+from core.mechanisms.compression import CompressDims
+from core.mechanisms.csa2 import compare_csa_csa2
 from core.mechanisms.hierarchical import layer_modes
 from core.mechanisms.sharing import layer_roles, selection_groups
 from core.summary import Summary
 from core.units import fmt_bytes, fmt_exact, fmt_ratio, fmt_tokens
 
 from ..blocks import Chart, Part, Reading
-from ..derive import entry_sum, entry_terms, num, per_token_sum, read_product
+from ..derive import entry_sum, entry_terms, factor, num, per_token_sum, read_sum
 from ..prose import passage
+from ..sources import SOURCES
 from .common import Blocks, controls, generation_top
 
 SLUG = "v4-1-flash"
 MODEL = "v4.1-flash"
-# the deployed FP4 main-KV entry and FP4 index key (the sources passage)
-SGLANG_V4_POOL = ("https://github.com/sgl-project/sglang/blob/main/python/sglang/srt/mem_cache/"
-                  "deepseek_v4_memory_pool.py")
 
 
 def v41_flash(v: Reading) -> Blocks:
@@ -59,7 +60,8 @@ def v41_flash(v: Reading) -> Blocks:
     yield from passage(SLUG, "csa2", L, enc_m=enc_m, dec_m=dec_m)
     a21 = yield from controls("A21", "ratio", "seed", lang=L)
     yield Chart("A21", a21, "content")
-    yield from passage(SLUG, "csa2-read", L, m=a21["ratio"], csa_rows=2 * a21["ratio"])
+    shown = compare_csa_csa2(CompressDims(tokens=3 * a21["ratio"], ratio=a21["ratio"]), a21["seed"])  # as A21
+    yield from passage(SLUG, "csa2-read", L, m=shown.csa2_softmax_size, csa_rows=shown.csa_softmax_size)
     yield from passage(SLUG, "index-key", L, c=dims.head_dim, d=dims.index_head_dim)
     yield Chart("A22", dict(lang=L), "content")
     yield from passage(SLUG, "index-key-read", L)
@@ -106,12 +108,13 @@ def v41_flash(v: Reading) -> Blocks:
     yield from passage(SLUG, "factors", L, **_factors())
     yield Chart("factors", dict(lang=L))
     # the article rounds the storage ratio to two significant digits: "1/4,400"
+    element = {f"{name}_b": num(Fraction(d.bits, 8)) for name, d in (("bf16", BF16), ("fp8", E4M3), ("fp4", E2M1))}
     yield from passage(SLUG, "remains", L, w=model.window,
                        local=fmt_bytes(local_kv(model, fitted(model, v.precision)), v.units),
-                       r=f"{round(s.ratio, -2):,.0f}")
+                       r=f"{float(f'{s.ratio:.2g}'):,.0f}", **element)
     deployed = formats(model)
     yield from passage(SLUG, "sources", L, total=fmt_exact(storage_per_token(model).total), config=model.source,
-                       pool_src=SGLANG_V4_POOL,
+                       **SOURCES,
                        fp4_main=entry_sum(deployed["main_kv"]), fp4_key=entry_sum(deployed["index_key"]))
 
 
@@ -176,9 +179,7 @@ def _reads(v: Reading, layout: dict, enc_m: int) -> dict:
     terms = read_terms(MODEL, v.context, v.precision)
 
     def written(role: str) -> str:
-        of = [r for r in terms if r.role == role]
-        body = " + ".join(read_product(r) for r in of)
-        return f"{body} = {fmt_bytes(sum(r.total for r in of), v.units)}"
+        return read_sum((r for r in terms if r.role == role), v.units)
 
     total = {role: sum(r.total for r in terms if r.role == role) for role in ("main_kv", "index_key", "local_kv")}
     read = sum(total.values())
@@ -196,7 +197,7 @@ def _factors() -> dict:
     f = {m: factors(m, DEPLOYED) for m in A1_MODELS}
 
     def g(x: float) -> str:
-        return f"{x:,.0f}" if float(x).is_integer() else f"{x:.3g}"
+        return factor(x, 3)
 
     return dict(mha_w=g(f["mha"].width), v2_w=g(f["v2"].width), v32_w=g(f["v3.2"].width),
                 v32_b=g(f["v3.2"].bytes_per_element), v4_r=g(f["v4-flash"].ratio), v4_l=f["v4-flash"].layers,

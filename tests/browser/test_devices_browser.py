@@ -9,7 +9,6 @@ phone reader's way through the sections."""
 from __future__ import annotations
 
 import re
-import time
 from contextlib import closing
 
 import pytest
@@ -105,7 +104,7 @@ def test_every_figure_link_is_laid_out_for_a_phone(pw, browser, app_url):
     """Each link drawn (read through the harness's chart()), laid out for the phone's column (the
     width class it measured), none wider than the screen, no text under 11 px, none over another or
     cut by the chart's edge."""
-    problems, measured, started = [], 0, time.monotonic()
+    problems, measured = [], 0
     with closing(browser.new_context(**pw.devices["iPhone 13"])) as context:
         tab = context.new_page()
         for form in FORMS:
@@ -123,8 +122,7 @@ def test_every_figure_link_is_laid_out_for_a_phone(pw, browser, app_url):
                 measured += 1
                 if following:
                     tab.evaluate(_FOLLOW_JS, following)
-    print(f"{measured} figure links measured in {time.monotonic() - started:.0f} s")
-    assert measured == 4 * len(SPECS) == 152
+    assert measured == 4 * len(SPECS)
     assert not problems, "\n".join(problems)
 
 
