@@ -74,7 +74,8 @@ def request_bytes(model: Model | str, context, precision: cost.Precision = cost.
         main, key = main + held.main_kv, key + held.index_key
     straddled = -(-(m.window - 1) // b) + 1 if m.window else 0  # most blocks a window can touch
     local = cost.local_kv(m, precision, 1) * np.minimum(-(-n // b), straddled) * b
-    return cost.Parts(*(_like(x, context) for x in (main, key, local)))
+    state = n * 0 + cost.state_bytes(m)  # one per sequence, in a slot of its own
+    return cost.Parts(*(_like(x, context) for x in (main, key, local, state)))
 
 
 @lru_cache(maxsize=64)
