@@ -258,6 +258,35 @@ def storage_groups(model: Model | str, precision: Precision = DEPLOYED) -> tuple
 
 
 @dataclass(frozen=True)
+class LayerGroup:
+    """Layers alike, by index: what one of them adds per token (its entries ÷ ratio, index key
+    included), keeps of local KV with its window full, and holds as a fixed state; `shared`: it
+    reads another layer's KV and stores none."""
+
+    kind: str
+    layers: tuple[int, ...]
+    per_token: int | float
+    window: int
+    state: int
+    shared: bool
+
+
+def layer_groups(model: Model | str, precision: Precision = DEPLOYED) -> tuple[LayerGroup, ...]:
+    """The per-layer table, alike layers together, in schedule order of their first: the groups'
+    per-token bytes sum to storage_per_token, their windows to local_kv, their states to state_bytes."""
+    m = get(model)
+    b = entry_bytes(m, fitted(m, precision))
+    state = m.state.nbytes if m.state else 0
+    groups: dict[tuple, list[int]] = {}
+    for i, ly in enumerate(m.layers):
+        per = Fraction(b["main_kv"] * ly.stores_global + b["index_key"] * ly.stores_index_key, ly.ratio)
+        key = (ly.kind, per, b["local_kv"] * m.window * ly.stores_local, state * ly.holds_state, ly.shared)
+        groups.setdefault(key, []).append(i)
+    return tuple(LayerGroup(kind, tuple(ix), _exact(per), window, held, shared)
+                 for (kind, per, window, held, shared), ix in groups.items())
+
+
+@dataclass(frozen=True)
 class ReadTerm:
     """One term of a decode step's reads: `layers` each read `entries` entries of `role`, of
     `entry_bytes` each, an entry per `ratio` tokens."""
