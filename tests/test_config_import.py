@@ -5,6 +5,7 @@ cost model on generated configs."""
 from __future__ import annotations
 
 import codecs
+import dataclasses
 import json
 
 import pytest
@@ -279,6 +280,12 @@ def test_register_keeps_an_imported_model_under_an_id_derived_from_its_content()
     assert core.storage_per_token(key, core.ALL_BF16).total == 7 * 4096
     other = core.registry.register(import_config(config(num_hidden_layers=8)).model)
     assert other != key
+
+
+def test_two_models_that_differ_only_in_their_state_are_two_models():
+    m = core.get("qwen3-next-80b-a3b")
+    wider = dataclasses.replace(m, state=dataclasses.replace(m.state, parts=m.state.parts[:1]))
+    assert core.registry.register(m) != core.registry.register(wider)
 
 
 def test_the_same_config_under_another_name_is_another_model():
