@@ -1,19 +1,20 @@
 """A model's config.json as a spec the cost model prices, or one line saying what is wrong.
 
-The attention design comes from the fields (the counting rules are docs/counting.md's):
+The design comes from the fields, layer by layer (the counting rules are docs/counting.md's):
 
-- kv_lora_rank with qk_rope_head_dim: MLA, one latent and one RoPE key per token and layer
-  (num_key_value_heads does not matter); with index_head_dim and index_topk, a DSA indexer
-  whose key is cached per token and layer too ("MLA + DSA indexer").
-- otherwise num_attention_heads, num_key_value_heads, head_dim: MHA, GQA or MQA, a key and a
-  value per KV head; head_dim = hidden_size / num_attention_heads where neither the file nor
-  the family's config class gives one.
-- sliding windows, from layer_types, a Gemma-style sliding_window_pattern (every p-th layer
-  global), Qwen's use_sliding_window and max_window_layers (layers from max_window_layers on
-  slide), or sliding_window alone (every layer slides, as in Mistral 7B v0.1). A sliding
-  layer keeps min(N, window) positions as local KV and adds nothing per token once full.
-- compress_ratios (DeepSeek-V4's compressed attention) is refused: the article's V4 specs
-  model it.
+- an attention layer is MLA with kv_lora_rank and qk_rope_head_dim (one latent and one RoPE key
+  per token and layer), with a DSA indexer's key where index_head_dim and index_topk are given;
+  otherwise MHA, GQA or MQA from num_attention_heads, num_key_value_heads and head_dim (=
+  hidden_size / num_attention_heads where neither the file nor the family's class gives one),
+  the value v_head_dim wide where given; sliding and full layers may have widths of their own.
+- which layer is which comes from the first layout key the config has (layer_types,
+  layers_block_type, hybrid_override_pattern, linear_attn_config, attn_type_list,
+  hybrid_layer_pattern, attn_layer_period, full_attention_interval, then the sliding-window
+  keys); a value outside its vocabulary is refused, never priced as plain attention.
+- a linear-attention or state-space layer (Gated DeltaNet, Kimi Delta Attention, Mamba2, Mamba,
+  lightning) holds a fixed state per sequence, sized as vLLM sizes it; a shared-KV layer
+  (num_kv_shared_layers) stores nothing; a sliding layer keeps min(N, window) positions.
+- compress_ratios (DeepSeek-V4) gives CSA and HCA layers as the article's V4-Flash counts them.
 
 A multimodal config's language model is read from text_config. Where the file omits a field,
 the default of the family's transformers config class applies (FAMILIES) and the import says
@@ -317,20 +318,19 @@ def import_config(config: dict | bytes | str, *, name: str = "custom") -> Import
                           "nothing in it is a KV cache the importer can count")
     r.n_layers = r.int("num_hidden_layers", maximum=MAX_LAYERS, required="")
     if "compress_ratios" in fields:
-        model = _compressed(r, name, notes)
-        _mtp(r, notes)
-        return Imported(model=model, design="CSA/HCA compressed attention (DeepSeek-V4)", used=r.used,
-                        defaulted=r.defaulted, ignored=_ignored(config, r), notes=tuple(notes))
-    design, kind, dims, entry, index_topk = (_mla if mla else _gqa)(r, notes)
-    tags, window, state_kind = _schedule(r, notes)
-    state = _state(r, state_kind, notes) if state_kind else None
-    model = _model(name, dims, kind, entry, tags, window, index_topk, _shared(r, tags, notes), state)
+        model, design = _compressed(r, name, notes), "CSA/HCA compressed attention (DeepSeek-V4)"
+    else:
+        design, kind, dims, entry, index_topk = (_mla if mla else _gqa)(r, notes)
+        tags, window, state_kind = _schedule(r, notes)
+        state = _state(r, state_kind, notes) if state_kind else None
+        model = _model(name, dims, kind, entry, tags, window, index_topk, _shared(r, tags, notes), state)
+        design = _design(design, tags, state)
     _mtp(r, notes)
     ignored = _ignored(config, r)
     notes += [f"{key} is {literal}, which JSON does not allow; the import does not read it" for key in ignored
               if (literal := _non_finite(_field(config, key)))]
-    return Imported(model=model, design=_design(design, tags, state), used=r.used, defaulted=r.defaulted,
-                    ignored=ignored, notes=tuple(notes))
+    return Imported(model=model, design=design, used=r.used, defaulted=r.defaulted, ignored=ignored,
+                    notes=tuple(notes))
 
 
 def _mla(r: _Reader, notes: list[str]):
