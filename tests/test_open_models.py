@@ -12,7 +12,7 @@ import pytest
 
 import core
 from core import ALL_BF16, DEPLOYED, Precision
-from core.capacity import request_bytes
+from core.capacity import plan, request_bytes
 from core.config_import import import_config
 from core.open_models import CONFIGS, OPEN_IMPORTS, OPEN_MODELS
 from core.summary import summarise
@@ -290,3 +290,9 @@ def test_a_non_standard_literal_in_a_field_the_import_does_not_read_is_noted():
 def test_mtp_layers_are_not_counted_and_the_import_says_so():
     assert any("MTP layers are not counted" in note for note in OPEN_IMPORTS["qwen3.5-27b"].notes)
     assert core.get("qwen3.5-27b").n_layers == 64
+
+
+def test_each_tensor_parallel_rank_holds_a_tp_th_of_a_requests_state():
+    state = HAND["kimi-linear-48b-a3b"]["state"]  # beside MLA, whose latent every rank holds whole
+    one, four = (plan("kimi-linear-48b-a3b", N, "h100-sxm", 0, BF16, tp=tp) for tp in (1, 4))
+    assert one.per_request_per_gpu_bytes - four.per_request_per_gpu_bytes == state - state // 4
