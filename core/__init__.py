@@ -13,6 +13,7 @@ from .cost import (
     local_kv,
     ratio_to,
     reads,
+    state_bytes,
     storage_per_token,
 )
 from .formats import PRECISIONS, Layout
@@ -22,5 +23,5 @@ from .registry import get
 __all__ = [
     "A1_MODELS", "ALL_BF16", "ARTICLE_CONTEXT", "DEPLOYED", "MODELS", "PRECISIONS", "PRESETS", "ROLES",
     "Dims", "Layer", "Layout", "Model", "Parts", "Precision", "cache_at", "crossover", "crossover_tokens",
-    "entry_bytes", "get", "local_kv", "ratio_to", "reads", "storage_per_token",
+    "entry_bytes", "get", "local_kv", "ratio_to", "reads", "state_bytes", "storage_per_token",
 ]

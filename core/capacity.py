@@ -74,7 +74,8 @@ def request_bytes(model: Model | str, context, precision: cost.Precision = cost.
         main, key = main + held.main_kv, key + held.index_key
     straddled = -(-(m.window - 1) // b) + 1 if m.window else 0  # most blocks a window can touch
     local = cost.local_kv(m, precision, 1) * np.minimum(-(-n // b), straddled) * b
-    return cost.Parts(*(_like(x, context) for x in (main, key, local)))
+    state = n * 0 + cost.state_bytes(m)  # one per sequence, in a slot of its own
+    return cost.Parts(*(_like(x, context) for x in (main, key, local, state)))
 
 
 @lru_cache(maxsize=64)
@@ -129,7 +130,7 @@ def plan(model: Model | str, context, gpu: GPU | str, weights: int, precision: c
     left = g.memory_bytes - reserve - weights_per_gpu
     per_request = request_bytes(m, context, precision, block_tokens)
     heads = kv_heads(m)
-    share = _share(per_request.total, heads, tp)
+    share = _share(per_request.total - per_request.state, heads, tp) + _state_share(per_request.state, tp)
     budget = max(left, 0)
     notes = [_split_note(heads, tp)]
     if left <= 0:
@@ -152,7 +153,8 @@ def read_floor_seconds(model: Model | str, context, precision: cost.Precision, b
     """
     bandwidth = _real("bandwidth_bytes_per_s", bandwidth_bytes_per_s, above=0)
     batch, tp = int_at_least("batch", batch), int_at_least("tp", tp)
-    per_gpu = _share(cost.reads(model, context, precision).total * batch, kv_heads(model), tp)
+    read = cost.reads(model, context, precision)
+    per_gpu = _share((read.total - read.state) * batch, kv_heads(model), tp) + _state_share(read.state * batch, tp)
     return per_gpu / bandwidth
 
 
@@ -161,6 +163,12 @@ def _share(nbytes, heads: int | None, tp: int):
     if heads is None:
         return nbytes
     return -(-nbytes * -(-heads // tp) // heads)
+
+
+def _state_share(nbytes, tp: int):
+    """A linear layer's state, split by its heads over the ranks as vLLM splits it (its heads
+    divide by tp in the models it serves): a tp-th each."""
+    return -(-nbytes // tp)
 
 
 def _split_note(heads: int | None, tp: int) -> str:

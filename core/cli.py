@@ -43,25 +43,34 @@ def parse_context(text: str) -> int:
 def report(n: int, preset: str, models=tuple(MODELS)) -> dict:
     """One row per model (ids or specs) at context n, every role in `preset` (Precision.every)."""
     rows = []
+    precision = cost.Precision.every(preset)
     for m in models:
-        s = summarise(m, n, cost.Precision.every(preset))
+        s = summarise(m, n, precision)
+        state = cost.state_bytes(s.model)
         rows.append({
             "id": s.model.id,
             "name": s.model.name,
             "storage_bytes_per_token": s.storage.total,
             "local_kv_bytes": s.local_kv,
+            # held whatever the context (once the windows are full): local KV and linear layers' states
+            "fixed_bytes_per_sequence": {"window": s.local_kv, "state": state, "total": s.local_kv + state},
             "cache_bytes_at_context": s.cache.total,
-            "read_bytes": {"kv": s.read.kv, "index_key": s.read.index_key, "total": s.read.total},
+            "read_bytes": {"kv": s.read.kv, "index_key": s.read.index_key, "state": s.read.state,
+                           "total": s.read.total},
+            "layers": [{"kind": g.kind, "count": len(g.layers), "layers": list(g.layers),
+                        "bytes_per_token": g.per_token, "window_bytes": g.window, "state_bytes": g.state,
+                        "shares_kv": g.shared} for g in cost.layer_groups(s.model, precision)],
         })
     return {"context": n, "precision": preset, "models": rows}
 
 
 def table(rep: dict) -> str:
-    head = ("model", "storage/token", "local KV", "cache at N", "read KV", "read key", "read total")
+    head = ("model", "storage/token", "local KV", "state", "cache at N", "read KV", "read key", "read total")
     rows = [head]
     for m in rep["models"]:
         r = m["read_bytes"]
         rows.append((m["name"], fmt_exact(m["storage_bytes_per_token"]), fmt_bytes(m["local_kv_bytes"]),
+                     fmt_bytes(m["fixed_bytes_per_sequence"]["state"]),
                      fmt_bytes(m["cache_bytes_at_context"]), fmt_bytes(r["kv"]),
                      fmt_bytes(r["index_key"]), fmt_bytes(r["total"])))
     widths = [max(len(row[i]) for row in rows) for i in range(len(head))]

@@ -1,19 +1,20 @@
 """A model's config.json as a spec the cost model prices, or one line saying what is wrong.
 
-The attention design comes from the fields (the counting rules are docs/counting.md's):
+The design comes from the fields, layer by layer (the counting rules are docs/counting.md's):
 
-- kv_lora_rank with qk_rope_head_dim: MLA, one latent and one RoPE key per token and layer
-  (num_key_value_heads does not matter); with index_head_dim and index_topk, a DSA indexer
-  whose key is cached per token and layer too ("MLA + DSA indexer").
-- otherwise num_attention_heads, num_key_value_heads, head_dim: MHA, GQA or MQA, a key and a
-  value per KV head; head_dim = hidden_size / num_attention_heads where neither the file nor
-  the family's config class gives one.
-- sliding windows, from layer_types, a Gemma-style sliding_window_pattern (every p-th layer
-  global), Qwen's use_sliding_window and max_window_layers (layers from max_window_layers on
-  slide), or sliding_window alone (every layer slides, as in Mistral 7B v0.1). A sliding
-  layer keeps min(N, window) positions as local KV and adds nothing per token once full.
-- compress_ratios (DeepSeek-V4's compressed attention) is refused: the article's V4 specs
-  model it.
+- an attention layer is MLA with kv_lora_rank and qk_rope_head_dim (one latent and one RoPE key
+  per token and layer), with a DSA indexer's key where index_head_dim and index_topk are given;
+  otherwise MHA, GQA or MQA from num_attention_heads, num_key_value_heads and head_dim (=
+  hidden_size / num_attention_heads where neither the file nor the family's class gives one),
+  the value v_head_dim wide where given; sliding and full layers may have widths of their own.
+- which layer is which comes from the first layout key the config has (layer_types,
+  layers_block_type, hybrid_override_pattern, linear_attn_config, attn_type_list,
+  hybrid_layer_pattern, attn_layer_period, full_attention_interval, then the sliding-window
+  keys); a value outside its vocabulary is refused, never priced as plain attention.
+- a linear-attention or state-space layer (Gated DeltaNet, Kimi Delta Attention, Mamba2, Mamba,
+  lightning) holds a fixed state per sequence, sized as vLLM sizes it; a shared-KV layer
+  (num_kv_shared_layers) stores nothing; a sliding layer keeps min(N, window) positions.
+- compress_ratios (DeepSeek-V4) gives CSA and HCA layers as the article's V4-Flash counts them.
 
 A multimodal config's language model is read from text_config. Where the file omits a field,
 the default of the family's transformers config class applies (FAMILIES) and the import says
@@ -29,7 +30,20 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from .models import Cache, Dims, Layer, Model, gqa_entry, open_index_entry, open_mla_entry
+from . import formats as F
+from .models import (
+    Cache,
+    Dims,
+    Layer,
+    Model,
+    State,
+    gqa_entry,
+    gqa_local_entry,
+    index_entry,
+    open_index_entry,
+    open_mla_entry,
+    v4_entry,
+)
 
 MAX_BYTES = 1 << 20  # 1 MB; a config.json is a few kB
 MAX_DEPTH = 16  # nesting levels; real configs use 5 at most
@@ -37,7 +51,7 @@ MAX_LAYERS = 10_000
 MAX_WIDTH = 1 << 20  # heads and widths
 MAX_ENTRY = 1 << 18  # values one layer caches per token: keeps bytes in int64 up to 2^30 tokens
 MAX_POSITIONS = 1 << 30  # windows and top-k
-FULL, SLIDING = "full_attention", "sliding_attention"
+FULL, SLIDING, LINEAR, NONE = "full_attention", "sliding_attention", "linear_attention", "no cache"
 
 
 class ConfigError(ValueError):
@@ -82,6 +96,7 @@ FAMILIES: dict[str, tuple[str, dict[str, object]]] = {
     "gpt_oss": ("GptOssConfig", {"num_attention_heads": 64, "num_key_value_heads": 8, "head_dim": 64,
                                  "sliding_window": 128, "layer_types": _every(2)}),
     "deepseek_v3": ("DeepseekV3Config", {"kv_lora_rank": 512, "qk_rope_head_dim": 64}),
+    "gemma4_text": ("Gemma4TextConfig", {"global_head_dim": 512}),
 }
 ALIASES = {"gemma3": "gemma3_text", "kimi_k2": "deepseek_v3"}  # Kimi K2 loads DeepseekV3Config
 
@@ -152,18 +167,17 @@ def _check_depth(text: str) -> None:
 
 
 class _NonFinite:
-    """NaN or ±Infinity in the text, which JSON does not allow; refused with its key."""
+    """NaN or ±Infinity in the text, which JSON does not allow (Nemotron-H publishes
+    "time_step_limit": [0.0, Infinity]): refused in a field the import reads, else noted."""
 
     def __init__(self, literal: str):
         self.literal = literal
 
 
 def _object(pairs: list[tuple[str, object]], notes: list[str]) -> dict:
-    """A JSON object; a key given twice keeps its last value, as json does, and is noted."""
+    """A JSON object; a key given twice keeps its last value, as json does, and is noted. A NaN or
+    Infinity stays as it is: refused where the import reads it, noted where it does not."""
     out = dict(pairs)
-    for key, value in pairs:
-        if literal := _non_finite(value):
-            raise ConfigError(f"{key} is {literal}, which JSON does not allow")
     for key, n in Counter(k for k, _ in pairs).items():
         if n > 1:
             times = "twice" if n == 2 else f"{n} times"
@@ -174,9 +188,16 @@ def _object(pairs: list[tuple[str, object]], notes: list[str]) -> dict:
 def _non_finite(value) -> str | None:
     if isinstance(value, _NonFinite):
         return value.literal
-    if isinstance(value, list):
-        return next((found for v in value if (found := _non_finite(v))), None)
+    if isinstance(value, list | dict):
+        return next((found for v in (value.values() if isinstance(value, dict) else value)
+                     if (found := _non_finite(v))), None)
     return None
+
+
+def _field(config: dict, key: str):
+    """A field by its name as the import reports it (text_config.<key> for a multimodal one's)."""
+    outer, _, inner = key.partition(".")
+    return config.get(outer, {}).get(inner) if inner and isinstance(config.get(outer), dict) else config.get(key)
 
 
 def _show(value) -> str:
@@ -216,6 +237,8 @@ class _Reader:
         """The value given, else the family default (None where neither is)."""
         self.read.add(key)
         if key in self.fields:
+            if literal := _non_finite(self.fields[key]):
+                raise ConfigError(f"{self.name(key)} is {literal}, which JSON does not allow")
             self.used[self.name(key)] = self.fields[key]
             return self.fields[key]
         if key not in self.defaults:
@@ -283,9 +306,9 @@ def import_config(config: dict | bytes | str, *, name: str = "custom") -> Import
         r.raw("model_type")
     if prefix:
         notes.append("read the language model's fields from text_config")
-    if "compress_ratios" in fields:
-        raise ConfigError(f"{r.name('compress_ratios')}: DeepSeek-V4-style compressed attention is not imported; "
-                          "the article's V4-Flash and V4.1-Flash specs model it")
+    if "kv_source_layer_ids" in fields:
+        raise ConfigError(f"{r.name('kv_source_layer_ids')}: layers that share compressed KV (V4.1) are not "
+                          "imported; the article's V4.1-Flash spec models them")
     mla = r.available("kv_lora_rank")
     if not mla and not r.available("num_attention_heads"):
         arch = fields.get("architectures") or config.get("architectures") or fields.get("model_type")
@@ -294,11 +317,20 @@ def import_config(config: dict | bytes | str, *, name: str = "custom") -> Import
         raise ConfigError(f"no attention fields (num_attention_heads, or kv_lora_rank for MLA) in {which}: "
                           "nothing in it is a KV cache the importer can count")
     r.n_layers = r.int("num_hidden_layers", maximum=MAX_LAYERS, required="")
-    design, kind, dims, entry, index_topk = (_mla if mla else _gqa)(r, notes)
-    slides, window = _schedule(r, notes)
-    model = _model(name, dims, kind, entry, slides, window, index_topk)
-    return Imported(model=model, design=_with_windows(design, slides), used=r.used, defaulted=r.defaulted,
-                    ignored=_ignored(config, r), notes=tuple(notes))
+    if "compress_ratios" in fields:
+        model, design = _compressed(r, name, notes), "CSA/HCA compressed attention (DeepSeek-V4)"
+    else:
+        design, kind, dims, entry, index_topk = (_mla if mla else _gqa)(r, notes)
+        tags, window, state_kind = _schedule(r, notes)
+        state = _state(r, state_kind, notes) if state_kind else None
+        model = _model(name, dims, kind, entry, tags, window, index_topk, _shared(r, tags, notes), state)
+        design = _design(design, tags, state)
+    _mtp(r, notes)
+    ignored = _ignored(config, r)
+    notes += [f"{key} is {literal}, which JSON does not allow; the import does not read it" for key in ignored
+              if (literal := _non_finite(_field(config, key)))]
+    return Imported(model=model, design=design, used=r.used, defaulted=r.defaulted, ignored=ignored,
+                    notes=tuple(notes))
 
 
 def _mla(r: _Reader, notes: list[str]):
@@ -317,8 +349,6 @@ def _mla(r: _Reader, notes: list[str]):
     if r.fields.get("num_key_value_heads") is not None:
         notes.append(f"MLA caches one latent per token and layer for all heads: "
                      f"num_key_value_heads {_show(r.fields['num_key_value_heads'])} does not change the cache")
-    if isinstance(r.fields.get("num_nextn_predict_layers"), int) and r.fields["num_nextn_predict_layers"] > 0:
-        notes.append("num_nextn_predict_layers (the MTP module) is not counted, as the article counts the main layers")
     widths = {k: r.int(k) or 0 for k in ("hidden_size", "num_attention_heads", "q_lora_rank", "qk_nope_head_dim",
                                           "v_head_dim", *(("index_n_heads",) if key else ()))}
     dims = Dims(**widths, kv_lora_rank=latent, qk_rope_head_dim=rope, index_head_dim=key or 0)
@@ -335,7 +365,7 @@ def _gqa(r: _Reader, notes: list[str]):
     if heads % kv:
         raise ConfigError(f"{r.name('num_key_value_heads')} {kv} does not divide "
                           f"{r.name('num_attention_heads')} {heads}: every KV head serves a whole group of heads")
-    head_dim = r.int("head_dim")
+    head_dim = r.int("head_dim") or (r.int("attention_head_dim") if r.available("attention_head_dim") else None)
     hidden = r.int("hidden_size", required=None if head_dim else f": head_dim is not given, so it is hidden_size / "
                                                                   f"{r.name('num_attention_heads')}")
     if head_dim is None:
@@ -343,10 +373,59 @@ def _gqa(r: _Reader, notes: list[str]):
             raise ConfigError(f"head_dim is not given and {r.name('hidden_size')} {hidden} / "
                               f"{r.name('num_attention_heads')} {heads} = {hidden / heads:g} is fractional")
         head_dim = r.derived("head_dim", hidden // heads, "hidden_size / num_attention_heads, as the config classes do")
-    _entry_size(2 * kv * head_dim, f"2 × {kv} num_key_value_heads × {head_dim} head_dim")
+    widths = dict(num_key_value_heads=kv, head_dim=head_dim, v_head_dim=r.int("v_head_dim") or 0,
+                  **{k: r.int(k) or 0 for k in ("swa_num_key_value_heads", "swa_head_dim", "swa_v_head_dim")})
+    if r.available("global_head_dim"):
+        widths = _global_widths(r, kv, head_dim, notes)
+    dims = Dims(hidden_size=hidden or 0, num_attention_heads=heads, **widths)
+    for what, entry in (("", gqa_entry(dims)), ("a sliding layer's ", gqa_local_entry(dims))):
+        _entry_size(entry[1]["bf16"].dims, f"{what}{entry[0]}")
+    kv = dims.num_key_value_heads
     design = "MHA" if kv == heads else "MQA" if kv == 1 else "GQA"
-    dims = Dims(hidden_size=hidden or 0, num_attention_heads=heads, num_key_value_heads=kv, head_dim=head_dim)
     return design, "MHA" if kv == heads else "GQA", dims, gqa_entry, 0
+
+
+def _global_widths(r: _Reader, kv: int, head_dim: int, notes: list[str]) -> dict:
+    """Gemma 4: head_dim and num_key_value_heads are the sliding layers'; the full layers' are
+    global_head_dim and (where keys are values, the default) num_global_key_value_heads."""
+    k_eq_v = r.flag("attention_k_eq_v")
+    full_kv = r.int("num_global_key_value_heads") if k_eq_v is not False and r.available(
+        "num_global_key_value_heads") else kv
+    if k_eq_v:
+        notes.append("attention_k_eq_v: keys and values share a projection, yet vLLM and SGLang cache both; "
+                     "both are counted")
+    notes.append("full layers have global_head_dim and num_global_key_value_heads; sliding ones head_dim and "
+                 "num_key_value_heads")
+    return dict(num_key_value_heads=full_kv, head_dim=r.int("global_head_dim"), swa_num_key_value_heads=kv,
+                swa_head_dim=head_dim)
+
+
+COMPRESSED = {0: "SWA", 4: "CSA", 128: "HCA"}  # compress_ratios as DeepSeek-V4-Flash uses them
+
+
+def _compressed(r: _Reader, name: str, notes: list[str]) -> Model:
+    """DeepSeek-V4: per layer a ratio m, one K = V entry of head_dim per m tokens; 0 a sliding
+    layer only, 4 CSA (with an indexer key per entry), 128 HCA; every layer keeps a window."""
+    ratios, key = r.raw("compress_ratios"), r.name("compress_ratios")
+    n = r.n_layers
+    if not isinstance(ratios, list) or len(ratios) < n:
+        raise ConfigError(f"{key} must list a ratio for each of the {n} layers, got {_show(ratios)}")
+    if len(ratios) > n:
+        notes.append(f"{key} lists {len(ratios)} ratios: the first {n} are the layers' (the rest, MTP's)")
+    unknown = [m for m in ratios[:n] if isinstance(m, bool) or m not in COMPRESSED]
+    if unknown:
+        raise ConfigError(f"{key} has {_show(unknown[0])}; the importer knows 0 (sliding only), 4 (CSA) and "
+                          "128 (HCA), DeepSeek-V4-Flash's")
+    widths = {k: r.int(k, required=" (DeepSeek-V4's entry and indexer)") for k in (
+        "hidden_size", "num_attention_heads", "head_dim", "qk_rope_head_dim", "index_n_heads", "index_head_dim")}
+    widths |= {k: r.int(k) or 0 for k in ("q_lora_rank", "o_lora_rank", "o_groups")}
+    _entry_size(widths["head_dim"], f"head_dim {widths['head_dim']}")
+    layers = tuple(Layer(COMPRESSED[m], max(m, 1)) for m in ratios[:n])
+    return Model(id="custom", name=name, dims=Dims(**widths), layers=layers,
+                 cache=(Cache("main_kv", v4_entry, "bf16"), Cache("index_key", index_entry, "bf16"),
+                        Cache("local_kv", v4_entry, "bf16")),
+                 index_topk=r.int("index_topk", maximum=MAX_POSITIONS, required=" (what a CSA layer reads)"),
+                 window=r.int("sliding_window", maximum=MAX_POSITIONS, required=" (every layer's local KV)"))
 
 
 def _entry_size(values: int, how: str) -> None:
@@ -354,73 +433,246 @@ def _entry_size(values: int, how: str) -> None:
         raise ConfigError(f"{how} = {values:,} values per token and layer is absurd; at most {MAX_ENTRY:,}")
 
 
-def _schedule(r: _Reader, notes: list[str]) -> tuple[list[bool], int]:
-    """Which layers slide, and their window (0 where none does)."""
-    n = r.n_layers
-    if r.available("layer_types"):
-        slides = _layer_types(r, r.raw("layer_types"))
-    elif r.available("use_sliding_window"):
-        slides = _qwen_windows(r, notes)
-    elif r.available("sliding_window_pattern"):
-        p = r.int("sliding_window_pattern", maximum=MAX_LAYERS)
-        slides = [bool((i + 1) % p) for i in range(n)]
-        notes.append(f"every {_nth(p)} layer is global, as sliding_window_pattern {p} says")
-    elif r.available("sliding_window"):
-        slides = [True] * n
-        notes.append("sliding_window with no layer_types or pattern: every layer slides, as in Mistral 7B v0.1")
-    else:
-        return [False] * n, 0
-    if not any(slides):
-        return slides, 0
+# What each value of a layout key makes a layer: full or sliding attention, a layer that holds a
+# fixed state (its kind named by the family's state fields, `_state`), or one that caches nothing.
+# transformers' legacy names ("mamba", "attention") are accepted beside the current ones.
+LAYER_TYPES = {FULL: FULL, "attention": FULL, SLIDING: SLIDING, LINEAR: LINEAR, "mamba": LINEAR}
+BLOCK_TYPES = {**LAYER_TYPES, "mlp": NONE, "moe": NONE}  # layers_block_type (Nemotron-H, Jamba)
+PATTERN = {"M": LINEAR, "*": FULL, "-": NONE, "E": NONE}  # hybrid_override_pattern (Nemotron-H)
+
+
+def _schedule(r: _Reader, notes: list[str]) -> tuple[list[str], int, str]:
+    """Each layer's tag (FULL, SLIDING, LINEAR, NONE), the window (0 where no layer slides) and
+    the state kind of the LINEAR layers ("" where there are none), from the first layout key
+    the config has."""
+    tags, state = _layout(r, notes)
+    state = (state or _state_kind(r)) if LINEAR in tags else ""
+    if r.available("attention_chunk_size"):
+        r.raw("attention_chunk_size")
+        notes.append("attention_chunk_size: chunked layers are priced at full length, as vLLM allocates them "
+                     "by default (its hybrid KV cache manager is off for chunked attention)")
+    if SLIDING not in tags:
+        return tags, 0, state
     window = r.int("sliding_window", maximum=MAX_POSITIONS,
                    required=": some layers slide, and a sliding layer keeps the last sliding_window positions")
-    return slides, window
+    longest = r.int("max_position_embeddings", maximum=MAX_POSITIONS) if r.available("max_position_embeddings") else 0
+    if longest and window >= longest:  # Phi-4-mini: a window no context can fill attends to everything
+        notes[:] = [n for n in notes if not n.startswith("sliding_window with no")]
+        notes.append(f"sliding_window {window:,} is not below max_position_embeddings {longest:,}: every "
+                     "layer sees the whole context, priced as full attention")
+        return [FULL if t == SLIDING else t for t in tags], 0, state
+    return tags, window, state
 
 
-def _layer_types(r: _Reader, types) -> list[bool]:
-    name = r.name("layer_types")
-    if not isinstance(types, list) or not all(isinstance(t, str) for t in types):
-        raise ConfigError(f"{name} must be a list of strings, got {_show(types)}")
-    if len(types) != r.n_layers:
-        raise ConfigError(f"{name} lists {len(types)} layers but {r.name('num_hidden_layers')} is {r.n_layers}")
-    unknown = next((t for t in types if t not in (FULL, SLIDING)), None)
-    if unknown is not None:
-        raise ConfigError(f"{name} has {unknown!r}; the importer counts {FULL} and {SLIDING} layers")
-    return [t == SLIDING for t in types]
+def _layout(r: _Reader, notes: list[str]) -> tuple[list[str], str]:
+    n = r.n_layers
+    if r.available("layer_types"):
+        return _listed(r, "layer_types", LAYER_TYPES), ""
+    if r.available("layers_block_type"):
+        return _listed(r, "layers_block_type", BLOCK_TYPES), ""
+    if r.available("hybrid_override_pattern"):
+        return _listed(r, "hybrid_override_pattern", PATTERN, chars=True), "Mamba2"
+    if "linear_attn_config" in r.fields:
+        return _kimi_layers(r), "KDA"
+    if r.available("attn_type_list"):
+        return _listed(r, "attn_type_list", {0: LINEAR, 1: FULL}), "Lightning"
+    if r.available("hybrid_layer_pattern"):
+        return _listed(r, "hybrid_layer_pattern", {0: FULL, 1: SLIDING}), ""
+    if r.available("attn_layer_period"):
+        period = r.int("attn_layer_period", maximum=MAX_LAYERS)
+        offset = r.int("attn_layer_offset", minimum=0, maximum=MAX_LAYERS, required=f": attn_layer_period is "
+                       f"given, and a layer attends where its index mod {period} is attn_layer_offset")
+        if offset >= period:
+            raise ConfigError(f"{r.name('attn_layer_offset')} {offset} must be below {r.name('attn_layer_period')} "
+                              f"{period}: a layer attends where its index mod {period} is the offset")
+        notes.append(f"layer i attends where i mod {period} = {offset}, a Mamba layer elsewhere (attn_layer_period)")
+        return [FULL if i % period == offset else LINEAR for i in range(n)], "Mamba1"
+    if r.available("full_attention_interval"):
+        k = r.int("full_attention_interval", maximum=MAX_LAYERS)
+        notes.append(f"every {_nth(k)} layer attends, the rest are linear (full_attention_interval {k})")
+        return [FULL if (i + 1) % k == 0 else LINEAR for i in range(n)], ""
+    if r.available("use_sliding_window"):
+        return _qwen_windows(r, notes), ""
+    if r.available("sliding_window_pattern"):
+        p = r.int("sliding_window_pattern", maximum=MAX_LAYERS)
+        notes.append(f"every {_nth(p)} layer is global, as sliding_window_pattern {p} says")
+        return [SLIDING if (i + 1) % p else FULL for i in range(n)], ""
+    if r.available("sliding_window"):
+        notes.append("sliding_window with no layer_types or pattern: every layer slides, as in Mistral 7B v0.1")
+        return [SLIDING] * n, ""
+    return [FULL] * n, ""
 
 
-def _qwen_windows(r: _Reader, notes: list[str]) -> list[bool]:
+def _listed(r: _Reader, key: str, vocabulary: dict, *, chars: bool = False) -> list[str]:
+    """A per-layer list (or, `chars`, a string of one character per layer) in a known vocabulary."""
+    name, value = r.name(key), r.raw(key)
+    if chars and isinstance(value, str):
+        value = list(value)
+    elif chars or not isinstance(value, list):
+        what = "a string of one character per layer" if chars else "a list with an entry per layer"
+        raise ConfigError(f"{name} must be {what}, got {_show(value)}")
+    if len(value) != r.n_layers:
+        raise ConfigError(f"{name} lists {len(value)} layers but {r.name('num_hidden_layers')} is {r.n_layers}")
+    unknown = [v for v in value if v is None or isinstance(v, bool | dict | list) or v not in vocabulary]
+    if unknown:
+        known = ", ".join(json.dumps(v) for v in vocabulary)
+        shown = json.dumps(unknown[0]) if isinstance(unknown[0], str | int) else _show(unknown[0])
+        raise ConfigError(f"{name} has {shown}, a layer kind the importer does not price; it knows {known}")
+    return [vocabulary[v] for v in value]
+
+
+def _kimi_layers(r: _Reader) -> list[str]:
+    """Kimi Linear: linear_attn_config's kda_layers and full_attn_layers, numbered from 1."""
+    config, name = r.raw("linear_attn_config"), r.name("linear_attn_config")
+    if not isinstance(config, dict):
+        raise ConfigError(f"{name} must be an object, got {_show(config)}")
+    lists = {}
+    for key in ("kda_layers", "full_attn_layers"):
+        value = config.get(key)
+        if not isinstance(value, list) or not all(isinstance(i, int) and not isinstance(i, bool) for i in value):
+            raise ConfigError(f"{name}.{key} must be a list of layer numbers, got {_show(value)}")
+        lists[key] = value
+    numbers = sorted(lists["kda_layers"] + lists["full_attn_layers"])
+    if numbers != list(range(1, r.n_layers + 1)):
+        raise ConfigError(f"{name}.kda_layers and .full_attn_layers must number the layers 1 to "
+                          f"{r.n_layers} once each ({r.name('num_hidden_layers')})")
+    full = set(lists["full_attn_layers"])
+    return [FULL if i + 1 in full else LINEAR for i in range(r.n_layers)]
+
+
+def _qwen_windows(r: _Reader, notes: list[str]) -> list[str]:
     """Qwen's switch: with use_sliding_window, layers from max_window_layers on slide."""
     if not r.flag("use_sliding_window"):
         notes.append("use_sliding_window is false: no layer slides")
-        return [False] * r.n_layers
+        return [FULL] * r.n_layers
     first = r.int("max_window_layers", minimum=0, maximum=MAX_LAYERS,
                   required=": use_sliding_window is true, and layers from max_window_layers on slide")
-    return [i >= first for i in range(r.n_layers)]
+    return [SLIDING if i >= first else FULL for i in range(r.n_layers)]
 
 
 def _nth(p: int) -> str:
     return f"{p}{'th' if 10 <= p % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(p % 10, 'th')}"
 
 
-def _with_windows(design: str, slides: list[bool]) -> str:
-    if all(slides):
+def _state_kind(r: _Reader) -> str:
+    """Which state the linear layers of a layer_types list hold, from the family's fields."""
+    if r.available("linear_num_value_heads"):
+        return "GDN"
+    if r.available("mamba_num_heads"):
+        return "Mamba2"
+    raise ConfigError(f"{r.name('layer_types')} has linear layers, but the config has no state fields the importer "
+                      "knows (linear_num_value_heads for Gated DeltaNet, mamba_num_heads for Mamba2): it cannot "
+                      "price their state")
+
+
+DTYPES = {"bfloat16": F.BF16, "float16": F.Dtype("FP16", 16), "float32": F.FP32}
+
+
+def _dtype(r: _Reader, key: str, fallback: F.Dtype, why: str, notes: list[str]) -> F.Dtype:
+    if not r.available(key):
+        return fallback
+    value = r.raw(key)
+    if value not in DTYPES:
+        raise ConfigError(f"{r.name(key)} must be one of {', '.join(DTYPES)}, got {_show(value)}")
+    notes.append(f"{why}: {value}, as {r.name(key)} says")
+    return DTYPES[value]
+
+
+def _state(r: _Reader, kind: str, notes: list[str]) -> State:
+    """One state layer's parts at TP = 1 as vLLM sizes them (vllm/model_executor/layers/mamba/
+    mamba_utils.py, MambaStateShapeCalculator; docs/counting.md): the convolution keeps its last
+    kernel − 1 inputs; the recurrent state is the model's dtype unless the family says otherwise."""
+    model = DTYPES.get(r.fields.get("torch_dtype", r.fields.get("dtype")), F.BF16)
+    conv, rec = "convolution", "recurrent state"
+    if kind == "GDN":  # Qwen3-Next, Qwen3.5
+        hk, hv, dk, dv, k = (r.int(f, required=" (a Gated DeltaNet layer's state)") for f in (
+            "linear_num_key_heads", "linear_num_value_heads", "linear_key_head_dim", "linear_value_head_dim",
+            "linear_conv_kernel_dim"))
+        ssm = _dtype(r, "mamba_ssm_dtype", model, "the recurrent state's dtype", notes)
+        return State(kind, ((conv, (k - 1) * (2 * hk * dk + hv * dv), model), (rec, hv * dv * dk, ssm)))
+    if kind == "KDA":  # Kimi Linear: the recurrent state is FP32 whatever the model's dtype
+        config, name = r.raw("linear_attn_config"), r.name("linear_attn_config")
+        h, d, k = (_positive(config, name, f) for f in ("num_heads", "head_dim", "short_conv_kernel_size"))
+        notes.append("Kimi Delta Attention's recurrent state is FP32, as vLLM holds it")
+        return State(kind, ((conv, (k - 1) * 3 * h * d, model), (rec, h * d * d, F.FP32)))
+    if kind == "Mamba2":  # Nemotron-H
+        h, p, n, g, k = (r.int(f, required=" (a Mamba2 layer's state)") for f in (
+            "mamba_num_heads", "mamba_head_dim", "ssm_state_size", "n_groups", "conv_kernel"))
+        ssm = _dtype(r, "mamba_ssm_cache_dtype", F.FP32, "the SSM state's dtype", notes)
+        if not r.available("mamba_ssm_cache_dtype"):
+            notes.append("the SSM state's dtype: FP32, vLLM's default for Nemotron-H")
+        return State(kind, ((conv, (k - 1) * (h * p + 2 * g * n), model), (rec, h * p * n, ssm)))
+    if kind == "Mamba1":  # Jamba
+        expand, n, k = (r.int(f, required=" (a Mamba layer's state)") for f in (
+            "mamba_expand", "mamba_d_state", "mamba_d_conv"))
+        inner = expand * r.int("hidden_size", required=" (a Mamba layer's width is mamba_expand × hidden_size)")
+        return State(kind, ((conv, (k - 1) * inner, model), (rec, inner * n, model)))
+    # Lightning (MiniMax-Text-01, M1): one heads × head_dim × head_dim state, no convolution
+    h = r.int("num_attention_heads", required="")
+    d = r.int("head_dim") or r.int("hidden_size", required=" (the state's head width)") // h
+    return State(kind, ((rec, h * d * d, model),))
+
+
+def _positive(config: dict, name: str, key: str) -> int:
+    value = config.get(key)
+    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= MAX_WIDTH:
+        raise ConfigError(f"{name}.{key} must be a whole number from 1 to {MAX_WIDTH:,}, got {_show(value)}")
+    return value
+
+
+def _shared(r: _Reader, tags: list[str], notes: list[str]) -> dict[int, int]:
+    """Gemma 3n's and 4's last num_kv_shared_layers layers: each reads the KV of the last earlier
+    layer of its type and stores none (vLLM's kv_sharing_target_layer_name)."""
+    n = r.int("num_kv_shared_layers", minimum=0, maximum=r.n_layers) if r.available("num_kv_shared_layers") else 0
+    if not n:
+        return {}
+    first = r.n_layers - n
+    source = {}
+    for i in range(first, r.n_layers):
+        earlier = [j for j in range(first) if tags[j] == tags[i]]
+        if not earlier:
+            raise ConfigError(f"{r.name('num_kv_shared_layers')} {n}: layer {i} ({tags[i]}) has no earlier "
+                              "layer of its type to share")
+        source[i] = earlier[-1]
+    notes.append(f"the last {n} layers store no KV: each reads an earlier layer's (num_kv_shared_layers)")
+    return source
+
+
+def _mtp(r: _Reader, notes: list[str]) -> None:
+    """MTP (draft) layers hold KV only when speculative decoding runs them: not counted, said."""
+    for key in ("num_nextn_predict_layers", "mtp_num_hidden_layers"):
+        n = r.fields.get(key)
+        if isinstance(n, int) and not isinstance(n, bool) and n > 0:
+            r.raw(key)
+            notes.append(f"{r.name(key)} {n}: the MTP layers are not counted; they hold KV only while "
+                         "speculative decoding runs them")
+
+
+def _design(design: str, tags: list[str], state: State | None) -> str:
+    attention = [t for t in tags if t in (FULL, SLIDING)]
+    if state:
+        return f"hybrid {state.kind} + {design}"
+    if all(t == SLIDING for t in attention):
         return f"sliding-window {design}"
-    return f"hybrid local/global {design}" if any(slides) else design
+    return f"hybrid local/global {design}" if SLIDING in attention else design
 
 
-def _model(name: str, dims: Dims, kind: str, entry, slides: list[bool], window: int, index_topk: int) -> Model:
-    """One Layer object per kind, shared by the schedule (10,000 layers cost two objects)."""
-    full, local = Layer(kind), Layer("SWA")
+def _model(name: str, dims: Dims, kind: str, entry, tags: list[str], window: int, index_topk: int,
+           shared: dict[int, int], state: State | None) -> Model:
+    """One Layer object per kind, shared by the schedule (10,000 layers cost a few objects)."""
+    plain = {FULL: Layer(kind), SLIDING: Layer("SWA"), LINEAR: Layer(state.kind if state else ""),
+             NONE: Layer("FFN")}
+    layers = tuple(Layer("SWA" if t == SLIDING else kind, kv_from=shared[i]) if i in shared else plain[t]
+                   for i, t in enumerate(tags))
     cache = []
-    if not all(slides):
+    if any(ly.stores_global for ly in layers):
         cache.append(Cache("main_kv", entry, "bf16"))
         if kind == "DSA":
             cache.append(Cache("index_key", open_index_entry, "bf16"))
-    if any(slides):
-        cache.append(Cache("local_kv", entry, "bf16"))
-    return Model(id="custom", name=name, dims=dims, layers=tuple(local if s else full for s in slides),
-                 cache=tuple(cache), index_topk=index_topk, window=window)
+    if any(ly.stores_local for ly in layers):
+        cache.append(Cache("local_kv", gqa_local_entry if entry is gqa_entry else entry, "bf16"))
+    return Model(id="custom", name=name, dims=dims, layers=layers, cache=tuple(cache), index_topk=index_topk,
+                 window=window, state=state)
 
 
 def _ignored(config: dict, r: _Reader) -> tuple[str, ...]:

@@ -89,15 +89,17 @@ def entry_bytes(model: Model, precision: Precision = DEPLOYED) -> dict[str, int]
 
 @dataclass(frozen=True)
 class Parts:
-    """Bytes by role; `total` is their sum. Values are floats or int64 arrays."""
+    """Bytes by role, and the fixed state of linear-attention and state-space layers; `total` is
+    their sum. Values are floats or int64 arrays."""
 
     main_kv: object
     index_key: object
     local_kv: object
+    state: object = 0
 
     @property
     def total(self):
-        return self.main_kv + self.index_key + self.local_kv
+        return self.main_kv + self.index_key + self.local_kv + self.state
 
     @property
     def kv(self):
@@ -106,7 +108,7 @@ class Parts:
 
     def as_dict(self) -> dict:
         return {"main_kv": self.main_kv, "index_key": self.index_key,
-                "local_kv": self.local_kv, "total": self.total}
+                "local_kv": self.local_kv, "state": self.state, "total": self.total}
 
 
 def _context(n) -> np.ndarray:
@@ -144,11 +146,18 @@ def _exact(x: Fraction) -> int | float:
 def local_kv(model: Model | str, precision: Precision = DEPLOYED, n=None):
     """Local KV bytes: every windowed layer keeps min(window, N) positions (full window if N is None)."""
     m = get(model)
-    per = entry_bytes(m, precision)["local_kv"] * m.count(lambda ly: ly.windowed)
+    per = entry_bytes(m, precision)["local_kv"] * m.n_windowed
     if n is None:
         return per * m.window
     n = _context(n)
     return _scalar(per * np.minimum(m.window, n), n)
+
+
+def state_bytes(model: Model | str) -> int:
+    """The fixed state of every linear-attention and state-space layer, per sequence (0 for a
+    model without such layers): held at any context, read and rewritten by every decode step."""
+    m = get(model)
+    return m.state.nbytes * m.n_state if m.state else 0
 
 
 # Every count in the model has the form min(cap, ⌊N/m⌋): entries of ratio m that exist,
@@ -164,13 +173,15 @@ def _stored_terms(m: Model, ly) -> list[Term]:
         terms.append(("main_kv", ly.ratio, None))
     if ly.stores_index_key:
         terms.append(("index_key", ly.ratio, None))
-    if ly.windowed:
+    if ly.stores_local:
         terms.append(("local_kv", 1, m.window))
     return terms
 
 
 def _read_terms(m: Model, ly) -> list[Term]:
-    """What one layer reads to decode one token at context N."""
+    """What one layer reads to decode one token at context N (a state layer: its state, apart)."""
+    if not ly.attends:
+        return []
     r, k = ly.ratio, m.index_topk
     main = {"MHA": (1, None), "GQA": (1, None), "MLA": (1, None), "DSA": (1, k), "SWA": None,
             "HCA": (r, None), "CSA": (r, k), "CSA2": (r, k)}[ly.kind]
@@ -215,7 +226,7 @@ def _evaluate(m: Model, what: str, n, precision: Precision) -> Parts:
         part = nbytes * counts[ratio, cap]
         out[role] = part if role not in out else out[role] + part
     zero = 0 if np.ndim(n) == 0 else np.zeros(n.shape, np.int64)
-    return Parts(*(_scalar(out.get(r, zero), n) for r in ROLES))
+    return Parts(*(_scalar(out.get(r, zero), n) for r in ROLES), state=_scalar(zero + state_bytes(m), n))
 
 
 @dataclass(frozen=True)
@@ -244,6 +255,35 @@ def storage_groups(model: Model | str, precision: Precision = DEPLOYED) -> tuple
             key = (ly.ratio, tuple((r, b[r]) for r in roles if b[r]))
             counts[key] = counts.get(key, 0) + 1
     return tuple(Group(n, ratio, entry) for (ratio, entry), n in counts.items())
+
+
+@dataclass(frozen=True)
+class LayerGroup:
+    """Layers alike, by index: what one of them adds per token (its entries ÷ ratio, index key
+    included), keeps of local KV with its window full, and holds as a fixed state; `shared`: it
+    reads another layer's KV and stores none."""
+
+    kind: str
+    layers: tuple[int, ...]
+    per_token: int | float
+    window: int
+    state: int
+    shared: bool
+
+
+def layer_groups(model: Model | str, precision: Precision = DEPLOYED) -> tuple[LayerGroup, ...]:
+    """The per-layer table, alike layers together, in schedule order of their first: the groups'
+    per-token bytes sum to storage_per_token, their windows to local_kv, their states to state_bytes."""
+    m = get(model)
+    b = entry_bytes(m, fitted(m, precision))
+    state = m.state.nbytes if m.state else 0
+    groups: dict[tuple, list[int]] = {}
+    for i, ly in enumerate(m.layers):
+        per = Fraction(b["main_kv"] * ly.stores_global + b["index_key"] * ly.stores_index_key, ly.ratio)
+        key = (ly.kind, per, b["local_kv"] * m.window * ly.stores_local, state * ly.holds_state, ly.shared)
+        groups.setdefault(key, []).append(i)
+    return tuple(LayerGroup(kind, tuple(ix), _exact(per), window, held, shared)
+                 for (kind, per, window, held, shared), ix in groups.items())
 
 
 @dataclass(frozen=True)

@@ -45,6 +45,11 @@ class Dims:
     index_head_dim: int = 0  # d^I: the indexer query q^I and the cached index key k^I
     o_lora_rank: int = 0  # r_o: the width of a V4 output group after W^{O,a}
     o_groups: int = 0  # g: V4's output groups
+    # an open model whose sliding layers have widths of their own (Gemma 4, MiMo-V2-Flash); 0: the
+    # full layers' (num_key_value_heads, head_dim, and v_head_dim, a value width other than the key's)
+    swa_num_key_value_heads: int = 0
+    swa_head_dim: int = 0
+    swa_v_head_dim: int = 0
 
     def __post_init__(self):
         for f in fields(self):
@@ -120,9 +125,18 @@ def v41_entry(d: Dims) -> tuple[str, dict[str, F.Layout]]:
 # it, and where the groups divide the entry, FP8 with DeepSeek's per-128 scales and FP4.
 
 def gqa_entry(d: Dims) -> tuple[str, dict[str, F.Layout]]:
-    """GQA (MQA, MHA): a key and a value of head_dim for every KV head."""
-    kv, hd = d.num_key_value_heads, d.head_dim
-    return f"K {hd} + V {hd} per KV head × {kv} KV heads", F.open_choices(2 * kv * hd)
+    """GQA (MQA, MHA): a key of head_dim and a value of v_head_dim (else head_dim) per KV head."""
+    return _kv_heads(d.num_key_value_heads, d.head_dim, d.v_head_dim or d.head_dim)
+
+
+def gqa_local_entry(d: Dims) -> tuple[str, dict[str, F.Layout]]:
+    """A sliding layer's key and value where its widths are its own (swa_*), else the full layers'."""
+    kv, k = d.swa_num_key_value_heads or d.num_key_value_heads, d.swa_head_dim or d.head_dim
+    return _kv_heads(kv, k, d.swa_v_head_dim or (k if d.swa_head_dim else d.v_head_dim or k))
+
+
+def _kv_heads(kv: int, k: int, v: int) -> tuple[str, dict[str, F.Layout]]:
+    return f"K {k} + V {v} per KV head × {kv} KV heads", F.open_choices(kv * (k + v))
 
 
 def open_mla_entry(d: Dims) -> tuple[str, dict[str, F.Layout]]:
@@ -150,15 +164,43 @@ class Cache:
 
 
 @dataclass(frozen=True)
+class State:
+    """What one linear-attention or state-space layer holds per sequence, at any context: its
+    recurrent (SSM) state and its convolution window, each `values` elements of a dtype. The
+    dtypes are the engine's (the config's mamba_ssm_dtype where it names one): the KV
+    precision controls do not reach them, as vLLM's --kv-cache-dtype does not."""
+
+    kind: str  # the layer kind that holds it (STATE_KINDS)
+    parts: tuple[tuple[str, int, F.Dtype], ...]  # (what, values, dtype)
+
+    @property
+    def nbytes(self) -> int:
+        return sum(values * dtype.bits for _, values, dtype in self.parts) // 8
+
+    @property
+    def holds(self) -> str:
+        return " + ".join(f"{what} {values:,} × {dtype.short}" for what, values, dtype in self.parts)
+
+
+# Layers that cache nothing: Nemotron-H's MLP and MoE layers, which its pattern lists as layers
+NO_CACHE_KINDS = ("FFN",)
+# Layers that hold a fixed state instead of KV: Gated DeltaNet (Qwen3-Next, Qwen3.5), Kimi Delta
+# Attention, Mamba2 (Nemotron-H), Mamba1 (Jamba), MiniMax's lightning attention, LFM2's short conv
+STATE_KINDS = ("GDN", "KDA", "Mamba2", "Mamba1", "Lightning", "ShortConv")
+ATTENTION_KINDS = ("MHA", "GQA", "MLA", "DSA")  # a plain layer's global KV: its own, or kv_from's
+
+
+@dataclass(frozen=True)
 class Layer:
     """One attention layer.
 
     kind: MHA | GQA | MLA (dense) | DSA (MLA + lightning indexer) | SWA (sliding window only)
-          | CSA | HCA | CSA2
+          | CSA | HCA | CSA2 | a STATE_KINDS layer (a fixed state, no KV)
     ratio: tokens per stored global entry (compression ratio m; config compress_ratios)
     mode: CSA2 only: full (makes KV + index key, own indexer), reindex (borrows KV + key,
           re-picks with own query), reuse (borrows KV and the selection list)
-    kv_from / sel_from: index of the layer whose global KV / selection this layer uses
+    kv_from / sel_from: index of the layer whose global KV / selection this layer uses; a plain
+          or sliding layer with kv_from stores nothing (Gemma 3n's and 4's shared-KV layers)
     """
 
     kind: str
@@ -170,14 +212,32 @@ class Layer:
 
     @property
     def windowed(self) -> bool:
-        """Keeps its own local KV of the recent `window` positions."""
+        """Reads local KV of the recent `window` positions (its own, or, shared, kv_from's)."""
         return self.kind in ("SWA", "CSA", "HCA", "CSA2")
 
     @property
+    def shared(self) -> bool:
+        """A plain or sliding layer that reads another layer's KV and stores none."""
+        return self.kind in (*ATTENTION_KINDS, "SWA") and self.kv_from is not None
+
+    @property
+    def stores_local(self) -> bool:
+        return self.windowed and not self.shared
+
+    @property
     def stores_global(self) -> bool:
-        return self.kind in ("MHA", "GQA", "MLA", "DSA", "CSA", "HCA") or (
+        return (self.kind in ATTENTION_KINDS and not self.shared) or self.kind in ("CSA", "HCA") or (
             self.kind == "CSA2" and self.mode == "full"
         )
+
+    @property
+    def holds_state(self) -> bool:
+        return self.kind in STATE_KINDS
+
+    @property
+    def attends(self) -> bool:
+        """Reads KV: every kind but a state layer's and a cacheless one's."""
+        return self.kind not in STATE_KINDS + NO_CACHE_KINDS
 
     @property
     def stores_index_key(self) -> bool:
@@ -195,6 +255,7 @@ class Model:
     window: int = 0  # recent positions of local KV (config sliding_window)
     pool_blocks: int = 0  # hierarchical indexer: candidate blocks per query (config candidate_topk_blocks)
     pool_block_size: int = 0  # entries per candidate block (config candidate_block_size)
+    state: State | None = None  # what each STATE_KINDS layer holds per sequence
     parameters: int = 0  # total parameters, for weights' memory; 0 where none is published
     source: str = ""  # the config's URL, or a citation
 
@@ -236,7 +297,12 @@ class Model:
     @property
     def n_windowed(self) -> int:
         """Layers that keep their own local KV of the recent `window` positions."""
-        return self.count(lambda ly: ly.windowed)
+        return self.count(lambda ly: ly.stores_local)
+
+    @property
+    def n_state(self) -> int:
+        """Layers that hold a fixed state per sequence (linear attention, state-space)."""
+        return self.count(lambda ly: ly.holds_state)
 
     def ratio(self, kind: str, stack: str | None = None) -> int:
         """The one compression ratio of `kind` layers (in `stack`), e.g. ratio('HCA') = 128."""

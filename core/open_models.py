@@ -38,6 +38,36 @@ _PRESETS = (
     # the 14B MTP module, whose cache the article does not count
     ("deepseek-v3", "DeepSeek-V3", 671_000_000_000, f"{_HF}/deepseek-ai/DeepSeek-V3/blob/main/config.json"),
     ("deepseek-v3.2", "DeepSeek-V3.2", 671_000_000_000, f"{_HF}/deepseek-ai/DeepSeek-V3.2/blob/main/config.json"),
+    # 2025–26 models, hybrids among them. Totals as their names and cards round them: "80B", "27B",
+    # "35B-A3B", "397B-A17B", "48B-A3B", "30B-A3B", "56B", "26B-A4B", "235B-A22B", "7B"; Jamba 1.5 Mini
+    # 52B (AI21's card: 12B active of 52B), Gemma 3n E2B 5B raw (its card: 2B effective, 5B raw),
+    # MiMo-V2-Flash 309B (its card), MiniMax-M2.7 230B (MiniMax-M2's card; the same architecture),
+    # Kimi K2.5 1T (its card), Llama 4 Scout 109B (Meta's card: 17B active of 109B), Phi-4-mini 3.8B.
+    # GLM-5 and GLM-5.1: no total was found: 0.
+    ("qwen3-next-80b-a3b", "Qwen3-Next 80B-A3B", 80_000_000_000,
+     f"{_HF}/Qwen/Qwen3-Next-80B-A3B-Instruct/blob/main/config.json"),
+    ("qwen3.5-27b", "Qwen3.5 27B", 27_000_000_000, f"{_HF}/Qwen/Qwen3.5-27B/blob/main/config.json"),
+    ("qwen3.5-35b-a3b", "Qwen3.5 35B-A3B", 35_000_000_000, f"{_HF}/Qwen/Qwen3.5-35B-A3B/blob/main/config.json"),
+    ("qwen3.5-397b-a17b", "Qwen3.5 397B-A17B", 397_000_000_000,
+     f"{_HF}/Qwen/Qwen3.5-397B-A17B/blob/main/config.json"),
+    ("kimi-linear-48b-a3b", "Kimi Linear 48B-A3B", 48_000_000_000,
+     f"{_HF}/moonshotai/Kimi-Linear-48B-A3B-Instruct/blob/main/config.json"),
+    ("kimi-k2.5", "Kimi K2.5", 1_000_000_000_000, f"{_HF}/moonshotai/Kimi-K2.5/blob/main/config.json"),
+    ("nemotron-3-nano-30b-a3b", "Nemotron 3 Nano 30B-A3B", 30_000_000_000,
+     f"{_HF}/nvidia/NVIDIA-Nemotron-3-Nano-30B-A3B-BF16/blob/main/config.json"),
+    ("nemotron-h-56b", "Nemotron-H 56B", 56_000_000_000, f"{_HF}/nvidia/Nemotron-H-56B-Base-8K/blob/main/config.json"),
+    ("jamba-1.5-mini", "Jamba 1.5 Mini", 52_000_000_000, f"{_HF}/ai21labs/AI21-Jamba-1.5-Mini/blob/main/config.json"),
+    ("gemma-3n-e2b", "Gemma 3n E2B", 5_000_000_000, f"{_HF}/google/gemma-3n-E2B/blob/main/config.json"),
+    ("gemma-4-26b-a4b", "Gemma 4 26B-A4B", 26_000_000_000, f"{_HF}/google/gemma-4-26B-A4B/blob/main/config.json"),
+    ("mimo-v2-flash", "MiMo-V2-Flash", 309_000_000_000, f"{_HF}/XiaomiMiMo/MiMo-V2-Flash/blob/main/config.json"),
+    ("minimax-m2.7", "MiniMax-M2.7", 230_000_000_000, f"{_HF}/MiniMaxAI/MiniMax-M2.7/blob/main/config.json"),
+    ("glm-5", "GLM-5", 0, f"{_HF}/zai-org/GLM-5/blob/main/config.json"),
+    ("glm-5.1", "GLM-5.1", 0, f"{_HF}/zai-org/GLM-5.1/blob/main/config.json"),
+    ("qwen3-235b-a22b", "Qwen3 235B-A22B", 235_000_000_000, f"{_HF}/Qwen/Qwen3-235B-A22B/blob/main/config.json"),
+    ("llama-4-scout", "Llama 4 Scout", 109_000_000_000,
+     f"{_HF}/meta-llama/Llama-4-Scout-17B-16E/blob/main/config.json"),
+    ("olmo-3-7b", "Olmo 3 7B", 7_000_000_000, f"{_HF}/allenai/Olmo-3-1025-7B/blob/main/config.json"),
+    ("phi-4-mini", "Phi-4-mini", 3_800_000_000, f"{_HF}/microsoft/Phi-4-mini-instruct/blob/main/config.json"),
 )
 
 

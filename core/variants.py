@@ -9,7 +9,7 @@ Variants apply one at a time, each against the article's default.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields, replace
 from functools import cache
 
 import numpy as np
@@ -59,7 +59,7 @@ class Varied:
 
 def _sum(parts) -> Parts:
     parts = list(parts)
-    return Parts(*(sum(getattr(p, role) for p in parts) for role in ROLES))
+    return Parts(*(sum(getattr(p, f.name) for p in parts) for f in fields(Parts)))
 
 
 @dataclass(frozen=True, kw_only=True)

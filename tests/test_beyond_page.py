@@ -14,6 +14,7 @@ import core
 import ui
 from core.capacity import plan, weights_bytes
 from core.gpus import GPUS
+from core.open_models import OPEN_MODELS
 from figures import EXTRAS
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
@@ -26,7 +27,8 @@ def assert_page_runs(view=None, **params) -> AppTest:
 
 def test_the_page_shows_open_presets_beside_the_article_s_models():
     at = assert_page_runs()
-    table = at.dataframe[0].value
+    presets, table = at.dataframe[0].value, at.dataframe[1].value
+    assert set(presets.iloc[:, 0]) == {m.name for m in OPEN_MODELS.values()}
     assert {"Llama 3.1 8B", "gpt-oss-120b", "V4.1-Flash"} <= set(table.iloc[:, 0])
     llama = table[table.iloc[:, 0] == "Llama 3.1 8B"].iloc[0]
     assert llama.iloc[3] == 131_072  # 32 layers × 2 × 8 KV heads × 128 × 2 B

@@ -19,9 +19,9 @@ from publish.cli import parse_ids
 ROOT = Path(__file__).resolve().parents[1]
 N = 131072
 TOP_KEYS = {"context", "precision", "models"}
-MODEL_KEYS = {"id", "name", "storage_bytes_per_token", "local_kv_bytes", "cache_bytes_at_context",
-              "read_bytes"}
-READ_KEYS = {"kv", "index_key", "total"}
+MODEL_KEYS = {"id", "name", "storage_bytes_per_token", "local_kv_bytes", "fixed_bytes_per_sequence",
+              "cache_bytes_at_context", "read_bytes", "layers"}
+READ_KEYS = {"kv", "index_key", "state", "total"}
 
 
 def run(*args: str) -> subprocess.CompletedProcess:
@@ -70,7 +70,7 @@ def test_json_output_gives_numbers_not_strings(deployed):
     assert _is_number(deployed["context"])
     for m in deployed["models"]:
         values = [m["storage_bytes_per_token"], m["local_kv_bytes"], m["cache_bytes_at_context"],
-                  *m["read_bytes"].values()]
+                  *m["read_bytes"].values(), *m["fixed_bytes_per_sequence"].values()]
         assert all(_is_number(v) for v in values), m
 
 
@@ -87,7 +87,7 @@ def test_json_output_has_the_articles_storage_per_token(deployed):
 def test_json_read_totals_equal_the_cost_model(deployed):
     for m in deployed["models"]:
         r = core.reads(m["id"], N, core.DEPLOYED)
-        assert m["read_bytes"] == {"kv": r.kv, "index_key": r.index_key, "total": r.total}, m["id"]
+        assert m["read_bytes"] == {"kv": r.kv, "index_key": r.index_key, "state": 0, "total": r.total}, m["id"]
         assert m["cache_bytes_at_context"] == core.cache_at(m["id"], N, core.DEPLOYED).total
 
 
@@ -98,6 +98,7 @@ def test_json_read_totals_match_the_articles_formulas(deployed):
     assert models["v4.1-flash"]["read_bytes"] == {
         "kv": 38 * 512 * 288 + 40 * 128 * 528,
         "index_key": (3 * N // 2 + N + 4 * 16384) * 68,
+        "state": 0,
         "total": 38 * 512 * 288 + 40 * 128 * 528 + (3 * N // 2 + N + 4 * 16384) * 68,
     }
 
@@ -163,7 +164,7 @@ def test_config_prints_one_row_with_id_custom_in_the_same_json_shape(precision, 
     assert row["storage_bytes_per_token"] == storage
     assert row["cache_bytes_at_context"] == storage * N
     entry, key = storage // 61 - {"bf16": 256, "fp8": 128, "fp8_block": 132}[precision], storage // 61
-    assert row["read_bytes"] == {"kv": 61 * 2048 * entry, "index_key": 61 * N * (key - entry),
+    assert row["read_bytes"] == {"kv": 61 * 2048 * entry, "index_key": 61 * N * (key - entry), "state": 0,
                                  "total": 61 * 2048 * entry + 61 * N * (key - entry)}
 
 
@@ -218,3 +219,23 @@ def test_ids_left_out_are_every_figure_and_an_empty_list_is_refused():
     for text in ("", " , "):
         with pytest.raises(argparse.ArgumentTypeError, match="names no figure"):
             parse_ids(text)
+
+
+def test_a_hybrids_row_gives_its_fixed_state_and_its_layers_and_counts_the_state_in_the_cache():
+    [row] = assert_json_run("--config", str(CONFIGS / "qwen3-next-80b-a3b.json"), "--precision", "bf16")["models"]
+    growth, state = 12 * 2 * 2 * 256 * 2, 36 * (3 * (2 * 16 * 128 + 32 * 128) * 2 + 32 * 128 * 128 * 2)
+    assert row["fixed_bytes_per_sequence"] == {"window": 0, "state": state, "total": state}
+    assert row["cache_bytes_at_context"] == growth * N + state
+    assert row["read_bytes"]["state"] == state
+    gdn, full = row["layers"]
+    assert (gdn["kind"], gdn["count"], gdn["state_bytes"], gdn["bytes_per_token"]) == ("GDN", 36, state // 36, 0)
+    assert (full["kind"], full["layers"], full["bytes_per_token"]) == ("GQA", list(range(3, 48, 4)), growth // 12)
+
+
+def test_a_config_with_a_layer_kind_the_importer_does_not_know_exits_2_naming_the_field(tmp_path):
+    path = tmp_path / "config.json"
+    path.write_text(json.dumps({"num_hidden_layers": 2, "num_attention_heads": 4, "head_dim": 8,
+                                "layers_block_type": ["attention", "hybrid"]}))
+    done = run("--config", str(path), "--json")
+    assert done.returncode == 2 and done.stdout == ""
+    assert 'layers_block_type has "hybrid", a layer kind the importer does not price' in done.stderr

@@ -39,10 +39,10 @@ def test_parts_sum_to_the_total_for_storage_cache_and_reads(model, prec):
     for n in CONTEXTS:
         results += [core.cache_at(model, n, p), core.reads(model, n, p)]
     for r in results:
-        assert r.total == r.main_kv + r.index_key + r.local_kv
+        assert r.total == r.main_kv + r.index_key + r.local_kv + r.state
         assert r.kv == r.main_kv + r.local_kv
         assert r.as_dict() == {"main_kv": r.main_kv, "index_key": r.index_key,
-                               "local_kv": r.local_kv, "total": r.total}
+                               "local_kv": r.local_kv, "state": r.state, "total": r.total}
         assert all(x >= 0 for x in _parts(r))
 
 
@@ -441,3 +441,14 @@ def test_formats_are_what_each_role_stores_after_fitting():
     assert {r: f.precision for r, f in formats("v4-flash", Precision(main_kv="fp4")).items()} == {
         "main_kv": "fp4", "index_key": "fp4", "local_kv": "fp8"}
     assert formats("v4-flash", Precision("bf16")) == formats("v4-flash", Precision("deployed", "bf16", "bf16", "bf16"))
+
+
+@pytest.mark.parametrize("model", [*MODEL_IDS, *core.open_models.OPEN_MODELS])
+def test_the_layer_table_sums_to_the_growth_the_windows_and_the_states(model):
+    for p in (core.DEPLOYED, core.ALL_BF16):
+        groups = core.cost.layer_groups(model, p)
+        assert sorted(i for g in groups for i in g.layers) == list(range(core.get(model).n_layers))
+        assert sum(len(g.layers) * g.per_token for g in groups) == core.storage_per_token(model, p).total
+        assert sum(len(g.layers) * g.window for g in groups) == core.local_kv(model, p)
+        assert sum(len(g.layers) * g.state for g in groups) == core.state_bytes(model)
+        assert all(g.per_token == g.window == 0 for g in groups if g.shared)

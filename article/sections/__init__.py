@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable, Generator
 from dataclasses import dataclass
 
+from core.open_models import OPEN_MODELS
 from figures import EXTRAS, FIGURES
 from figures.kv_bars import generation_models
 
@@ -39,5 +40,7 @@ SECTIONS = {s.slug: s for s in (
     Section("v4-flash", "app.page.v4", v4_flash, generation_models("v4-flash")),
     Section("v4-1-flash", "app.page.v41", v41_flash, generation_models("v4.1-flash")),
     Section("token-axis", "app.page.b", token_axis),
-    Section("any-model", "app.page.beyond", any_model, EXTRAS["capacity"].knob("models").default),
+    # its chosen models, and every open preset (its presets table)
+    Section("any-model", "app.page.beyond", any_model,
+            tuple(dict.fromkeys((*EXTRAS["capacity"].knob("models").default, *OPEN_MODELS)))),
 )}

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from core import get
+from core import get, state_bytes
+from core.cost import layer_groups
 from core.open_models import OPEN_IMPORTS
 from core.summary import summarise
 from core.units import fmt_tokens
@@ -31,6 +32,8 @@ def any_model(v: Reading, import_panel: Callable[[], dict] | None = None,
     yield from passage(SLUG, "import", L)
     # the app's config import (this session's imported configs); the site says where to do it
     found = yield Tool(import_panel, {}, site=(Text(t("by.import.site", L), "caption"),))
+    yield from passage(SLUG, "presets", L, n=len(OPEN_IMPORTS))
+    yield _presets(v)
     models, = yield Ask((capacity.knob("models"),))
     if not models:
         yield Text(t("ov.empty", L), "info")
@@ -48,6 +51,7 @@ def any_model(v: Reading, import_panel: Callable[[], dict] | None = None,
         t("col.params", L): [f"{r.model.parameters / 1e9:,.1f} B" if r.model.parameters else "—" for r in rows],
         t("col.storage", L): [r.storage.total for r in rows],
         t("col.local", L): [r.local_kv for r in rows],
+        t("col.state", L): [state_bytes(r.model) for r in rows],
         t("col.cache", L): [r.cache.total for r in rows],
         t("col.read", L): [r.read.total for r in rows],
     }
@@ -55,6 +59,8 @@ def any_model(v: Reading, import_panel: Callable[[], dict] | None = None,
     yield Table(columns, numbers=tuple(columns)[3:], name=t("by.table", L, n=fmt_tokens(v.context)))
     yield Chart("A1", dict(context=v.context, precision=v.precision, models=models, highlight=None, lang=L,
                            units=v.units))
+    yield from passage(SLUG, "layers", L)
+    yield Table(_layer_table(rows, v), numbers=tuple(t(k, L) for k in _LAYER_NUMBERS), name=t("by.layers", L))
 
     yield from passage(SLUG, "planner", L)
     gpu, tp = yield Ask((capacity.knob("gpu"), capacity.knob("tp")))
@@ -83,3 +89,42 @@ def any_model(v: Reading, import_panel: Callable[[], dict] | None = None,
         yield Chart("reconciliation", dict(variants=tuple(on), context=v.context, lang=L, units=v.units))
     else:
         yield Text(t("by.rec.none", L), "info")
+
+
+def _presets(v: Reading) -> Table:
+    """Every open preset at the reader's context and precision: what grows, what is fixed, the cache."""
+    L, rows = v.lang, [summarise(m, v.context, v.precision) for m in OPEN_IMPORTS]
+    columns = {
+        t("col.model", L): [r.model.name for r in rows],
+        t("col.design", L): [OPEN_IMPORTS[r.model.id].design for r in rows],
+        t("col.storage", L): [r.storage.total for r in rows],
+        t("col.fixed", L): [r.local_kv + state_bytes(r.model) for r in rows],
+        t("col.cache", L): [r.cache.total for r in rows],
+    }
+    return Table(columns, numbers=tuple(columns)[2:], name=t("by.presets", L, n=fmt_tokens(v.context)))
+
+
+_LAYER_NUMBERS = ("col.count", "col.layer_token", "col.layer_window", "col.layer_state")
+
+
+def _layer_table(rows, v: Reading) -> dict:
+    """Every model's layers, alike ones together (core.cost.layer_groups), at the reader's precision."""
+    L, cells = v.lang, {k: [] for k in ("col.model", "col.kind", "col.which", *_LAYER_NUMBERS)}
+    for r in rows:
+        for g in layer_groups(r.model, v.precision):
+            cells["col.model"].append(model_name(r.model.id, r.model.name, L))
+            cells["col.kind"].append(t("by.shared", L, kind=g.kind) if g.shared else g.kind)
+            cells["col.which"].append(_numbers(g.layers))
+            for key, value in zip(_LAYER_NUMBERS, (len(g.layers), g.per_token, g.window, g.state)):
+                cells[key].append(value)
+    return {t(k, L): column for k, column in cells.items()}
+
+
+def _numbers(layers: tuple[int, ...]) -> str:
+    """Layer indices, runs shortened: '0–2, 4, 6–9'."""
+    runs, start = [], layers[0]
+    for prev, i in zip(layers, (*layers[1:], None)):
+        if i != prev + 1:
+            runs.append(f"{start}" if start == prev else f"{start}–{prev}")
+            start = i
+    return ", ".join(runs)

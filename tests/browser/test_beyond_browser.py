@@ -3,6 +3,8 @@ the models, and a variant switched on shows its chart."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 pytest.importorskip("playwright.sync_api", reason="playwright is not installed (scripts/test.sh installs it)")
@@ -26,3 +28,39 @@ def test_an_uploaded_config_joins_the_models_and_every_chart_draws(page, app_url
 def test_a_variant_switched_on_draws_the_reconciliation_chart(page, app_url):
     assert_opens_without_exception(page, f"{app_url}/any-model?lang=en&var-mtp-layer=true")
     expect(chart(page, "reconciliation").locator("text", has_text="71,424 B").first).to_be_attached()
+
+
+# a config of each kind of layer beyond plain attention: (fixture, what the import reads it as, a layer kind
+# its table lists, that kind's state per layer in bytes)
+HYBRIDS = {
+    "qwen3-next-80b-a3b": ("hybrid GDN + GQA", "GDN", 3 * (2 * 16 * 128 + 32 * 128) * 2 + 32 * 128 * 128 * 2),
+    "kimi-linear-48b-a3b": ("hybrid KDA + MLA", "KDA", 3 * 3 * 32 * 128 * 2 + 32 * 128 * 128 * 4),
+    "nemotron-3-nano-30b-a3b": ("hybrid Mamba2 + GQA", "Mamba2", 3 * (64 * 64 + 2 * 8 * 128) * 2 + 64 * 64 * 128 * 4),
+    "jamba-1.5-mini": ("hybrid Mamba1 + GQA", "Mamba1", 3 * 8192 * 2 + 8192 * 16 * 2),
+    "gemma-3n-e2b": ("hybrid local/global GQA", "SWA (reads another layer's KV)", 0),
+}
+
+
+def test_an_uploaded_config_of_each_layer_kind_shows_its_layers_and_its_state(page, app_url, tmp_path):
+    assert_opens_without_exception(page, f"{app_url}/any-model?lang=en&models=v3.2")
+    page.get_by_text("Import a config.json").click()
+    picker = page.locator('[data-testid="stMultiSelect"] input').first
+    for fixture, (design, kind, state) in HYBRIDS.items():
+        name = f"up-{fixture}"  # a name of its own, apart from the preset's
+        (tmp_path / f"{name}.json").write_bytes((REPO_ROOT / "tests" / "fixtures" / "configs" / f"{fixture}.json")
+                                                .read_bytes())
+        page.locator('[data-testid="stFileUploaderDropzoneInput"]').set_input_files(str(tmp_path / f"{name}.json"))
+        expect(page.get_by_text(f"{name}: read as {design}")).to_be_visible()
+        assert_ready_without_exception(page)  # the run that read it has drawn the picker anew
+        picker.click()
+        picker.fill(name)
+        page.get_by_role("option", name=name, exact=True).click()  # once the list has filtered to it
+        assert_ready_without_exception(page)
+        layers = page.locator('[data-testid="stDataFrame"]').last  # the layer-by-layer table
+        layers.scroll_into_view_if_needed()  # its cells' text is in the DOM while it is in view
+        row = layers.locator('tr[role="row"]').filter(has_text=name).filter(
+            has=page.locator("td", has_text=re.compile(f"^{re.escape(kind)}$")))
+        expect(row).to_have_count(1)
+        expect(row.locator("td").last).to_have_text(str(state))
+        picker.press("Backspace")  # off the charts again: the next one's rows stay in view
+        assert_ready_without_exception(page)
