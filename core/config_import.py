@@ -97,7 +97,13 @@ FAMILIES: dict[str, tuple[str, dict[str, object]]] = {
                                  "sliding_window": 128, "layer_types": _every(2)}),
     "deepseek_v3": ("DeepseekV3Config", {"kv_lora_rank": 512, "qk_rope_head_dim": 64}),
     "gemma4_text": ("Gemma4TextConfig", {"global_head_dim": 512}),
+    "qwen3_next": ("Qwen3NextConfig", {"full_attention_interval": 4}),
 }
+# Fields that describe a linear-attention or state-space layer's state: a config with one of them
+# and no layout key that places such layers (Falcon-H1 runs Mamba beside attention in every layer)
+# is refused rather than priced as attention alone
+STATE_FIELDS = ("linear_num_value_heads", "linear_attn_config", "mamba_num_heads", "mamba_n_heads", "mamba_d_state",
+                "ssm_state_size")
 ALIASES = {"gemma3": "gemma3_text", "kimi_k2": "deepseek_v3"}  # Kimi K2 loads DeepseekV3Config
 
 
@@ -325,6 +331,11 @@ def import_config(config: dict | bytes | str, *, name: str = "custom") -> Import
         state = _state(r, state_kind, notes) if state_kind else None
         model = _model(name, dims, kind, entry, tags, window, index_topk, _shared(r, tags, notes), state)
         design = _design(design, tags, state)
+        stray = next((f for f in STATE_FIELDS if f in fields), None) if state is None else None
+        if stray:
+            raise ConfigError(f"{r.name(stray)} describes a linear-attention or state-space layer, but no layout "
+                              "key the importer reads (layer_types, hybrid_override_pattern, attn_layer_period…) "
+                              "says which layers hold one: it cannot price their state")
     _mtp(r, notes)
     ignored = _ignored(config, r)
     notes += [f"{key} is {literal}, which JSON does not allow; the import does not read it" for key in ignored

@@ -222,6 +222,8 @@ BAD = {
     "every layer shared": (config(num_hidden_layers=2, num_kv_shared_layers=2),
                            "num_kv_shared_layers 2: layer 0 (full_attention) has no earlier layer of its type"),
     "layers sharing compressed KV": (config(kv_source_layer_ids=[0]), "kv_source_layer_ids: layers that share"),
+    "state fields no layout key places": (config(mamba_d_ssm=1024, mamba_n_heads=16, mamba_d_state=128),
+                                          "mamba_n_heads describes a linear-attention or state-space layer"),
     "a negative window": (config(sliding_window=-1), "sliding_window must be at least 1, got -1"),
     "sliding layers without a window": (config(num_hidden_layers=2, layer_types=[SLIDING, "full_attention"]),
                                         "sliding_window is missing: some layers slide"),
