@@ -87,23 +87,27 @@ def main(argv=None) -> int:
     p.add_argument("--precision", choices=dict.fromkeys((*cost.PRESETS, *OPEN_PRECISIONS)), default="deployed",
                    help="deployed cache formats or all-BF16; with --config also fp8 (per-tensor) or fp8_block")
     p.add_argument("--config", type=Path, help="a model's config.json: price it alone, as model 'custom'")
+    p.add_argument("--mtp", action="store_true", help="with --config, count the MTP layers too (they hold KV "
+                   "while speculative decoding runs them)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     a = p.parse_args(argv)
     if a.config is None and a.precision not in cost.PRESETS:
         p.error(f"argument --precision: {a.precision} prices a --config model; the article's models take "
                 f"{' or '.join(cost.PRESETS)}")
-    models = (_imported(p, a.config),) if a.config else tuple(MODELS)
+    if a.mtp and a.config is None:
+        p.error("argument --mtp: counts the MTP layers of a --config model")
+    models = (_imported(p, a.config, a.mtp),) if a.config else tuple(MODELS)
     rep = report(a.context, a.precision, models)
     print(json.dumps(rep) if a.json else table(rep))
     return 0
 
 
-def _imported(p: argparse.ArgumentParser, path: Path):
+def _imported(p: argparse.ArgumentParser, path: Path, mtp: bool):
     """The spec of a config file, or exit 2 with one line saying what is wrong with it."""
     try:
         with path.open("rb") as f:
             data = f.read(MAX_BYTES + 1)  # one byte more tells an oversized file without reading it all
-        return import_config(data).model
+        return import_config(data, mtp=mtp).model
     except OSError as e:
         p.error(f"argument --config: cannot read {str(path)!r}: {e.strerror or e}")
     except ConfigError as e:

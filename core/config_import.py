@@ -28,7 +28,7 @@ import json
 import re
 from collections import Counter
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from . import formats as F
 from .models import (
@@ -300,8 +300,9 @@ def _family(config: dict, fields: dict) -> str:
 
 # --- The import ----------------------------------------------------------------------------
 
-def import_config(config: dict | bytes | str, *, name: str = "custom") -> Imported:
-    """The spec of a config.json (its text, bytes or parsed dict), id "custom", named `name`.
+def import_config(config: dict | bytes | str, *, name: str = "custom", mtp: bool = False) -> Imported:
+    """The spec of a config.json (its text, bytes or parsed dict), id "custom", named `name`;
+    with `mtp`, its MTP layers counted too (they hold KV while speculative decoding runs them).
 
     Raises ConfigError, one line naming the field, for anything it cannot price exactly.
     """
@@ -336,7 +337,8 @@ def import_config(config: dict | bytes | str, *, name: str = "custom") -> Import
             raise ConfigError(f"{r.name(stray)} describes a linear-attention or state-space layer, but no layout "
                               "key the importer reads (layer_types, hybrid_override_pattern, attn_layer_period…) "
                               "says which layers hold one: it cannot price their state")
-    _mtp(r, notes)
+    if n_mtp := _mtp(r, notes, mtp):
+        model = replace(model, layers=model.layers + _draft_layers(r, model, n_mtp))
     ignored = _ignored(config, r)
     notes += [f"{key} is {literal}, which JSON does not allow; the import does not read it" for key in ignored
               if (literal := _non_finite(_field(config, key)))]
@@ -649,14 +651,30 @@ def _shared(r: _Reader, tags: list[str], notes: list[str]) -> dict[int, int]:
     return source
 
 
-def _mtp(r: _Reader, notes: list[str]) -> None:
-    """MTP (draft) layers hold KV only when speculative decoding runs them: not counted, said."""
+def _mtp(r: _Reader, notes: list[str], counted: bool) -> int:
+    """How many MTP (draft) layers to count: they hold KV only while speculative decoding runs
+    them, so none unless `counted`; said either way."""
     for key in ("num_nextn_predict_layers", "mtp_num_hidden_layers"):
-        n = r.fields.get(key)
-        if isinstance(n, int) and not isinstance(n, bool) and n > 0:
-            r.raw(key)
-            notes.append(f"{r.name(key)} {n}: the MTP layers are not counted; they hold KV only while "
-                         "speculative decoding runs them")
+        if r.available(key) and (n := r.int(key, minimum=0, maximum=MAX_LAYERS)):
+            notes.append(f"{r.name(key)} {n}: " + ("the MTP layers are counted, each an attention layer as "
+                                                    "speculative decoding runs it" if counted else
+                                                    "the MTP layers are not counted; they hold KV only while "
+                                                    "speculative decoding runs them"))
+            return n if counted else 0
+    return 0
+
+
+def _draft_layers(r: _Reader, model: Model, n: int) -> tuple[Layer, ...]:
+    """The MTP layers as vLLM allocates them: the kind compress_ratios lists past the main layers
+    (DeepSeek-V4), else the model's first layer that stores global KV."""
+    if "compress_ratios" in r.fields:
+        extra = r.fields["compress_ratios"][r.n_layers:r.n_layers + n]
+        if len(extra) == n and all(m in COMPRESSED and not isinstance(m, bool) for m in extra):
+            return tuple(Layer(COMPRESSED[m], max(m, 1)) for m in extra)
+    storing = next((ly for ly in model.layers if ly.stores_global), None)
+    if storing is None:
+        raise ConfigError(f"{r.name('num_hidden_layers')}: no layer stores global KV to model the MTP layers on")
+    return (storing,) * n
 
 
 def _design(design: str, tags: list[str], state: State | None) -> str:

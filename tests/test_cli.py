@@ -239,3 +239,11 @@ def test_a_config_with_a_layer_kind_the_importer_does_not_know_exits_2_naming_th
     done = run("--config", str(path), "--json")
     assert done.returncode == 2 and done.stdout == ""
     assert 'layers_block_type has "hybrid", a layer kind the importer does not price' in done.stderr
+
+
+def test_mtp_counts_a_configs_mtp_layers_and_needs_a_config():
+    plain, counted = (assert_json_run("--config", str(CONFIGS / "deepseek-v3.2.json"), "--precision", "bf16", *flag)
+                      ["models"][0] for flag in ((), ("--mtp",)))
+    assert counted["storage_bytes_per_token"] - plain["storage_bytes_per_token"] == (512 + 64) * 2 + 128 * 2
+    done = run("--mtp")
+    assert done.returncode == 2 and "--mtp: counts the MTP layers of a --config model" in done.stderr

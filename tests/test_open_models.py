@@ -16,6 +16,7 @@ from core.capacity import plan, request_bytes
 from core.config_import import import_config
 from core.open_models import CONFIGS, OPEN_IMPORTS, OPEN_MODELS
 from core.summary import summarise
+from core.variants import VARIANTS
 
 N = 131072
 CONTEXTS = (1, 100, 127, 128, 129, 1023, 1024, 1025, 2048, 2049, 4096, 65536, N, 1 << 20)
@@ -296,3 +297,12 @@ def test_each_tensor_parallel_rank_holds_a_tp_th_of_a_requests_state():
     state = HAND["kimi-linear-48b-a3b"]["state"]  # beside MLA, whose latent every rank holds whole
     one, four = (plan("kimi-linear-48b-a3b", N, "h100-sxm", 0, BF16, tp=tp) for tp in (1, 4))
     assert one.per_request_per_gpu_bytes - four.per_request_per_gpu_bytes == state - state // 4
+
+
+def test_the_mtp_switch_counts_the_mtp_layers_as_the_engines_allocate_them():
+    raw = (CONFIGS / "deepseek-v3.json").read_bytes()
+    counted = import_config(raw, mtp=True)
+    assert counted.model.n_layers == 62 and any("MTP layers are counted" in note for note in counted.notes)
+    mtp_variant = VARIANTS["mtp-layer"].apply("v3")  # the article's "with the MTP layer"
+    assert core.storage_per_token(counted.model, BF16).total == mtp_variant.storage_per_token().total == 71_424
+    assert import_config(raw).model.n_layers == 61  # off by default
