@@ -213,6 +213,9 @@ def _storage_panel(rows: list[Summary], lang: str, scale: list[float]):
         if s.local_kv:
             note = t("a1.local", lang, w=s.model.window, b=fmt_bytes(s.local_kv))
             lines.append(f"<span style='color:{LOCAL_TEXT}'>{note}</span>")
+        if s.cache.state:  # fixed per sequence like the local KV: said under the bar, not drawn in it
+            note = t("a1.state", lang, n=s.model.n_state, b=fmt_bytes(s.cache.state))
+            lines.append(f"<span style='color:{LOCAL_TEXT}'>{note}</span>")
         unders.append(lines)
     parts = [(s.storage.main_kv, s.storage.index_key) for s in rows]
     hover = [_storage_hover(s, lang) for s in rows]
@@ -225,7 +228,8 @@ def _read_panel(rows: list[Summary], lang: str, units: str, scale: list[float]):
     values = [f"<b>{fmt_bytes(s.read.total, units)}</b>" for s in rows]
     unders = [[t("a1.readline", lang, kv=fmt_bytes(s.read.kv, units), ik=fmt_bytes(s.read.index_key, units),
                  share=f"{s.key_share:.0%}")] if s.read.index_key else [] for s in rows]
-    parts = [(s.read.kv, s.read.index_key) for s in rows]
+    # blue: what attention and the linear layers read (KV, states); red: the index keys
+    parts = [(s.read.total - s.read.index_key, s.read.index_key) for s in rows]
     hover = [_read_hover(s, lang, units) for s in rows]
     title = t("a1.read", lang, n=f"{rows[0].context:,}")
     return lo, hi, parts, totals, hover, values, unders, t("a1.axis.read", lang), title
@@ -284,7 +288,7 @@ def _read_hover(s: Summary, lang: str, units: str) -> str:
     r = s.read
     lines = [f"<b>{model_name(s.model.id, s.model.name, lang)}</b>: {fmt_bytes(r.total, units)} "
              f"({fmt_tokens(s.context)})"]
-    for role in ("main_kv", "local_kv", "index_key"):
+    for role in ("main_kv", "local_kv", "state", "index_key"):
         v = getattr(r, role)
         if v:
             lines.append(f"{t(f'role.{role}', lang)}: {fmt_bytes(v, units)} ({v:,} B)")

@@ -8,6 +8,7 @@ TEXT: dict[str, dict[str, str]] = {
     "role.main_kv": {"ko": "attention KV", "en": "attention KV"},
     "role.index_key": {"ko": "검색용 key", "en": "index key"},
     "role.local_kv": {"ko": "local KV", "en": "local KV"},
+    "role.state": {"ko": "linear 층 상태", "en": "linear layers' state"},
     "role.key_short": {"ko": "검색용 key", "en": "key"},
     # A1
     "a1.title": {"ko": "KV 캐시: 저장하는 양과 읽는 양", "en": "KV cache: what is stored and what is read"},
@@ -22,6 +23,7 @@ TEXT: dict[str, dict[str, str]] = {
     "a1.ratio": {"ko": "MHA의 약 {r}", "en": "≈{r} of MHA"},
     "a1.local": {"ko": "별도: local KV (SWA, 최근 {w}위치) {b}",
                  "en": "separate: local KV (SWA, recent {w} positions) {b}"},
+    "a1.state": {"ko": "별도: linear 층 {n}개의 상태 {b}", "en": "separate: the state of {n} linear layers {b}"},
     "a1.fmt.main": {"ko": "KV {f} {b}", "en": "KV {f} {b}"},
     "a1.fmt.key": {"ko": "검색용 key {f} {b}", "en": "index key {f} {b}"},
     "a1.fmt.local": {"ko": "local KV {f} {b}", "en": "local KV {f} {b}"},

@@ -115,6 +115,17 @@ def test_a1_read_bar_is_split_by_share_of_its_log_length():
     assert total == pytest.approx(r.total)
 
 
+def test_a1_says_a_hybrids_state_under_its_bar_and_draws_it_with_what_attention_reads():
+    fig = FIGURES["A1"](models=("qwen3-next-80b-a3b",), lang="en")
+    state = core.state_bytes("qwen3-next-80b-a3b")
+    [under] = [n for n in labels(fig) if "separate" in n]
+    assert under.endswith(f"<span style='color:{LOCAL_TEXT}'>separate: the state of 36 linear layers "
+                          f"{fmt_bytes(state)}</span>")
+    kv, key = [tr for tr in fig.data if tr.xaxis == "x2" and tr.type == "bar"]
+    assert key.x[0] == pytest.approx(0, abs=1e-3)  # no index key: nothing read is drawn as one
+    assert kv.base[0] + kv.x[0] == pytest.approx(core.reads("qwen3-next-80b-a3b", 131072).total)
+
+
 @pytest.mark.parametrize("fid, last", [("A2", "V2"), ("A7", "V3.2"), ("A11", "V4-Flash"), ("A20", "V4.1-Flash")])
 def test_generation_charts_stop_at_their_model_and_highlight_it(fid, last):
     fig = FIGURES[fid]()
