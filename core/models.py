@@ -177,16 +177,12 @@ class State:
     def nbytes(self) -> int:
         return sum(values * dtype.bits for _, values, dtype in self.parts) // 8
 
-    @property
-    def holds(self) -> str:
-        return " + ".join(f"{what} {values:,} × {dtype.short}" for what, values, dtype in self.parts)
-
 
 # Layers that cache nothing: Nemotron-H's MLP and MoE layers, which its pattern lists as layers
 NO_CACHE_KINDS = ("FFN",)
 # Layers that hold a fixed state instead of KV: Gated DeltaNet (Qwen3-Next, Qwen3.5), Kimi Delta
-# Attention, Mamba2 (Nemotron-H), Mamba1 (Jamba), MiniMax's lightning attention, LFM2's short conv
-STATE_KINDS = ("GDN", "KDA", "Mamba2", "Mamba1", "Lightning", "ShortConv")
+# Attention, Mamba2 (Nemotron-H), Mamba1 (Jamba), MiniMax's lightning attention
+STATE_KINDS = ("GDN", "KDA", "Mamba2", "Mamba1", "Lightning")
 ATTENTION_KINDS = ("MHA", "GQA", "MLA", "DSA")  # a plain layer's global KV: its own, or kv_from's
 
 
