@@ -689,8 +689,8 @@ def _design(design: str, tags: list[str], state: State | None) -> str:
 def _model(name: str, dims: Dims, kind: str, entry, tags: list[str], window: int, index_topk: int,
            shared: dict[int, int], state: State | None) -> Model:
     """One Layer object per kind, shared by the schedule (10,000 layers cost a few objects)."""
-    plain = {FULL: Layer(kind), SLIDING: Layer("SWA"), LINEAR: Layer(state.kind if state else ""),
-             NONE: Layer("FFN")}
+    plain = {FULL: Layer(kind), SLIDING: Layer("SWA"), NONE: Layer("FFN"),
+             **({LINEAR: Layer(state.kind)} if state else {})}
     layers = tuple(Layer("SWA" if t == SLIDING else kind, kv_from=shared[i]) if i in shared else plain[t]
                    for i, t in enumerate(tags))
     cache = []

@@ -595,7 +595,7 @@ TEXT: dict[str, dict[str, str]] = {
     "var.mha-key-192.desc": {"ko": "가상 MHA의 head를 V2 실제 폭(key = 내용 + RoPE, value는 더 좁음)으로 잡으면 기준이 커지고 배수도 달라집니다.", "en": "Giving the hypothetical MHA V2's real heads (key = content + RoPE part, a narrower value) makes the baseline larger and every ratio with it."},
     "var.architecture-only.desc": {"ko": "모든 캐시 값을 BF16으로 두면 MHA 대비 배수가 구조만의 효과가 됩니다.", "en": "With every cached value in BF16, the ratio to MHA measures the architecture alone."},
     "rec.source": {"ko": "출처", "en": "source"},
-    # --- labels added for issue 25: overview ---
+    # --- overview: the section's own labels ---
     "ov.meet": {"ko": "{m} 약 {n}토큰", "en": "{m} at about {n} tokens"},
     "by.import.site": {
         "ko": "이 정적 사이트는 파일을 읽지 않습니다. 직접 가진 config.json은 앱의 'config.json 가져오기'나 "
@@ -607,9 +607,7 @@ TEXT: dict[str, dict[str, str]] = {
         "en": "This static site describes each variant and its source; to switch one on and see its numbers "
               "beside the article's, use the app."},
     #
-    # --- labels added for issue 25: v2 ---
-    #
-    # --- labels added for issue 25: v32 ---
+    # --- v32: the section's own labels ---
     "dsa.cut": {"ko": "층마다 attention이 읽는 위치는 {n}개가 아니라 {k}개, {x}분의 1입니다.",
                 "en": "Each layer's attention reads {k} positions instead of {n}, 1/{x} as many."},
     "dsa.cut.all": {"ko": "이 문맥은 top-k({k})를 넘지 않아 모든 위치가 뽑히므로, attention은 {n}개 위치를 다 읽고 검색용 key를 덤으로 읽습니다.",
@@ -618,8 +616,6 @@ TEXT: dict[str, dict[str, str]] = {
                     "en": "The controls above set the number of tokens T, the positions chosen per row k and the seed; both figures below follow them."},
     "dsa.ctl.site": {"ko": "아래 두 그림은 T = {T}, k = {k}, seed {seed}의 예시입니다. 앱에서는 세 값을 직접 바꿔 볼 수 있습니다.",
                      "en": "The two figures below are drawn at T = {T}, k = {k}, seed {seed}; in the app you can change all three."},
-    #
-    # --- labels added for issue 25: v4 ---
     #
     "v4.how.a13": {"ko": "m′를 바꾸면 블록의 행 수와 편향 B의 행 수가 함께 바뀝니다. seed를 바꾸면 입력과 가중치를 새로 뽑아 모든 값이 달라지지만, S의 각 열을 더하면 여전히 1이고 entry는 여전히 한 행입니다.",
                    "en": "Changing m′ changes the rows of the block and of the bias B together. A new seed draws a new input and new weights, so every value changes, yet each column of S still sums to 1 and the entry is still one row."},
@@ -634,9 +630,7 @@ TEXT: dict[str, dict[str, str]] = {
     "v4.read.main_kv": {"ko": "main KV", "en": "main KV"},
     "v4.read.index_key": {"ko": "검색용 key", "en": "index key"},
     "v4.read.local_kv": {"ko": "local KV (window가 있는 모든 층)", "en": "local KV (every layer with a window)"},
-    # --- labels added for issue 25: v41 ---
-    #
-    # --- labels added for issue 25: token-axis ---
+    # --- token-axis: the section's own labels ---
     "tb.how.b1": {"ko": "위치 수·성분 수·묶음 크기를 바꾸면 두 줄이 함께 다시 그려집니다. 폭을 줄이는 줄은 늘 성분을 절반으로, 토큰 축 줄은 위치 수를 묶음 크기로 나눕니다. 묶음 크기가 1이면 아무것도 합치지 않습니다.",
                   "en": "Change the positions, components or group size and both rows of the figure are redrawn: the narrowing one always halves the components, the token-axis one divides the positions by the group size. A group of 1 merges nothing."},
     "tb.b2.site": {"ko": "대화형 앱에서는 H, W_u, W_s를 직접 고칠 수 있고, U·S·A와 요약이 그 자리에서 다시 계산됩니다. 이 페이지는 처음 예시를 보여 줍니다.",
@@ -657,7 +651,7 @@ TEXT: dict[str, dict[str, str]] = {
     "tb.gone": {"ko": "window를 벗어나 이제 요약 안에서만 읽히는 위치는 {p}입니다.",
                 "en": "Left the window, and now read only inside a summary: {p}."},
     #
-    # --- labels added for issue 25: site ---
+    # --- the static site's own labels ---
     "site.pager": {"ko": "이전 절과 다음 절", "en": "Previous and next section"},
     "site.prev": {"ko": "이전", "en": "Previous"},
     "site.next": {"ko": "다음", "en": "Next"},
@@ -679,7 +673,7 @@ TEXT: dict[str, dict[str, str]] = {
     "site.plotly.done": {"ko": "그림을 만들었습니다", "en": "Snapshot succeeded"},
     "site.plotly.failed": {"ko": "그림을 내려받지 못했습니다", "en": "Sorry, there was a problem downloading your snapshot!"},
     #
-    # --- labels added for issue 25: app ---
+    # --- the app's own labels ---
     "cap.tp": {"ko": "가정: tensor parallel에서는 GPU {tp}개가 요청마다 latent 캐시(MLA의 latent, V4의 K=V entry)를 한 벌씩 통째로 둡니다. GPU를 늘려도 요청의 자리는 늘지 않고, attention을 데이터 병렬로 두면 요청이 GPU 하나에만 있어 최대 {tp}배가 들어갑니다.", "en": "Assumed: under tensor parallelism all {tp} GPUs keep a whole copy of each request's latent cache (MLA's latent, V4's K = V entry): more GPUs add no room per request. Data-parallel attention keeps a request on one GPU and fits up to {tp}× as many."},
     "app.import.field": {"ko": "항목", "en": "field"},
     "app.import.value": {"ko": "값", "en": "value"},
