@@ -52,6 +52,7 @@ MAX_WIDTH = 1 << 20  # heads and widths
 MAX_ENTRY = 1 << 18  # values one layer caches per token: keeps bytes in int64 up to 2^30 tokens
 MAX_POSITIONS = 1 << 30  # windows and top-k
 FULL, SLIDING, LINEAR, NONE = "full_attention", "sliding_attention", "linear_attention", "no cache"
+BOTH = "attention beside a state"  # Falcon-H1: attention and Mamba2 in parallel in one layer
 
 
 class ConfigError(ValueError):
@@ -67,7 +68,8 @@ class Imported:
 
     used: field -> value taken from the file (text_config.<field> for a multimodal one);
     defaulted: field -> (value, where it comes from) for what the file leaves out;
-    ignored: fields that do not change the KV cache; notes: what a reader should know.
+    ignored: fields that do not change the KV cache; notes: what a reader should know;
+    draft: MTP layers the config names (in the model only when imported with `mtp`).
     """
 
     model: Model
@@ -76,6 +78,7 @@ class Imported:
     defaulted: dict[str, tuple[object, str]]
     ignored: tuple[str, ...]
     notes: tuple[str, ...]
+    draft: int = 0
 
 
 def _every(p: int) -> Callable[[int], list[str]]:
@@ -98,12 +101,20 @@ FAMILIES: dict[str, tuple[str, dict[str, object]]] = {
     "deepseek_v3": ("DeepseekV3Config", {"kv_lora_rank": 512, "qk_rope_head_dim": 64}),
     "gemma4_text": ("Gemma4TextConfig", {"global_head_dim": 512}),
     "qwen3_next": ("Qwen3NextConfig", {"full_attention_interval": 4}),
+    # its class derives layers_block_type: every layer runs attention and Mamba2 side by side
+    "falcon_h1": ("FalconH1Config", {"layers_block_type": lambda n: ["hybrid"] * n}),
 }
 # Fields that describe a linear-attention or state-space layer's state: a config with one of them
 # and no layout key that places such layers (Falcon-H1 runs Mamba beside attention in every layer)
 # is refused rather than priced as attention alone
 STATE_FIELDS = ("linear_num_value_heads", "linear_attn_config", "mamba_num_heads", "mamba_n_heads", "mamba_d_state",
-                "ssm_state_size")
+                "ssm_state_size", "conv_L_cache")
+# Fields that change the cache in ways the importer does not price: refused, never ignored
+UNPRICED = {
+    "kv_source_layer_ids": "layers that share compressed KV (V4.1) are not imported; the article's V4.1-Flash "
+                           "spec models them",
+    "sparse_attention_config": "block-sparse attention with its own index keys (MiniMax-M3) is not priced",
+}
 ALIASES = {"gemma3": "gemma3_text", "kimi_k2": "deepseek_v3"}  # Kimi K2 loads DeepseekV3Config
 
 
@@ -313,9 +324,10 @@ def import_config(config: dict | bytes | str, *, name: str = "custom", mtp: bool
         r.raw("model_type")
     if prefix:
         notes.append("read the language model's fields from text_config")
-    if "kv_source_layer_ids" in fields:
-        raise ConfigError(f"{r.name('kv_source_layer_ids')}: layers that share compressed KV (V4.1) are not "
-                          "imported; the article's V4.1-Flash spec models them")
+    for key, why in UNPRICED.items():
+        if fields.get(key) is not None and not (isinstance(fields[key], dict) and
+                                                fields[key].get("use_sparse_attention") is False):
+            raise ConfigError(f"{r.name(key)}: {why}")
     mla = r.available("kv_lora_rank")
     if not mla and not r.available("num_attention_heads"):
         arch = fields.get("architectures") or config.get("architectures") or fields.get("model_type")
@@ -330,6 +342,9 @@ def import_config(config: dict | bytes | str, *, name: str = "custom", mtp: bool
         design, kind, dims, entry, index_topk = (_mla if mla else _gqa)(r, notes)
         tags, window, state_kind = _schedule(r, notes)
         state = _state(r, state_kind, notes) if state_kind else None
+        if BOTH in tags:
+            notes.append(f"every layer runs attention and {state_kind} side by side: it stores KV and holds "
+                         "a state (layers_block_type \"hybrid\")")
         model = _model(name, dims, kind, entry, tags, window, index_topk, _shared(r, tags, notes), state)
         design = _design(design, tags, state)
         stray = next((f for f in STATE_FIELDS if f in fields), None) if state is None else None
@@ -337,13 +352,13 @@ def import_config(config: dict | bytes | str, *, name: str = "custom", mtp: bool
             raise ConfigError(f"{r.name(stray)} describes a linear-attention or state-space layer, but no layout "
                               "key the importer reads (layer_types, hybrid_override_pattern, attn_layer_period…) "
                               "says which layers hold one: it cannot price their state")
-    if n_mtp := _mtp(r, notes, mtp):
+    if (n_mtp := _mtp(r, notes, mtp)) and mtp:
         model = replace(model, layers=model.layers + _draft_layers(r, model, n_mtp))
     ignored = _ignored(config, r)
     notes += [f"{key} is {literal}, which JSON does not allow; the import does not read it" for key in ignored
               if (literal := _non_finite(_field(config, key)))]
     return Imported(model=model, design=design, used=r.used, defaulted=r.defaulted, ignored=ignored,
-                    notes=tuple(notes))
+                    notes=tuple(notes), draft=n_mtp)
 
 
 def _mla(r: _Reader, notes: list[str]):
@@ -449,8 +464,9 @@ def _entry_size(values: int, how: str) -> None:
 # What each value of a layout key makes a layer: full or sliding attention, a layer that holds a
 # fixed state (its kind named by the family's state fields, `_state`), or one that caches nothing.
 # transformers' legacy names ("mamba", "attention") are accepted beside the current ones.
-LAYER_TYPES = {FULL: FULL, "attention": FULL, SLIDING: SLIDING, LINEAR: LINEAR, "mamba": LINEAR}
-BLOCK_TYPES = {**LAYER_TYPES, "mlp": NONE, "moe": NONE}  # layers_block_type (Nemotron-H, Jamba)
+LAYER_TYPES = {FULL: FULL, "attention": FULL, SLIDING: SLIDING, LINEAR: LINEAR, "mamba": LINEAR, "conv": LINEAR}
+# layers_block_type (Nemotron-H, Jamba; Falcon-H1's class gives "hybrid" for every layer)
+BLOCK_TYPES = {**LAYER_TYPES, "mlp": NONE, "moe": NONE, "hybrid": BOTH}
 PATTERN = {"M": LINEAR, "*": FULL, "-": NONE, "E": NONE}  # hybrid_override_pattern (Nemotron-H)
 
 
@@ -459,7 +475,7 @@ def _schedule(r: _Reader, notes: list[str]) -> tuple[list[str], int, str]:
     the state kind of the LINEAR layers ("" where there are none), from the first layout key
     the config has."""
     tags, state = _layout(r, notes)
-    state = (state or _state_kind(r)) if LINEAR in tags else ""
+    state = (state or _state_kind(r)) if LINEAR in tags or BOTH in tags else ""
     if r.available("attention_chunk_size"):
         r.raw("attention_chunk_size")
         notes.append("attention_chunk_size: chunked layers are priced at full length, as vLLM allocates them "
@@ -568,14 +584,17 @@ def _nth(p: int) -> str:
 
 
 def _state_kind(r: _Reader) -> str:
-    """Which state the linear layers of a layer_types list hold, from the family's fields."""
+    """Which state the linear layers of a layout key hold, from the family's fields."""
     if r.available("linear_num_value_heads"):
         return "GDN"
-    if r.available("mamba_num_heads"):
+    if r.available("mamba_num_heads") or r.available("mamba_n_heads"):
         return "Mamba2"
-    raise ConfigError(f"{r.name('layer_types')} has linear layers, but the config has no state fields the importer "
-                      "knows (linear_num_value_heads for Gated DeltaNet, mamba_num_heads for Mamba2): it cannot "
-                      "price their state")
+    if r.available("conv_L_cache"):
+        return "ShortConv"
+    key = next(k for k in ("layer_types", "layers_block_type") if r.available(k))
+    raise ConfigError(f"{r.name(key)} has linear or state-space layers, but the config has no state fields the "
+                      "importer knows (linear_num_value_heads for Gated DeltaNet, mamba_num_heads or mamba_n_heads "
+                      "for Mamba2, conv_L_cache for a short convolution): it cannot price their state")
 
 
 DTYPES = {"bfloat16": F.BF16, "float16": F.Dtype("FP16", 16), "float32": F.FP32}
@@ -608,13 +627,21 @@ def _state(r: _Reader, kind: str, notes: list[str]) -> State:
         h, d, k = (_positive(config, name, f) for f in ("num_heads", "head_dim", "short_conv_kernel_size"))
         notes.append("Kimi Delta Attention's recurrent state is FP32, as vLLM holds it")
         return State(kind, ((conv, (k - 1) * 3 * h * d, model), (rec, h * d * d, F.FP32)))
-    if kind == "Mamba2":  # Nemotron-H
+    if kind == "Mamba2" and r.available("mamba_num_heads"):  # Nemotron-H
         h, p, n, g, k = (r.int(f, required=" (a Mamba2 layer's state)") for f in (
             "mamba_num_heads", "mamba_head_dim", "ssm_state_size", "n_groups", "conv_kernel"))
         ssm = _dtype(r, "mamba_ssm_cache_dtype", F.FP32, "the SSM state's dtype", notes)
         if not r.available("mamba_ssm_cache_dtype"):
             notes.append("the SSM state's dtype: FP32, vLLM's default for Nemotron-H")
         return State(kind, ((conv, (k - 1) * (h * p + 2 * g * n), model), (rec, h * p * n, ssm)))
+    if kind == "Mamba2":  # Granite 4.0-H, Falcon-H1: their own names, the inner width from mamba_expand
+        inner, h, p, n, g, k = _mamba2_widths(r)
+        return State(kind, ((conv, (k - 1) * (inner + 2 * g * n), model), (rec, h * p * n, model)))
+    if kind == "ShortConv":  # LFM2: a convolution window and no recurrent state
+        k = r.int("conv_L_cache", required=" (a short convolution's window)")
+        width = r.int("conv_dim") if r.available("conv_dim") else r.int(
+            "hidden_size", required=" (a short convolution is hidden_size channels wide)")
+        return State(kind, ((conv, (k - 1) * width, model),))
     if kind == "Mamba1":  # Jamba
         expand, n, k = (r.int(f, required=" (a Mamba layer's state)") for f in (
             "mamba_expand", "mamba_d_state", "mamba_d_conv"))
@@ -624,6 +651,28 @@ def _state(r: _Reader, kind: str, notes: list[str]) -> State:
     h = r.int("num_attention_heads", required="")
     d = r.int("head_dim") or r.int("hidden_size", required=" (the state's head width)") // h
     return State(kind, ((rec, h * d * d, model),))
+
+
+def _mamba2_widths(r: _Reader) -> tuple[int, ...]:
+    """Granite 4.0-H's and Falcon-H1's Mamba2 widths as vLLM reads them (granitemoehybrid.py,
+    falcon_h1.py): the inner width is mamba_d_ssm where given, else mamba_expand × hidden_size;
+    a head width of "auto" is inner ÷ heads."""
+    why = " (a Mamba2 layer's state)"
+    if r.available("mamba_d_ssm"):
+        inner = r.int("mamba_d_ssm")
+    else:
+        expand = r.int("mamba_expand", required=why)
+        inner = r.derived("mamba_d_ssm", expand * r.int("hidden_size", required=why), "mamba_expand × hidden_size")
+    h = r.int("mamba_n_heads", required=why)
+    if r.raw("mamba_d_head") == "auto":
+        if inner % h:
+            raise ConfigError(f"{r.name('mamba_d_head')} is \"auto\" but the inner width {inner:,} does not "
+                              f"divide into {r.name('mamba_n_heads')} {h}")
+        p = r.derived("mamba_d_head", inner // h, "inner width ÷ mamba_n_heads")
+    else:
+        p = r.int("mamba_d_head", required=why)
+    n, g, k = (r.int(f, required=why) for f in ("mamba_d_state", "mamba_n_groups", "mamba_d_conv"))
+    return inner, h, p, n, g, k
 
 
 def _positive(config: dict, name: str, key: str) -> int:
@@ -652,15 +701,15 @@ def _shared(r: _Reader, tags: list[str], notes: list[str]) -> dict[int, int]:
 
 
 def _mtp(r: _Reader, notes: list[str], counted: bool) -> int:
-    """How many MTP (draft) layers to count: they hold KV only while speculative decoding runs
-    them, so none unless `counted`; said either way."""
+    """How many MTP (draft) layers the config names: they hold KV only while speculative decoding
+    runs them, so they are counted only when `counted`; said either way."""
     for key in ("num_nextn_predict_layers", "mtp_num_hidden_layers"):
         if r.available(key) and (n := r.int(key, minimum=0, maximum=MAX_LAYERS)):
             notes.append(f"{r.name(key)} {n}: " + ("the MTP layers are counted, each an attention layer as "
                                                     "speculative decoding runs it" if counted else
                                                     "the MTP layers are not counted; they hold KV only while "
                                                     "speculative decoding runs them"))
-            return n if counted else 0
+            return n
     return 0
 
 
@@ -679,6 +728,8 @@ def _draft_layers(r: _Reader, model: Model, n: int) -> tuple[Layer, ...]:
 
 def _design(design: str, tags: list[str], state: State | None) -> str:
     attention = [t for t in tags if t in (FULL, SLIDING)]
+    if state and BOTH in tags:
+        return f"parallel hybrid: {design} beside {state.kind} in every layer"
     if state:
         return f"hybrid {state.kind} + {design}"
     if all(t == SLIDING for t in attention):
@@ -690,7 +741,7 @@ def _model(name: str, dims: Dims, kind: str, entry, tags: list[str], window: int
            shared: dict[int, int], state: State | None) -> Model:
     """One Layer object per kind, shared by the schedule (10,000 layers cost a few objects)."""
     plain = {FULL: Layer(kind), SLIDING: Layer("SWA"), NONE: Layer("FFN"),
-             **({LINEAR: Layer(state.kind)} if state else {})}
+             **({LINEAR: Layer(state.kind), BOTH: Layer(kind, beside=state.kind)} if state else {})}
     layers = tuple(Layer("SWA" if t == SLIDING else kind, kv_from=shared[i]) if i in shared else plain[t]
                    for i, t in enumerate(tags))
     cache = []

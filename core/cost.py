@@ -280,7 +280,7 @@ def layer_groups(model: Model | str, precision: Precision = DEPLOYED) -> tuple[L
     groups: dict[tuple, list[int]] = {}
     for i, ly in enumerate(m.layers):
         per = Fraction(b["main_kv"] * ly.stores_global + b["index_key"] * ly.stores_index_key, ly.ratio)
-        key = (ly.kind, per, b["local_kv"] * m.window * ly.stores_local, state * ly.holds_state, ly.shared)
+        key = (ly.label, per, b["local_kv"] * m.window * ly.stores_local, state * ly.holds_state, ly.shared)
         groups.setdefault(key, []).append(i)
     return tuple(LayerGroup(kind, tuple(ix), _exact(per), window, held, shared)
                  for (kind, per, window, held, shared), ix in groups.items())

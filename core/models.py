@@ -181,8 +181,9 @@ class State:
 # Layers that cache nothing: Nemotron-H's MLP and MoE layers, which its pattern lists as layers
 NO_CACHE_KINDS = ("FFN",)
 # Layers that hold a fixed state instead of KV: Gated DeltaNet (Qwen3-Next, Qwen3.5), Kimi Delta
-# Attention, Mamba2 (Nemotron-H), Mamba1 (Jamba), MiniMax's lightning attention
-STATE_KINDS = ("GDN", "KDA", "Mamba2", "Mamba1", "Lightning")
+# Attention, Mamba2 (Nemotron-H, Granite 4.0-H, Falcon-H1), Mamba1 (Jamba), MiniMax's lightning
+# attention, LFM2's short convolution
+STATE_KINDS = ("GDN", "KDA", "Mamba2", "Mamba1", "Lightning", "ShortConv")
 ATTENTION_KINDS = ("MHA", "GQA", "MLA", "DSA")  # a plain layer's global KV: its own, or kv_from's
 
 
@@ -197,6 +198,8 @@ class Layer:
           re-picks with own query), reuse (borrows KV and the selection list)
     kv_from / sel_from: index of the layer whose global KV / selection this layer uses; a plain
           or sliding layer with kv_from stores nothing (Gemma 3n's and 4's shared-KV layers)
+    beside: a STATE_KINDS kind that runs in parallel with this attention layer and holds its
+          state too (Falcon-H1's Mamba2 beside attention in every layer)
     """
 
     kind: str
@@ -205,6 +208,12 @@ class Layer:
     kv_from: int | None = None
     sel_from: int | None = None
     stack: str = ""  # "encoder" | "decoder" for V4.1's causal encoder-decoder
+    beside: str = ""
+
+    @property
+    def label(self) -> str:
+        """The kind, with what runs beside it: "GQA + Mamba2"."""
+        return f"{self.kind} + {self.beside}" if self.beside else self.kind
 
     @property
     def windowed(self) -> bool:
@@ -228,7 +237,7 @@ class Layer:
 
     @property
     def holds_state(self) -> bool:
-        return self.kind in STATE_KINDS
+        return self.kind in STATE_KINDS or bool(self.beside)
 
     @property
     def attends(self) -> bool:

@@ -41,11 +41,15 @@ def read_config_json() -> None:
     raw = upload.getvalue() if upload else pasted.encode() if pasted.strip() else None
     if not raw:
         return
+    name = config_name(raw, upload.name if upload else "")
     try:
-        found = import_config(raw, name=config_name(raw, upload.name if upload else ""))
+        found = import_config(raw, name=name)
     except ConfigError as e:
         st.error(t("by.bad", L, e=e))
         return
+    # MTP layers hold KV only while speculative decoding runs them: off unless asked
+    if found.draft and st.checkbox(t("by.mtp", L, n=found.draft), key="cfg_mtp"):
+        found = import_config(raw, name=f"{name} + MTP", mtp=True)
     ui.remember_import(found)
     st.success(t("by.detected", L, name=found.model.name, design=found.design))
     st.dataframe(pd.DataFrame(

@@ -235,10 +235,10 @@ def test_a_hybrids_row_gives_its_fixed_state_and_its_layers_and_counts_the_state
 def test_a_config_with_a_layer_kind_the_importer_does_not_know_exits_2_naming_the_field(tmp_path):
     path = tmp_path / "config.json"
     path.write_text(json.dumps({"num_hidden_layers": 2, "num_attention_heads": 4, "head_dim": 8,
-                                "layers_block_type": ["attention", "hybrid"]}))
+                                "layers_block_type": ["attention", "retention"]}))
     done = run("--config", str(path), "--json")
     assert done.returncode == 2 and done.stdout == ""
-    assert 'layers_block_type has "hybrid", a layer kind the importer does not price' in done.stderr
+    assert 'layers_block_type has "retention", a layer kind the importer does not price' in done.stderr
 
 
 def test_mtp_counts_a_configs_mtp_layers_and_needs_a_config():

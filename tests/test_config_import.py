@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 import core
 from core import registry
 from core.config_import import MAX_BYTES, ConfigError, Imported, import_config, read_config
-from core.cost import Precision
+from core.cost import Precision, layer_groups
 from core.open_models import CONFIGS
 
 SLIDING = "sliding_attention"
@@ -33,6 +33,53 @@ def bf16_storage(imported: Imported) -> int:
 
 
 # --- what the import reads ---------------------------------------------------------------------
+
+
+def test_granite_style_mamba2_fields_size_the_state_from_mamba_expand():
+    # Granite 4.0-H's names: the inner width is mamba_expand × hidden_size, "auto" heads share it
+    imported = import_config(config(num_hidden_layers=4, layer_types=["mamba", "mamba", "mamba", "attention"],
+                                    mamba_n_heads=64, mamba_d_head="auto", mamba_d_state=128, mamba_n_groups=1,
+                                    mamba_d_conv=4, mamba_expand=2))
+    inner = 2 * 4096
+    assert imported.defaulted["mamba_d_head"] == (inner // 64, "inner width ÷ mamba_n_heads")
+    assert core.state_bytes(imported.model) == 3 * (3 * (inner + 2 * 128) * 2 + 64 * 128 * 128 * 2)
+    assert bf16_storage(imported) == 1 * 2 * 8 * 128 * 2
+
+
+def test_falcon_h1_runs_attention_and_mamba2_in_every_layer():
+    # no layout key in the file: FalconH1Config gives every layer "hybrid"; mamba_d_ssm is the inner width
+    imported = import_config(config(model_type="falcon_h1", num_hidden_layers=3, num_key_value_heads=2,
+                                    head_dim=128, mamba_d_ssm=3072, mamba_n_heads=24, mamba_d_head=128,
+                                    mamba_d_state=256, mamba_n_groups=1, mamba_d_conv=4, mamba_expand=2))
+    m = imported.model
+    assert [ly.label for ly in m.layers] == ["GQA + Mamba2"] * 3 and m.n_state == m.n_global == 3
+    assert core.state_bytes(m) == 3 * (3 * (3072 + 2 * 256) * 2 + 24 * 128 * 256 * 2)
+    assert bf16_storage(imported) == 3 * 2 * 2 * 128 * 2
+    assert imported.design == "parallel hybrid: GQA beside Mamba2 in every layer"
+    [group] = layer_groups(m, core.ALL_BF16)
+    assert (group.kind, group.per_token, group.state) == ("GQA + Mamba2", 2 * 2 * 128 * 2, core.state_bytes(m) // 3)
+
+
+@pytest.mark.parametrize("width", [{}, {"conv_dim": 1024}])
+def test_a_short_convolution_holds_its_window_of_inputs_and_no_recurrent_state(width):
+    # LFM2: conv_L_cache − 1 inputs of conv_dim channels (vLLM's lfm2.py), else hidden_size (lfm2_moe.py)
+    imported = import_config(config(num_hidden_layers=3, layer_types=["conv", "conv", "full_attention"],
+                                    conv_L_cache=3, **width))
+    channels = width.get("conv_dim", 4096)
+    assert [(what, values) for what, values, _ in imported.model.state.parts] == [("convolution", 2 * channels)]
+    assert core.state_bytes(imported.model) == 2 * 2 * channels * 2
+
+
+def test_sparse_attention_switched_off_is_plain_attention():
+    imported = import_config(config(sparse_attention_config={"use_sparse_attention": False}))
+    assert bf16_storage(imported) == 32 * 2 * 8 * 128 * 2
+
+
+def test_the_import_says_how_many_mtp_layers_the_config_names_counted_or_not():
+    text = config(num_nextn_predict_layers=2)
+    assert [(i.draft, i.model.n_layers) for i in (import_config(text), import_config(text, mtp=True))] == [
+        (2, 32), (2, 34)]
+    assert import_config(config()).draft == 0
 
 
 def test_a_gqa_config_becomes_a_spec_with_k_and_v_per_kv_head():
@@ -199,14 +246,14 @@ BAD = {
                               'layer_types has "chunked_attention", a layer kind the importer does not price'),
     "linear layers without state fields": (
         config(num_hidden_layers=2, layer_types=["full_attention", "linear_attention"]),
-        "layer_types has linear layers, but the config has no state fields"),
+        "layer_types has linear or state-space layers, but the config has no state fields"),
     "a Gated DeltaNet layer without its widths": (
         config(num_hidden_layers=2, layer_types=["full_attention", "linear_attention"], linear_num_value_heads=32),
         "linear_num_key_heads is missing (a Gated DeltaNet layer's state)"),
     "layer_types not a list": (config(layer_types="sliding"),
                                'layer_types must be a list with an entry per layer, got a string "sliding"'),
-    "an unknown layers_block_type": (config(num_hidden_layers=2, layers_block_type=["mamba", "hybrid"]),
-                                     'layers_block_type has "hybrid"'),
+    "an unknown layers_block_type": (config(num_hidden_layers=2, layers_block_type=["mamba", "retention"]),
+                                     'layers_block_type has "retention"'),
     "an unknown pattern character": (config(num_hidden_layers=3, hybrid_override_pattern="M*X"),
                                      'hybrid_override_pattern has "X"'),
     "a pattern of the wrong length": (config(num_hidden_layers=3, hybrid_override_pattern="M*"),
@@ -222,6 +269,16 @@ BAD = {
     "every layer shared": (config(num_hidden_layers=2, num_kv_shared_layers=2),
                            "num_kv_shared_layers 2: layer 0 (full_attention) has no earlier layer of its type"),
     "layers sharing compressed KV": (config(kv_source_layer_ids=[0]), "kv_source_layer_ids: layers that share"),
+    "block-sparse attention": (config(sparse_attention_config={"use_sparse_attention": True, "sparse_index_dim": 128}),
+                               "sparse_attention_config: block-sparse attention with its own index keys"),
+    # Zamba2: its "hybrid" layers are Mamba2 beside a shared attention block, its widths named its own way
+    "Zamba2's state fields": (config(num_hidden_layers=2, layers_block_type=["mamba", "hybrid"], n_mamba_heads=8),
+                              "layers_block_type has linear or state-space layers, but the config has no state "
+                              "fields the importer knows"),
+    "an auto head width that does not divide": (
+        config(num_hidden_layers=2, layer_types=["mamba", "attention"], mamba_n_heads=7, mamba_d_head="auto",
+               mamba_expand=2, mamba_d_state=16, mamba_n_groups=1, mamba_d_conv=4),
+        'mamba_d_head is "auto" but the inner width 8,192 does not divide into mamba_n_heads 7'),
     "state fields no layout key places": (config(mamba_d_ssm=1024, mamba_n_heads=16, mamba_d_state=128),
                                           "mamba_n_heads describes a linear-attention or state-space layer"),
     "a negative window": (config(sliding_window=-1), "sliding_window must be at least 1, got -1"),
