@@ -42,8 +42,8 @@ _PRESETS = (
     # "35B-A3B", "397B-A17B", "48B-A3B", "30B-A3B", "56B", "26B-A4B", "235B-A22B", "7B"; Jamba 1.5 Mini
     # 52B (AI21's card: 12B active of 52B), Gemma 3n E2B 5B raw (its card: 2B effective, 5B raw),
     # MiMo-V2-Flash 309B (its card), MiniMax-M2.7 230B (MiniMax-M2's card; the same architecture),
-    # Kimi K2.5 1T (its card), Llama 4 Scout 109B (Meta's card: 17B active of 109B), Phi-4-mini 3.8B.
-    # GLM-5 and GLM-5.1: no total was found: 0.
+    # Kimi K2.5 1T (its card), Llama 4 Scout 109B (Meta's card: 17B active of 109B), Phi-4-mini 3.8B,
+    # GLM-5 744B (its report, arXiv:2602.15763; GLM-5.1's config is GLM-5's, so the same total).
     ("qwen3-next-80b-a3b", "Qwen3-Next 80B-A3B", 80_000_000_000,
      f"{_HF}/Qwen/Qwen3-Next-80B-A3B-Instruct/blob/main/config.json"),
     ("qwen3.5-27b", "Qwen3.5 27B", 27_000_000_000, f"{_HF}/Qwen/Qwen3.5-27B/blob/main/config.json"),
@@ -61,8 +61,8 @@ _PRESETS = (
     ("gemma-4-26b-a4b", "Gemma 4 26B-A4B", 26_000_000_000, f"{_HF}/google/gemma-4-26B-A4B/blob/main/config.json"),
     ("mimo-v2-flash", "MiMo-V2-Flash", 309_000_000_000, f"{_HF}/XiaomiMiMo/MiMo-V2-Flash/blob/main/config.json"),
     ("minimax-m2.7", "MiniMax-M2.7", 230_000_000_000, f"{_HF}/MiniMaxAI/MiniMax-M2.7/blob/main/config.json"),
-    ("glm-5", "GLM-5", 0, f"{_HF}/zai-org/GLM-5/blob/main/config.json"),
-    ("glm-5.1", "GLM-5.1", 0, f"{_HF}/zai-org/GLM-5.1/blob/main/config.json"),
+    ("glm-5", "GLM-5", 744_000_000_000, f"{_HF}/zai-org/GLM-5/blob/main/config.json"),
+    ("glm-5.1", "GLM-5.1", 744_000_000_000, f"{_HF}/zai-org/GLM-5.1/blob/main/config.json"),
     ("qwen3-235b-a22b", "Qwen3 235B-A22B", 235_000_000_000, f"{_HF}/Qwen/Qwen3-235B-A22B/blob/main/config.json"),
     ("llama-4-scout", "Llama 4 Scout", 109_000_000_000,
      f"{_HF}/meta-llama/Llama-4-Scout-17B-16E/blob/main/config.json"),

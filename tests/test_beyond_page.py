@@ -53,6 +53,18 @@ def test_a_pasted_config_works_as_an_upload_does():
     assert not at.exception and "read as GQA" in at.success[0].value
 
 
+def test_a_configs_mtp_layers_are_counted_only_when_the_switch_is_on():
+    v3 = (ROOT / "tests" / "fixtures" / "configs" / "deepseek-v3.json").read_bytes()
+    at = assert_page_runs()
+    at.file_uploader(key="cfg_file").upload("v3.json", v3, "application/json").run()
+    switch = at.checkbox(key="cfg_mtp")
+    assert switch.label.startswith("Count its 1 MTP layer") and not switch.value
+    assert not any(name.endswith("+ MTP") for name in at.multiselect(key="models").options)
+    at = switch.check().run()
+    assert not at.exception and "v3 + MTP: read as MLA" in at.success[0].value
+    assert {"v3", "v3 + MTP"} <= set(at.multiselect(key="models").options)
+
+
 BOOL_LAYERS = LLAMA.decode().replace('"num_hidden_layers": 32', '"num_hidden_layers": true')
 
 
