@@ -12,8 +12,10 @@ The design comes from the fields, layer by layer (the counting rules are docs/co
   hybrid_layer_pattern, attn_layer_period, full_attention_interval, then the sliding-window
   keys); a value outside its vocabulary is refused, never priced as plain attention.
 - a linear-attention or state-space layer (Gated DeltaNet, Kimi Delta Attention, Mamba2, Mamba,
-  lightning) holds a fixed state per sequence, sized as vLLM sizes it; a shared-KV layer
-  (num_kv_shared_layers) stores nothing; a sliding layer keeps min(N, window) positions.
+  lightning, a short convolution) holds a fixed state per sequence, sized as vLLM sizes it, and
+  a Falcon-H1 layer holds one beside its attention; a shared-KV layer (num_kv_shared_layers)
+  stores nothing; a sliding layer keeps min(N, window) positions.
+- fields that change the cache in ways not priced here (UNPRICED) are refused, never ignored.
 - compress_ratios (DeepSeek-V4) gives CSA and HCA layers as the article's V4-Flash counts them.
 
 A multimodal config's language model is read from text_config. Where the file omits a field,
