@@ -8,7 +8,7 @@ The design comes from the fields, layer by layer (the counting rules are docs/co
   hidden_size / num_attention_heads where neither the file nor the family's class gives one),
   the value v_head_dim wide where given; sliding and full layers may have widths of their own.
 - which layer is which comes from the first layout key the config has (layer_types,
-  layers_block_type, hybrid_override_pattern, linear_attn_config, attn_type_list,
+  layers_block_type, full_attn_idxs, hybrid_override_pattern, linear_attn_config, attn_type_list,
   hybrid_layer_pattern, attn_layer_period, full_attention_interval, then the sliding-window
   keys); a value outside its vocabulary is refused, never priced as plain attention.
 - a linear-attention or state-space layer (Gated DeltaNet, Kimi Delta Attention, Mamba2, Mamba,
@@ -501,6 +501,9 @@ def _layout(r: _Reader, notes: list[str]) -> tuple[list[str], str]:
         return _listed(r, "layer_types", LAYER_TYPES), ""
     if r.available("layers_block_type"):
         return _listed(r, "layers_block_type", BLOCK_TYPES), ""
+    if r.available("full_attn_idxs"):  # LFM2 before layer_types: attention here, a short convolution elsewhere
+        full = _indices(r, "full_attn_idxs")
+        return [FULL if i in full else LINEAR for i in range(n)], ""
     if r.available("hybrid_override_pattern"):
         return _listed(r, "hybrid_override_pattern", PATTERN, chars=True), "Mamba2"
     if "linear_attn_config" in r.fields:
@@ -552,6 +555,16 @@ def _listed(r: _Reader, key: str, vocabulary: dict, *, chars: bool = False) -> l
     return [vocabulary[v] for v in value]
 
 
+def _indices(r: _Reader, key: str) -> set[int]:
+    """A list of layer indices from 0, each once."""
+    value, n = r.raw(key), r.n_layers
+    if not isinstance(value, list) or not all(isinstance(i, int) and not isinstance(i, bool) and 0 <= i < n
+                                              for i in value) or len(set(value)) != len(value):
+        raise ConfigError(f"{r.name(key)} must list layer indices from 0 to {n - 1} "
+                          f"({r.name('num_hidden_layers')} {n}), each once; got {_show(value)}")
+    return set(value)
+
+
 def _kimi_layers(r: _Reader) -> list[str]:
     """Kimi Linear: linear_attn_config's kda_layers and full_attn_layers, numbered from 1."""
     config, name = r.raw("linear_attn_config"), r.name("linear_attn_config")
@@ -593,7 +606,7 @@ def _state_kind(r: _Reader) -> str:
         return "Mamba2"
     if r.available("conv_L_cache"):
         return "ShortConv"
-    key = next(k for k in ("layer_types", "layers_block_type") if r.available(k))
+    key = next(k for k in ("layer_types", "layers_block_type", "full_attn_idxs") if r.available(k))
     raise ConfigError(f"{r.name(key)} has linear or state-space layers, but the config has no state fields the "
                       "importer knows (linear_num_value_heads for Gated DeltaNet, mamba_num_heads or mamba_n_heads "
                       "for Mamba2, conv_L_cache for a short convolution): it cannot price their state")

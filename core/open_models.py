@@ -68,6 +68,11 @@ _PRESETS = (
      f"{_HF}/meta-llama/Llama-4-Scout-17B-16E/blob/main/config.json"),
     ("olmo-3-7b", "Olmo 3 7B", 7_000_000_000, f"{_HF}/allenai/Olmo-3-1025-7B/blob/main/config.json"),
     ("phi-4-mini", "Phi-4-mini", 3_800_000_000, f"{_HF}/microsoft/Phi-4-mini-instruct/blob/main/config.json"),
+    # Granite 4.0-H Small 32B (IBM's card: 32B total, 9B active); MiniMax-M1 456B (its card: 456B
+    # total, 45.9B active)
+    ("granite-4.0-h-small", "Granite 4.0-H Small", 32_000_000_000,
+     f"{_HF}/ibm-granite/granite-4.0-h-small/blob/main/config.json"),
+    ("minimax-m1-80k", "MiniMax-M1", 456_000_000_000, f"{_HF}/MiniMaxAI/MiniMax-M1-80k/blob/main/config.json"),
 )
 
 

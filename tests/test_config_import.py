@@ -70,6 +70,16 @@ def test_a_short_convolution_holds_its_window_of_inputs_and_no_recurrent_state(w
     assert core.state_bytes(imported.model) == 2 * 2 * channels * 2
 
 
+def test_lfm2s_attention_indices_place_its_short_convolutions():
+    # LFM2-1.2B's fields as published: attention at full_attn_idxs, a convolution of hidden_size elsewhere
+    imported = import_config(json.dumps({
+        "model_type": "lfm2", "num_hidden_layers": 16, "hidden_size": 2048, "num_attention_heads": 32,
+        "num_key_value_heads": 8, "conv_L_cache": 3, "full_attn_idxs": [2, 5, 8, 10, 12, 14]}))
+    assert [i for i, ly in enumerate(imported.model.layers) if ly.kind == "GQA"] == [2, 5, 8, 10, 12, 14]
+    assert core.state_bytes(imported.model) == 10 * 2 * 2048 * 2 == 81_920
+    assert bf16_storage(imported) == 6 * 2 * 8 * 64 * 2
+
+
 def test_sparse_attention_switched_off_is_plain_attention():
     imported = import_config(config(sparse_attention_config={"use_sparse_attention": False}))
     assert bf16_storage(imported) == 32 * 2 * 8 * 128 * 2
@@ -269,6 +279,11 @@ BAD = {
     "every layer shared": (config(num_hidden_layers=2, num_kv_shared_layers=2),
                            "num_kv_shared_layers 2: layer 0 (full_attention) has no earlier layer of its type"),
     "layers sharing compressed KV": (config(kv_source_layer_ids=[0]), "kv_source_layer_ids: layers that share"),
+    "attention indices out of range": (config(num_hidden_layers=4, full_attn_idxs=[1, 4], conv_L_cache=3),
+                                       "full_attn_idxs must list layer indices from 0 to 3 (num_hidden_layers 4)"),
+    "attention indices without a convolution's fields": (
+        config(num_hidden_layers=2, full_attn_idxs=[1]),
+        "full_attn_idxs has linear or state-space layers, but the config has no state fields"),
     "block-sparse attention": (config(sparse_attention_config={"use_sparse_attention": True, "sparse_index_dim": 128}),
                                "sparse_attention_config: block-sparse attention with its own index keys"),
     # Zamba2: its "hybrid" layers are Mamba2 beside a shared attention block, its widths named its own way

@@ -77,6 +77,12 @@ HAND = {
     "llama-4-scout": dict(storage=48 * 2 * 8 * 128 * 2, local=0),  # chunked layers at full length, as vLLM
     "olmo-3-7b": dict(storage=8 * 2 * 32 * 128 * 2, local=24 * 4096 * 2 * 32 * 128 * 2),
     "phi-4-mini": dict(storage=32 * 2 * 8 * 128 * 2, local=0),  # its window (262,144) exceeds any context
+    # Granite's Mamba2 names: inner width 2 × 4,096, a convolution over 3 inputs of 8,192 + 2 × 1 group × 128
+    # channels, 128 heads × 64 × 128 of BF16 state; attention at layers 5, 15, 25, 35
+    "granite-4.0-h-small": dict(storage=4 * 2 * 8 * 128 * 2, local=0,
+                                state=36 * (3 * (8192 + 2 * 128) * 2 + 128 * 64 * 128 * 2)),
+    # lightning attention: 64 heads × 128 × 128 per layer, no convolution; every 8th of 80 layers softmax
+    "minimax-m1-80k": dict(storage=10 * 2 * 8 * 128 * 2, local=0, state=70 * 64 * 128 * 128 * 2),
 }
 DESIGNS = {
     "llama-3.1-8b": "GQA", "qwen3-8b": "GQA", "qwen3-32b": "GQA", "gemma-3-4b": "hybrid local/global GQA",
@@ -88,7 +94,8 @@ DESIGNS = {
     "jamba-1.5-mini": "hybrid Mamba1 + GQA", "gemma-3n-e2b": "hybrid local/global GQA",
     "gemma-4-26b-a4b": "hybrid local/global GQA", "mimo-v2-flash": "hybrid local/global GQA", "minimax-m2.7": "GQA",
     "glm-5": "MLA + DSA indexer", "glm-5.1": "MLA + DSA indexer", "qwen3-235b-a22b": "GQA", "llama-4-scout": "GQA",
-    "olmo-3-7b": "hybrid local/global MHA", "phi-4-mini": "GQA",
+    "olmo-3-7b": "hybrid local/global MHA", "phi-4-mini": "GQA", "granite-4.0-h-small": "hybrid Mamba2 + GQA",
+    "minimax-m1-80k": "hybrid Lightning + GQA",
 }
 
 
