@@ -3,6 +3,7 @@ the models, and a variant switched on shows its chart."""
 
 from __future__ import annotations
 
+import json
 import re
 
 import pytest
@@ -30,25 +31,39 @@ def test_a_variant_switched_on_draws_the_reconciliation_chart(page, app_url):
     expect(chart(page, "reconciliation").locator("text", has_text="71,424 B").first).to_be_attached()
 
 
-# a config of each kind of layer beyond plain attention: (fixture, what the import reads it as, a layer kind
-# its table lists, that kind's state per layer in bytes)
+# a config of each kind of layer beyond plain attention: (a preset's fixture, or the fields of one whose
+# published file is not kept; what the import reads it as, a layer kind its table lists, that kind's state
+# per layer in bytes)
+FALCON_H1_7B = {"model_type": "falcon_h1", "num_hidden_layers": 44, "num_attention_heads": 12,
+                "num_key_value_heads": 2, "head_dim": 128, "hidden_size": 3072, "mamba_d_conv": 4, "mamba_d_head": 128,
+                "mamba_d_ssm": 3072, "mamba_d_state": 256, "mamba_expand": 2, "mamba_n_groups": 1, "mamba_n_heads": 24}
+LFM2_1_2B = {"model_type": "lfm2", "num_hidden_layers": 16, "hidden_size": 2048, "num_attention_heads": 32,
+             "num_key_value_heads": 8, "conv_L_cache": 3, "full_attn_idxs": [2, 5, 8, 10, 12, 14]}
 HYBRIDS = {
     "qwen3-next-80b-a3b": ("hybrid GDN + GQA", "GDN", 3 * (2 * 16 * 128 + 32 * 128) * 2 + 32 * 128 * 128 * 2),
     "kimi-linear-48b-a3b": ("hybrid KDA + MLA", "KDA", 3 * 3 * 32 * 128 * 2 + 32 * 128 * 128 * 4),
     "nemotron-3-nano-30b-a3b": ("hybrid Mamba2 + GQA", "Mamba2", 3 * (64 * 64 + 2 * 8 * 128) * 2 + 64 * 64 * 128 * 4),
     "jamba-1.5-mini": ("hybrid Mamba1 + GQA", "Mamba1", 3 * 8192 * 2 + 8192 * 16 * 2),
+    "minimax-m1-80k": ("hybrid Lightning + GQA", "Lightning", 64 * 128 * 128 * 2),
     "gemma-3n-e2b": ("hybrid local/global GQA", "SWA (reads another layer's KV)", 0),
+    "falcon-h1": ("parallel hybrid: GQA beside Mamba2 in every layer", "GQA + Mamba2",
+                  3 * (3072 + 2 * 256) * 2 + 24 * 128 * 256 * 2, FALCON_H1_7B),
+    "lfm2": ("hybrid ShortConv + GQA", "ShortConv", 2 * 2048 * 2, LFM2_1_2B),
 }
+
+
+def _config_bytes(fixture: str, fields: dict | None) -> bytes:
+    return json.dumps(fields).encode() if fields else (REPO_ROOT / "tests" / "fixtures" / "configs" /
+                                                        f"{fixture}.json").read_bytes()
 
 
 def test_an_uploaded_config_of_each_layer_kind_shows_its_layers_and_its_state(page, app_url, tmp_path):
     assert_opens_without_exception(page, f"{app_url}/any-model?lang=en&models=v3.2")
     page.get_by_text("Import a config.json").click()
     picker = page.locator('[data-testid="stMultiSelect"] input').first
-    for fixture, (design, kind, state) in HYBRIDS.items():
+    for fixture, (design, kind, state, *fields) in HYBRIDS.items():
         name = f"up-{fixture}"  # a name of its own, apart from the preset's
-        (tmp_path / f"{name}.json").write_bytes((REPO_ROOT / "tests" / "fixtures" / "configs" / f"{fixture}.json")
-                                                .read_bytes())
+        (tmp_path / f"{name}.json").write_bytes(_config_bytes(fixture, fields[0] if fields else None))
         page.locator('[data-testid="stFileUploaderDropzoneInput"]').set_input_files(str(tmp_path / f"{name}.json"))
         expect(page.get_by_text(f"{name}: read as {design}")).to_be_visible()
         assert_ready_without_exception(page)  # the run that read it has drawn the picker anew
