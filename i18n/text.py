@@ -549,7 +549,7 @@ TEXT: dict[str, dict[str, str]] = {
     "by.paste": {"ko": "또는 붙여 넣기", "en": "or paste it"},
     "by.name": {"ko": "이름", "en": "Name"},
     "by.detected": {"ko": "{name}: {design} 구조로 읽었습니다. 아래 모델 목록에 추가했습니다.", "en": "{name}: read as {design}. Added to the models below."},
-    "by.mtp": {"ko": "MTP 층 {n}개도 셉니다 (추측 디코딩으로 돌릴 때만 KV를 둡니다)", "en": "Count its {n} MTP layer(s) too (they hold KV only while speculative decoding runs them)"},
+    "by.mtp": {"ko": "MTP 층 {n}개도 셉니다 (speculative decoding으로 돌릴 때만 KV를 둡니다)", "en": "Count its {n} MTP layer(s) too (they hold KV only while speculative decoding runs them)"},
     "by.bad": {"ko": "이 config를 읽을 수 없습니다: {e}", "en": "This config cannot be read: {e}"},
     "by.fields": {"ko": "읽은 필드, 기본값을 쓴 필드, 무시한 필드", "en": "Fields used, defaulted and ignored"},
     "by.used": {"ko": "읽은 값", "en": "used"},
