@@ -144,8 +144,8 @@ def plan(model: Model | str, context, gpu: GPU | str, weights: int, precision: c
 
 def read_floor_seconds(model: Model | str, context, precision: cost.Precision, bandwidth_bytes_per_s: float,
                        batch: int = 1, tp: int = 1):
-    """The least time one decode step can spend reading the cache: bytes read (KV + index key,
-    core.cost.reads) × batch ÷ aggregate HBM bandwidth (tp × bandwidth), where a replicated
+    """The least time one decode step can spend reading the cache: bytes read (KV + index key
+    + linear layers' states, core.cost.reads) × batch ÷ aggregate HBM bandwidth (tp × bandwidth), where a replicated
     latent is read by every rank (so MLA's floor does not fall with tp; head-split KV's does).
 
     A lower bound, not a speed prediction: reading the weights, compute, kernel efficiency and

@@ -108,8 +108,8 @@ def _record(p) -> dict:
 def build_read_floor(*, models: Sequence[str] = PLANNER_MODELS, precision: Precision = DEPLOYED,
                      gpu: str = "h200", memory_gb: float = 141.0, bandwidth_tb: float = 4.8, batch: int = 1,
                      tp: int = 8, lang: str = "ko") -> go.Figure:
-    """The least time a decode step can spend reading the cache (KV + index key) over HBM
-    bandwidth, against context: a lower bound, not a speed prediction."""
+    """The least time a decode step can spend reading the cache (KV + index key, and a hybrid's
+    states) over HBM bandwidth, against context: a lower bound, not a speed prediction."""
     if not models:
         raise ValueError("need at least one model")
     g = gpu_of(gpu, memory_gb, bandwidth_tb)
@@ -119,7 +119,8 @@ def build_read_floor(*, models: Sequence[str] = PLANNER_MODELS, precision: Preci
                    hovertemplate="N=%{x:,}<br>%{y:,.1f} µs<extra>%{fullData.name}</extra>")
               for i, m in enumerate(models)]
     title = t("floor.title", lang)
-    sub = t("floor.sub", lang, g=g.name, tp=tp, bw=f"{g.bandwidth_bytes_per_s * tp / 1e12:g}", b=batch)
+    what = t("floor.what.state" if any(get(m).state for m in models) else "floor.what", lang)
+    sub = t("floor.sub", lang, g=g.name, tp=tp, bw=f"{g.bandwidth_bytes_per_s * tp / 1e12:g}", b=batch, what=what)
     return go.Figure(data=traces, layout=dict(
         template="kv_atlas", title=heading(title, sub), height=480,
         margin=dict(l=10, r=20, t=90, b=10 + (NOTE_PX if narrow() else 0)),
