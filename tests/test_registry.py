@@ -3,7 +3,6 @@ read through them (parsed, clamped, or the default with a note, never an excepti
 link written through them reproduces the figure."""
 
 import random
-import time
 import tracemalloc
 
 import pytest
@@ -15,7 +14,7 @@ from i18n import LANGS, TEXT
 
 HOSTILE = ("-1", "0", "1e12", str(2**63), "inf", "-inf", "nan", "1e400", "text", "1.5", "", "ln", ",", "9" * 500,
            "none", "  7 ", "1K", "-0")
-BUDGET_S, BUDGET_MB = 5.0, 64  # generous in time (a shared CI box); the memory bound is what stops a giant array
+BUDGET_MB = 64  # what stops a giant array; time is measured in benchmarks/bench_links.py, not asserted here
 
 
 def leaves(knob: Knob) -> tuple[Knob, ...]:
@@ -38,16 +37,14 @@ def ends(knob: Knob) -> list:
             tuple(tuple(x * 1000 for x in row) for row in knob.default)]
 
 
-def assert_builds_within_budget(spec, values: dict):
+def assert_builds_within_memory(spec, values: dict):
     tracemalloc.start()
-    t0 = time.perf_counter()
     try:
         fig = spec(**values)
     finally:
-        elapsed = time.perf_counter() - t0
         peak = tracemalloc.get_traced_memory()[1] / 1e6
         tracemalloc.stop()
-    assert elapsed < BUDGET_S and peak < BUDGET_MB, f"{spec.id} {values}: {elapsed:.2f} s, {peak:.0f} MB"
+    assert peak < BUDGET_MB, f"{spec.id} {values}: {peak:.0f} MB"
     return fig
 
 
@@ -87,16 +84,18 @@ def test_each_knob_at_its_ends_survives_its_own_link(spec):
             params = {k: v for k, v in spec.dump(values, "en").items()}
             read, notes = spec.read(params, "en")
             assert notes == [] and read == values, (knob.name, end, params)
-            try:
-                expected = spec(**values).to_json()
-            except ValueError:  # an end that does not combine with the other defaults (a highlight not shown)
+            if (spec.id, knob.name) == ("A1", "highlight") and end not in (None, *values["models"]):
+                # the one end that does not combine with the other defaults: a highlight not shown
+                with pytest.raises(ValueError, match="is not among"):
+                    spec(**values)
                 assert spec.build(params, "en")[2][-1].code == "build"
                 continue
-            assert assert_builds_within_budget(spec, read).to_json() == expected
+            expected = spec(**values).to_json()
+            assert assert_builds_within_memory(spec, read).to_json() == expected
 
 
 @pytest.mark.parametrize("spec", SPECS.values(), ids=SPECS.keys())
-def test_hostile_values_give_a_figure_or_a_note_within_budget(spec):
+def test_hostile_values_give_a_figure_or_a_note(spec):
     built = {}
     for knob in spec.knobs:
         for leaf in leaves(knob):
@@ -111,13 +110,10 @@ def test_hostile_values_give_a_figure_or_a_note_within_budget(spec):
                         assert fig.data or fig.layout.shapes or fig.layout.annotations
 
 
-def test_the_largest_figure_a_link_can_ask_for_builds_within_budget():
+def test_the_largest_figure_a_link_can_ask_for_builds_within_memory():
     for spec in SPECS.values():
         top = {k.name: ends(k)[1] if k.kind not in ("choice",) or k.multi else k.default for k in spec.knobs}
-        try:
-            assert_builds_within_budget(spec, top)
-        except ValueError:
-            pass  # some ends do not combine (e.g. B4's groups beyond its position): the note path covers it
+        assert_builds_within_memory(spec, top)  # every figure builds at its largest values, none refuses
 
 
 def test_a_thousand_generated_links_never_raise():
