@@ -64,10 +64,8 @@ def _sum(parts) -> Parts:
 
 @dataclass(frozen=True, kw_only=True)
 class Variant:
-    id: str
-    title: str
+    id: str  # its name and what it changes are i18n's (var.<id>, var.<id>.desc)
     source: str  # URL or reference
-    description: str  # what it changes
     models: tuple[str, ...]  # the model ids it changes
     vary: Callable[[Model], Varied] = field(repr=False)
 
@@ -158,48 +156,34 @@ VARIANTS: dict[str, Variant] = {
     v.id: v
     for v in (
         Variant(
-            id="sglang-fp8-index-key", title="SGLang's default FP8 index key",
+            id="sglang-fp8-index-key",
             source="https://github.com/sgl-project/sglang/blob/main/python/sglang/srt/mem_cache/"
                    "deepseek_v4_memory_pool.py (get_dsv4_indexer_bytes_per_token; "
                    "--enable-deepseek-v4-fp4-indexer is off by default)",
-            description="V4's index key in FP8 with one FP32 scale per 128 values, as SGLang stores it unless "
-                        "its FP4 indexer is switched on, instead of the article's FP4 key.",
             models=("v4-flash",), vary=_fp8_index_key),
         Variant(
-            id="mtp-layer", title="Counting the MTP layer",
+            id="mtp-layer",
             source="https://huggingface.co/deepseek-ai/DeepSeek-V3/blob/main/config.json "
                    "(num_nextn_predict_layers); DeepSeek-V3 report §2.2",
-            description="The multi-token-prediction module is one more transformer block with the model's own "
-                        "attention, so a server that runs it keeps its KV cache too.",
             models=("v3", "v3.2"), vary=_with_mtp_layers),
         Variant(
-            id="v4-page-padding", title="V4 pages padded to 576-B multiples",
+            id="v4-page-padding",
             source="https://github.com/sgl-project/sglang/blob/main/python/sglang/kernels/ops/attention/dsv4/"
                    "kv_layout.py (KVLayout.page_bytes) · https://github.com/sgl-project/sglang/blob/main/python/"
                    "sglang/srt/mem_cache/deepseek_v4_memory_pool.py (DeepSeekV4SingleKVPool.create_buffer)",
-            description="SGLang pages hold 256 tokens; each compression ratio's entries have their own pool, "
-                        "whose pages are rounded up to a multiple of the 576-B row the kernel loads. A CSA page "
-                        "(64 entries) gains one byte an entry, an HCA page (2 entries) 280. Padding is stored, "
-                        "never read.",
             models=("v4-flash",), vary=_v4_pages),
         Variant(
-            id="hf-reference-v3.2", title="The HF reference code's BF16 cache and dense read",
+            id="hf-reference-v3.2",
             source="https://huggingface.co/deepseek-ai/DeepSeek-V3.2/tree/main/inference (model.py)",
-            description="The reference keeps C^KV and K^R in BF16 buffers (the index key stays FP8), and its "
-                        "attention scores every position before masking, so a decode step reads all of them.",
             models=("v3.2",), vary=_hf_reference),
         Variant(
-            id="mha-key-192", title="MHA with V2's real key width",
+            id="mha-key-192",
             source="https://huggingface.co/deepseek-ai/DeepSeek-V2/blob/main/config.json "
                    "(qk_nope_head_dim, qk_rope_head_dim, v_head_dim)",
-            description="The hypothetical MHA caches V2's own heads: a key of the content and RoPE parts and a "
-                        "narrower value, instead of the V2 report's key = value = head width.",
             models=("mha",), vary=_mha_v2_key),
         Variant(
-            id="architecture-only", title="Architecture only: everything in BF16",
+            id="architecture-only",
             source="The article: its all-BF16 sizes of V3.2, V4-Flash and V4.1-Flash",
-            description="Every cached value in BF16, so the ratio to MHA measures the architecture alone, "
-                        "without the low-precision formats.",
             models=tuple(i for i, m in MODELS.items() if any(c.deployed != "bf16" for c in m.components)),
             vary=_all_bf16),
     )
