@@ -46,7 +46,7 @@ APP_READY = ('html:not([data-canvas="pending"]):not(:has(.st-key-canvas):not([da
 # has loaded, which can be after the script has finished, and draws near the viewport; in a
 # figure-only view, Streamlit's own element; on an exported HTML page, plotly.io.to_html's div.
 _PLOT = '[data-testid="stBidiComponentRegular"]'  # ui/plot.py's component, keyed chart-<id> or play-<id>
-_SITE_PLOT = "figure.chart > .plot"  # the static site's (publish/site.py): its figure's id is the figure id
+_SITE_PLOT = "figure.chart > .plot"  # the static site's (publish/site/): its figure's id is the figure id
 PLOTLY_CHART = (f'[class*="st-key-chart-"] {_PLOT}, [class*="st-key-play-"] {_PLOT}, '
                 f'[data-testid="stPlotlyChart"], .plotly-graph-div, {_SITE_PLOT}')
 # ui/plot.js marks its plot div data-drawn="true" once plotly has drawn the latest figure sent to

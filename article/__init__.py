@@ -2,7 +2,7 @@
 site) as blocks — headings, texts with core's numbers, metrics, figures with their knobs, tables —
 and the controls that move them. blocks.py: what a block is; sections/: the sections, a module
 each; prose.py: their prose, Markdown files in prose/<lang>/; derive.py: byte counts written out as
-sums. ui/article.py draws a section with Streamlit, publish/site.py writes it as HTML."""
+sums. ui/article.py draws a section with Streamlit, publish/site/ writes it as HTML."""
 
 from .blocks import Ask, Block, Chart, Either, Heading, Metrics, Part, Reading, Table, Text, Title, Tool, play
 from .sections import SECTIONS, Section, article_title

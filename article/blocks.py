@@ -1,7 +1,7 @@
 """What a section is made of. A section is a generator: it yields blocks in reading order, and a
 block that asks (`Ask`, `Tool`, `Part`) is answered with a value the section reads on. The app
 answers with Streamlit widgets (ui/article.py); the static site with the knobs' defaults
-(publish/site.py). Texts and numbers are filled in by the section, from core."""
+(publish/site/). Texts and numbers are filled in by the section, from core."""
 
 from __future__ import annotations
 

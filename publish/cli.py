@@ -5,7 +5,7 @@ export: one file per figure and format, named so they sort in article order (A01
         through the registry, clamped into range with a note on stderr, as a link's are.
 deck:   a 16:9 PowerPoint file, one slide per figure with speaker notes (publish/deck.py).
 animate: one figure with a play control, a frame per step, as a GIF or MP4 (publish/video.py).
-site:   the article as a static site, a page per section and language (publish/site.py).
+site:   the article as a static site, a page per section and language (publish/site/).
 catalogue: docs/catalogue.md from the registry.
 """
 
@@ -216,7 +216,7 @@ def animate(args) -> int:
 
 
 def site(args) -> int:
-    """The article as a static site: a page per section and language (publish/site.py)."""
+    """The article as a static site: a page per section and language (publish/site/)."""
     from .site import build
 
     t0 = time.perf_counter()

@@ -113,9 +113,9 @@ def test_without_chromium_the_site_builds_and_says_what_it_left_out(monkeypatch,
     """No Chrome or Chromium, no partial plotly.js to fetch: the pages are written all the same,
     with the full bundle and without preview pictures or SVG/PNG downloads, and each thing left out
     is said once (one section built, as every section is)."""
-    from publish import plotly_js, site
+    from publish import export, plotly_js, site
 
-    monkeypatch.setattr(site, "image_browser", lambda: None)
+    monkeypatch.setattr(export, "image_browser", lambda: None)
     monkeypatch.setattr(plotly_js, "PARTIAL", tmp_path / "cache" / "partial.min.js")
     monkeypatch.setattr(plotly_js, "FULL", tmp_path / "cache" / "full.min.js")
 

@@ -1,4 +1,4 @@
-"""The static site (publish/site.py) and the app draw the same article (article/): each section's
+"""The static site (publish/site/) and the app draw the same article (article/): each section's
 headings, texts, metrics and figures in the same order; on the site every number at every context
 stop and precision is core's, and the control combinations it counts as one state show one thing."""
 
@@ -222,7 +222,24 @@ def test_the_address_is_written_and_read_as_the_apps_links_are(lang):
 
 
 def test_a_link_previews_description_is_plain_text_that_the_head_escapes_once():
-    from publish.site import _plain
+    from publish.site import plain
 
-    said = _plain(Text('The "deployed" format & **FP8** <sub>x</sub>', style="prose"))
-    assert said == 'The "deployed" format & FP8 x'  # markdown-it's entities undone: _head escapes once
+    said = plain(Text('The "deployed" format & **FP8** <sub>x</sub>', style="prose"))
+    assert said == 'The "deployed" format & FP8 x'  # markdown-it's entities undone: the template escapes once
+
+
+def test_every_text_the_templates_write_is_escaped_once():
+    from publish.site import markup
+
+    hostile = '<script>"x" & y</script>'
+    table = Table({hostile: [hostile], "n": [1234]}, numbers=("n",), download=(hostile, f'{hostile}.csv'),
+                  name=hostile)
+    for block in (Title(hostile), Heading(hostile, 2), Text(hostile, "caption"), Metrics(((hostile, hostile),)),
+                  table):
+        written = markup.block(block, "en")
+        assert "<script>" not in written and "&lt;script&gt;" in written, block
+        assert "&amp;lt;" not in written  # not twice
+    assert '<td class="num" data-v="1234">1,234</td>' in markup.block(table, "en")
+    # a link in a caption is a link, its text escaped
+    assert markup.block(Text("see https://example.org/a?b=1&c=2", "caption"), "en") == (
+        '<p class="caption">see <a href="https://example.org/a?b=1&amp;c=2">https://example.org/a?b=1&amp;c=2</a></p>')

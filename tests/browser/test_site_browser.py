@@ -1,4 +1,4 @@
-"""The static site (publish/site.py), built into a temporary folder and served by `python -m
+"""The static site (publish/site/), built into a temporary folder and served by `python -m
 http.server` on loopback, read in Chromium: every page draws every figure with no console error and
 no English interface word on a Korean page, every link resolves, the context and precision controls
 move the figures and the numbers to core's values, the address carries the view, the language link

@@ -1,6 +1,6 @@
 // KV Atlas, static site: draws each chart when it comes near the screen, and on a context or
 // precision step swaps the blocks that differ from the default (texts as HTML, charts with
-// Plotly.react). Every state was computed by core when the site was built (publish/site.py):
+// Plotly.react). Every state was computed by core when the site was built (publish/site/):
 // a precision class the page does not ship comes in a script of its own. Nothing is computed here.
 // The address carries the view with the app's link keys (?ctx=1M&prec=bf16), as K.address says
 // each value is written and read; the links to the other pages carry it along.

@@ -1,0 +1,68 @@
+"""Each figure a site's pages show, built once per set of knobs for the site's two columns and kept
+as JSON (orjson fragments: serialised once, placed into a page's data as they are)."""
+
+from __future__ import annotations
+
+import orjson
+import plotly.graph_objects as go
+import plotly.io as pio
+
+from article import Chart
+from figures import SPECS
+from figures.canvas import screen
+from figures.describe import description
+from figures.knobs import UNITS
+from figures.screen import screen_layout
+from figures.style import title_parts
+
+from ..animation import animated
+
+CANVASES = (900, 360)  # px: the site's column on a desktop, on a phone (figures/canvas.py's width classes)
+# the charts' shared template, shipped once per page rather than in every figure
+TEMPLATE = go.Figure(layout=dict(template="kv_atlas")).to_plotly_json()["layout"]["template"]
+
+
+class Figures:
+    """Each figure a site shows in a language, built once per set of knobs for the site's columns:
+    as JSON, and its text alternative."""
+
+    def __init__(self, lang: str):
+        self.lang = lang
+        self.json: list[str] = []  # what a page draws, per canvas, as JSON: a figure that plays, a frame per step
+        self.still: list[go.Figure] = []  # the figure on a desktop: its numbers
+        self.text: list[tuple[str, str]] = []  # its title and description (figures/describe.py)
+        self.played: dict[int, dict] = {}
+        self._at: dict = {}
+
+    def add(self, chart: Chart) -> tuple[int, str, str]:
+        """The figure's index, title and description."""
+        key = (chart.figure_id, tuple(sorted(chart.knobs.items())))
+        if key not in self._at:
+            n = self._at[key] = len(self.json)
+            shown = {}
+            for canvas in CANVASES:
+                with screen(canvas):
+                    fig = screen_layout(SPECS[chart.figure_id](**chart.knobs), canvas)  # built here: no copy
+                    played = animated(chart.figure_id, **chart.knobs) if SPECS[chart.figure_id].play else None
+                shown[str(canvas)] = orjson.Fragment(_json(played or fig))
+                if canvas == CANVASES[0]:
+                    self.still.append(fig)
+                    if played:
+                        self.played[n] = played
+            self.json.append(orjson.dumps(shown).decode())
+            self.text.append((title_parts(self.still[n])[0], description(self.still[n], self.lang, UNITS.default)))
+        n = self._at[key]
+        return (n, *self.text[n])
+
+    def subset(self, used) -> dict[str, orjson.Fragment]:
+        """The figures a page or a state file ships, by index."""
+        return {str(n): orjson.Fragment(self.json[n]) for n in sorted(used)}
+
+
+def _json(fig: go.Figure | dict) -> str:
+    """A figure (or a played one's dict) as JSON, without the template every page ships once
+    (site.js puts it back)."""
+    plain = fig if isinstance(fig, dict) else fig.to_plotly_json()
+    if plain["layout"].get("template") == TEMPLATE:
+        plain["layout"] = {k: v for k, v in plain["layout"].items() if k != "template"}
+    return pio.to_json(plain, validate=False)
