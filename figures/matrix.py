@@ -734,25 +734,3 @@ def _text(x, y, text, size, *, yanchor="middle", colour=None, on_fill=False) -> 
     note = dict(x=x, y=y, text=text, xref="x", yref="y", showarrow=False, xanchor="center", yanchor=yanchor,
                 font=dict(size=size, color=colour))
     return {**note, "name": ON_FILL} if on_fill else note
-# Categories of a read grid: which kind of row holds a source token.
-EMPTY, COMPRESSED, WINDOW, SKIPPED = 0, 1, 2, 3
-GRID_PALETTE = ("#ffffff", "#c7dbf7", "#fcdcae", "#e5e7eb")
-
-
-def read_grid_box(title: str, rows, t_: int, *, skipped=(), names=("C", "w")) -> Box:
-    """Rows read at t (compressed entries, then window positions) × source tokens 0…t, each
-    cell named after the entry that holds the token; `skipped` rows are complete but unread."""
-    all_rows = sorted([*rows, *skipped], key=lambda r: (r.kind != "compressed", r.index))
-    grid = np.zeros((len(all_rows), t_ + 1), dtype=int)
-    cells = [[""] * (t_ + 1) for _ in all_rows]
-    labels = []
-    for i, r in enumerate(all_rows):
-        kind = SKIPPED if r in skipped else (COMPRESSED if r.kind == "compressed" else WINDOW)
-        name = f"{names[0] if r.kind == 'compressed' else names[1]}{r.index}"
-        for s in r.sources:
-            grid[i, s] = kind
-            cells[i][s] = name
-        span = f"{min(r.sources)}–{max(r.sources)}" if len(r.sources) > 1 else f"{r.sources[0]}"
-        labels.append(f"{name} [{span}]")
-    return Box(title, (len(all_rows), t_ + 1), values=grid, cells=tuple(map(tuple, cells)),
-               palette=GRID_PALETTE, row_labels=tuple(labels), col_labels=tuple(str(s) for s in range(t_ + 1)))

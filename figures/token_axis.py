@@ -8,7 +8,8 @@ import numpy as np
 from core.mechanisms.token_axis import ARTICLE_H, ARTICLE_W_S, ARTICLE_W_U, read_plan, summarize
 from i18n import t
 
-from .matrix import Box, Diagram, Op, read_grid_box, render
+from .matrix import Box, Diagram, Op, render
+from .read_grid import read_grid_box
 
 ROW_PALETTE = ("#ffffff", "#c7dbf7", "#fcdcae")
 

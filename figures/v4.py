@@ -13,8 +13,9 @@ from core import get
 from core.mechanisms.csa_indexer import NEWEST_SKIPPED_SEED
 from i18n import t
 
-from .matrix import COMPRESSED, GRID_PALETTE, WINDOW, Box, Diagram, Op, read_grid_box, render
+from .matrix import Box, Diagram, Op, render
 from .mla import sym
+from .read_grid import COMPRESSED, GRID_PALETTE, WINDOW, read_grid_box
 
 
 def _entry_width() -> int:

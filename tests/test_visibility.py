@@ -26,7 +26,7 @@ def test_no_row_ever_holds_a_token_after_t(m, window, overlap):
         for kw in ({}, {"topk": 2, "scores": _scores(t, m)}):
             rows = vis.visible_rows(t, m, window, overlap=overlap, **kw)
             assert max(s for r in rows for s in r.sources) <= t
-            assert vis.read_grid(t, m, window, overlap=overlap, **kw).shape == (len(rows), t + 1)
+            assert vis.read_grid(rows, t).shape == (len(rows), t + 1)
 
 
 @pytest.mark.parametrize("overlap", [False, True], ids=["hca", "csa"])
@@ -75,7 +75,7 @@ def test_article_t6_reads_one_compressed_entry_and_four_window_rows():
     assert len(rows) == 5
     assert [(r.kind, r.index) for r in rows] == [("compressed", 0), ("window", 3), ("window", 4),
                                                  ("window", 5), ("window", 6)]
-    grid = vis.read_grid(6, 4, 4)
+    grid = vis.read_grid(rows, 6)
     assert grid.tolist() == [[1, 1, 1, 1, 0, 0, 0], [0, 0, 0, 1, 0, 0, 0], [0, 0, 0, 0, 1, 0, 0],
                              [0, 0, 0, 0, 0, 1, 0], [0, 0, 0, 0, 0, 0, 1]]
 
@@ -87,7 +87,7 @@ def test_article_t7_completes_block_1_and_tokens_4_to_7_sit_in_both_kinds_of_row
     assert rows[1].sources == (4, 5, 6, 7)
     in_window = {s for r in rows if r.kind == "window" for s in r.sources}
     assert set(rows[1].sources) <= in_window
-    grid = vis.read_grid(7, 4, 4)
+    grid = vis.read_grid(rows, 7)
     assert grid[:2, 4:].sum() == 4 and grid[2:, 4:].sum() == 4  # each of 4–7 twice
 
 

@@ -64,11 +64,8 @@ def visible_rows(t: int, ratio: int, window: int, *, overlap: bool = False, topk
     return tuple(rows)
 
 
-def read_grid(t: int, ratio: int, window: int, *, overlap: bool = False, topk: int | None = None,
-              scores=None) -> np.ndarray:
-    """[rows, t + 1] ints: 1 where the row (as `visible_rows` orders them) holds that
-    source token, else 0."""
-    rows = visible_rows(t, ratio, window, overlap=overlap, topk=topk, scores=scores)
+def read_grid(rows, t: int) -> np.ndarray:
+    """[len(rows), t + 1] ints: 1 where the row holds that source token, else 0."""
     grid = np.zeros((len(rows), t + 1), dtype=np.int64)
     for r, row in enumerate(rows):
         grid[r, list(row.sources)] = 1
