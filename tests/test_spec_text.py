@@ -43,10 +43,10 @@ def numbers_in(text: str) -> set[int]:
     return {int(m.replace(",", "")) for m in NUMBER.findall(re.sub(r"\{[^}]*\}", "", text))}
 
 
-@pytest.mark.parametrize("key", sorted(TEXT))
-def test_a_label_has_the_same_placeholders_in_every_language(key):
-    fields = {lang: sorted(re.findall(r"\{(\w+)", TEXT[key][lang])) for lang in LANGS}
-    assert len({tuple(f) for f in fields.values()}) == 1, fields
+def test_every_label_has_the_same_placeholders_in_every_language():
+    fields = {key: {lang: sorted(re.findall(r"\{(\w+)", text[lang])) for lang in LANGS} for key, text in TEXT.items()}
+    assert len(fields) > 500 and fields["floor.sub"]["ko"] == ["b", "bw", "g", "tp", "what"]
+    assert not {key: f for key, f in fields.items() if len({tuple(v) for v in f.values()}) > 1}
 
 
 def test_no_translation_types_a_number_the_specs_define():
