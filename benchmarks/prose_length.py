@@ -11,7 +11,7 @@ from article import SECTIONS, Heading, Text
 from core import Precision
 from figures.knobs import CONTEXT
 from i18n import LANGS
-from publish.site import Reading, blocks
+from publish.site import SiteView, blocks
 
 ARTICLE_KO = {"overview": 2700, "v2-mla": 4900, "v3-2-dsa": 5000, "v4-flash": 8400, "v4-1-flash": 8400,
               "token-axis": 5900}  # ≈ characters of the articles' own sections (issue 25)
@@ -19,7 +19,7 @@ ARTICLE_KO = {"overview": 2700, "v2-mla": 4900, "v3-2-dsa": 5000, "v4-flash": 84
 
 def prose_chars(slug: str, lang: str) -> int:
     """Visible characters of the section's headings and texts (Markdown marks and tags left out)."""
-    shown = blocks(slug, Reading(lang, CONTEXT.default, Precision()))
+    shown = blocks(slug, SiteView(lang, CONTEXT.default, Precision()))
     text = "\n".join(b.text for b in shown if isinstance(b, (Heading, Text)))
     text = re.sub(r"<[^>]+>|\]\([^)]*\)|[*_#`\[]|^\s*[-•] ", "", text, flags=re.M)  # tags, link targets, marks
     return len(re.sub(r"\s+", " ", text).strip())

@@ -99,7 +99,7 @@ class Diagram:
 
 
 @dataclass(frozen=True)
-class Metrics:
+class TextSizes:
     """How large text is against the boxes. On screen every size is the renderer's own; on a
     slide the smallest sizes are raised to one floor and all text grows by `text`, cells grow to
     hold their numbers, and the spaces made for labels grow with them."""
@@ -125,7 +125,7 @@ class Metrics:
         return self.font(12) / 12
 
 
-SCREEN = Metrics()
+SCREEN = TextSizes()
 SLIDE_FLOOR = 10  # on a slide, the renderer's 9 px cell text is raised to its 10 px labels
 SLIDE_FLAT = 0.84  # on a slide, the renderer's labels come near the floor (headings stay a little larger)
 SLIDE_EM = 1.15  # slide text is large: narrow characters' widths are estimated more generously
@@ -159,12 +159,12 @@ def _ranks(values, order: tuple = ()) -> dict:
     return out
 
 
-def _row_label_width(box: Box, m: Metrics) -> float:
+def _row_label_width(box: Box, m: TextSizes) -> float:
     pad = 0.2 if not m.slide else 0.2 + 0.5 * m.font(10) / PX  # a label's box is wider than its letters
     return max((m.width(x, 10) for x in box.row_labels), default=-pad) + pad
 
 
-def _cell_size(box: Box, m: Metrics) -> tuple[float, float]:
+def _cell_size(box: Box, m: TextSizes) -> tuple[float, float]:
     """(width, height) of one value cell: square on screen; on a slide as wide as its widest
     number and as tall as a line of it; folded into a column, as wide as the column leaves it
     (as tall, or as a row's label)."""
@@ -176,13 +176,13 @@ def _cell_size(box: Box, m: Metrics) -> tuple[float, float]:
     return _numbered_cell(box, m)
 
 
-def _numbered_cell(box: Box, m: Metrics) -> tuple[float, float]:
+def _numbered_cell(box: Box, m: TextSizes) -> tuple[float, float]:
     size = m.font(9)
     widest = max((m.width(s, 9) for s in (*_cell_texts(box), *box.col_labels)), default=0.0)
     return max(CELL, widest + 0.4 * size / PX), max(CELL, 1.5 * size / PX)
 
 
-def folded(box: Box, m: Metrics) -> bool:
+def folded(box: Box, m: TextSizes) -> bool:
     """Whether a value box's numbers are too wide for the column it is laid out for: its cells then
     show their colours alone (a tap shows a value), and the diagram's caption says so."""
     if m.wrap is None or box.values is None:
@@ -190,7 +190,7 @@ def folded(box: Box, m: Metrics) -> bool:
     return box.values.shape[1] * _numbered_cell(box, m)[0] + _row_label_width(box, m) > m.wrap
 
 
-def _size(box: Box, col_rank: dict, row_rank: dict, m: Metrics) -> tuple[float, float]:
+def _size(box: Box, col_rank: dict, row_rank: dict, m: TextSizes) -> tuple[float, float]:
     if box.values is not None:
         r, c = box.values.shape
         cw, ch = _cell_size(box, m)
@@ -209,7 +209,7 @@ def _size(box: Box, col_rank: dict, row_rank: dict, m: Metrics) -> tuple[float, 
     return max(ranked, fit), max(1.0 + 0.3 * row_rank[box.shape[0]], lines)
 
 
-def _value_label(b: Box, m: Metrics) -> list[str]:
+def _value_label(b: Box, m: TextSizes) -> list[str]:
     """The lines over a value box: its bold name and its shape; in a column too narrow for them on
     one line, the name (broken at spaces where it must) over the shape."""
     name, shape = f"<b>{b.label}</b>", f"<span style='font-size:{m.font(10):g}px'>{shape_label(b.shape)}</span>"
@@ -218,7 +218,7 @@ def _value_label(b: Box, m: Metrics) -> list[str]:
     return [f"<b>{line}</b>" for line in wrap(b.label, m.wrap, lambda s: m.width(f"<b>{s}</b>", 13.5))] + [shape]
 
 
-def _value_label_width(b: Box, m: Metrics) -> float:
+def _value_label_width(b: Box, m: TextSizes) -> float:
     """How wide the lines over a value box are: the bold name at its size, the shape at its own."""
     lines = _value_label(b, m)
     if len(lines) == 1:  # the name and, after a space, the shape
@@ -226,7 +226,7 @@ def _value_label_width(b: Box, m: Metrics) -> float:
     return max([*(m.width(line, 13.5) for line in lines[:-1]), m.width(shape_label(b.shape), 10)])
 
 
-def _note_lines(b: Box, m: Metrics) -> list[str]:
+def _note_lines(b: Box, m: TextSizes) -> list[str]:
     """The note under a box, broken to the column it is laid out for."""
     if not b.note or m.wrap is None:
         return [b.note] if b.note else []
@@ -253,7 +253,7 @@ def _blocks(d: Diagram) -> list[list[int]]:
     return groups
 
 
-def _draw_block(d: Diagram, lanes: list[int], x0: float, y0: float, ranks, m: Metrics, out: _Drawing):
+def _draw_block(d: Diagram, lanes: list[int], x0: float, y0: float, ranks, m: TextSizes, out: _Drawing):
     """Draw lanes from (x0, y0); returns the block's (width, height)."""
     y, right = y0, x0
     placed: dict[str, float] = {}  # box label -> x in the lane above
@@ -294,14 +294,14 @@ def _draw_block(d: Diagram, lanes: list[int], x0: float, y0: float, ranks, m: Me
     return right - x0, y - y0
 
 
-def _label_lines(label: str, m: Metrics) -> list[str]:
+def _label_lines(label: str, m: TextSizes) -> list[str]:
     """A lane's label, broken to the column it is laid out for (one line elsewhere)."""
     if not label or m.wrap is None:
         return [label]
     return wrap(label, m.wrap, lambda line: m.width(f"<b>{line}</b>", 13.5))
 
 
-def _lines(d: Diagram, lanes: list[int], ranks, m: Metrics):
+def _lines(d: Diagram, lanes: list[int], ranks, m: TextSizes):
     """(items, their sizes, label, whether it starts its lane) for each line the lanes take: a lane
     wider than `m.wrap` breaks after the last operator that keeps a line within it (or between
     any two items where no operator does), its label on its first line only."""
@@ -336,26 +336,26 @@ def _breaks(widths: list[float], lane, wrap: float | None) -> list[int]:
     return ends
 
 
-def _over(b: Box, m: Metrics) -> float:
+def _over(b: Box, m: TextSizes) -> float:
     """How far a box's label (a value box's) and its cached badge reach above it, in layout units."""
     label = 0.05 + sum(_line(line, 12, m) for line in _value_label(b, m)) if b.values is not None else 0.0
     return label + (2 / PX + _line("", 10, m) if b.cached else 0.0)
 
 
-def _badge_shift(b: Box, m: Metrics) -> float:
+def _badge_shift(b: Box, m: TextSizes) -> float:
     """px from a box's top to its cached badge: just above it, or above a value box's label."""
     if b.values is None:
         return 2
     return 22 if not m.slide else (0.05 + sum(_line(line, 12, m) for line in _value_label(b, m))) * PX + 2
 
 
-def _line(text: str, size: float, m: Metrics) -> float:
+def _line(text: str, size: float, m: TextSizes) -> float:
     """A slide's line of `text` at the renderer's `size`, in layout units: raised or lowered
     scripts (at their floor, figures.slide) make it taller."""
     return 1.35 * m.font(size) / PX * (1.4 if "<su" in text else 1)
 
 
-def _under(b: Box, m: Metrics) -> float:
+def _under(b: Box, m: TextSizes) -> float:
     """How far a box's column labels and note reach below it, in layout units."""
     drawn = _col_labels(b, m)
     cols = 0.03 + 1.3 * m.font(9) / PX if drawn else 0.0
@@ -365,7 +365,7 @@ def _under(b: Box, m: Metrics) -> float:
     return max(cols, (0.3 if drawn else 0.05) * m.grow + lines)
 
 
-def _col_labels(b: Box, m: Metrics) -> tuple[str, ...]:
+def _col_labels(b: Box, m: TextSizes) -> tuple[str, ...]:
     """The labels drawn under a box's columns (none where its cells are folded)."""
     return () if folded(b, m) else b.col_labels
 
@@ -383,7 +383,7 @@ def _pack(widths: list[float], wrap: float) -> list[list[int]]:
     return rows
 
 
-def _captions(d: Diagram, m: Metrics, width: float | None) -> list[str]:
+def _captions(d: Diagram, m: TextSizes, width: float | None) -> list[str]:
     """The captions, each broken into lines no wider than `width` (None: one line each), after a
     line that names the boxes whose numbers the column folded."""
     names = [b.label for lane in d.lanes for b in lane if isinstance(b, Box) and folded(b, m) and any(_cell_texts(b))]
@@ -394,7 +394,7 @@ def _captions(d: Diagram, m: Metrics, width: float | None) -> list[str]:
     return ["<br>".join(wrap(c, max(width, least), lambda line: m.width(line, 12))) for c in captions]
 
 
-def _caption_step(text: str, m: Metrics) -> float:
+def _caption_step(text: str, m: TextSizes) -> float:
     """A caption line's height; on a slide, a line with raised or lowered scripts needs more."""
     return 0.45 * m.grow * (1.4 if m.slide and "<su" in text else 1)
 
@@ -416,7 +416,7 @@ def _rows_extent(sizes, rows: Rows) -> tuple[float, float]:
     return width, sum(max(sizes[i][1] for i in row) for row in rows)
 
 
-def _layout(d: Diagram, m: Metrics, rows: Rows | None, ranks) -> tuple[_Drawing, float, float]:
+def _layout(d: Diagram, m: TextSizes, rows: Rows | None, ranks) -> tuple[_Drawing, float, float]:
     """Draw the diagram: lane groups in `rows` (None: one column, the screen's), captions under
     them (on a slide broken to the rows' width); returns the drawing and its width and height in
     layout units."""
@@ -489,7 +489,7 @@ def _figure(d: Diagram, out: _Drawing, width: float, y: float, top: int, pad: in
 class SlideLayout:
     """How a diagram is laid out on a slide: its text against its boxes, and its lane groups' rows."""
 
-    metrics: Metrics
+    metrics: TextSizes
     rows: Rows
 
 
@@ -536,7 +536,7 @@ def _choose(ds: list[Diagram], slide: tuple[int, int]) -> SlideLayout:
     ranks = [_diagram_ranks(d) for d in ds]
     best = None
     for text in TEXT_STEPS:
-        m = Metrics(text * scale, slide=True)
+        m = TextSizes(text * scale, slide=True)
         sizes = [[_draw_block(d, b, 0, 0, r, m, _Drawing(measured=True)) for b in _blocks(d)]
                  for d, r in zip(ds, ranks)]
         for rows in sorted(set().union(*map(_packings, sizes))):
@@ -557,9 +557,9 @@ def _choose_column(ds: list[Diagram], width: int) -> SlideLayout:
     """The layout of the diagrams `ds` (one, or an animation's steps) for a page column `width` px
     wide, drawn at the renderer's own scale (PX px a unit): every text at least SCREEN_TEXT px,
     lane groups packed into as few rows as fit the width, a lane too wide for it broken into lines."""
-    text = next(x for x in TEXT_STEPS if Metrics(x, slide=True).font(9) >= SCREEN_TEXT)
+    text = next(x for x in TEXT_STEPS if TextSizes(x, slide=True).font(9) >= SCREEN_TEXT)
     room = _column_room(width)
-    m = Metrics(text, slide=True, wrap=room - GAP)  # a lane's width counts a gap after its last item
+    m = TextSizes(text, slide=True, wrap=room - GAP)  # a lane's width counts a gap after its last item
     each = [[_draw_block(d, b, 0, 0, _diagram_ranks(d), m, _Drawing(measured=True))[0] for b in _blocks(d)]
             for d in ds]  # an animation's steps may differ in their lane groups: the widest of each
     widths = [max(w[i] for w in each if i < len(w)) for i in range(max(map(len, each)))]
@@ -585,7 +585,7 @@ def _top(d: Diagram) -> int:
     return 70 if not d.subtitle else 85
 
 
-def _extent(d: Diagram, sizes, rows: Rows, m: Metrics) -> tuple[float, float]:
+def _extent(d: Diagram, sizes, rows: Rows, m: TextSizes) -> tuple[float, float]:
     """The width and height `_layout` gives the diagram in these rows, captions included."""
     w, h = _rows_extent(sizes, rows)
     caps = _captions(d, m, w)
@@ -595,7 +595,7 @@ def _extent(d: Diagram, sizes, rows: Rows, m: Metrics) -> tuple[float, float]:
     return w, h
 
 
-def _draw_box(b: Box, x, y, w, h, cached_label, m: Metrics, out: _Drawing):
+def _draw_box(b: Box, x, y, w, h, cached_label, m: TextSizes, out: _Drawing):
     fill, line = ROLE_FILL[b.role]
     lw = _row_label_width(b, m)
     cw, ch = _cell_size(b, m)
@@ -634,7 +634,7 @@ def _cell_texts(b: Box) -> list[str]:
     return [_cell(v, b.fmt) for v in np.asarray(b.values, dtype=float).ravel()]
 
 
-def _heatmap(b: Box, x, y, cw, ch, m: Metrics) -> list[dict]:
+def _heatmap(b: Box, x, y, cw, ch, m: TextSizes) -> list[dict]:
     """The cells as a heatmap (colour and hover) and their numbers as a text trace, each in
     the ink that reads on its own cell."""
     v = np.asarray(b.values, dtype=float)
@@ -697,7 +697,7 @@ def text_width(html: str, size: float = 10) -> float:
     return TEXT_UNITS * text_px(html, size)
 
 
-def _op_width(op: Op, m: Metrics) -> float:
+def _op_width(op: Op, m: TextSizes) -> float:
     """Wide enough for the text over the arrow, at least a glyph's width (in a column, just its
     glyph's: an operator kept on its line is worth more than the space around it)."""
     if m.wrap is None:
@@ -706,13 +706,13 @@ def _op_width(op: Op, m: Metrics) -> float:
     return max(glyph + 0.35, m.width(op.over, 10) + 0.6)  # clear of the boxes' labels beside it
 
 
-def _op_height(op: Op, m: Metrics) -> float:
+def _op_height(op: Op, m: TextSizes) -> float:
     """How tall a line holds an operator: nothing elsewhere (it sits between boxes); in a column, its
     glyph's line (a broken lane's line may hold no box taller than the glyph)."""
     return 0.0 if m.wrap is None else 1.4 * m.font(_glyph_size(op)) / PX
 
 
-def _op_reach(op: Op, m: Metrics) -> float:
+def _op_reach(op: Op, m: TextSizes) -> float:
     """How far the text over an operator's arrow reaches above its centre (a broken lane's line may
     hold no box that tall)."""
     return 0.6 * m.font(20) / PX + _line(op.over, 10, m) if op.over else 0.0
@@ -723,7 +723,7 @@ def _glyph_size(op: Op) -> int:
     return 20 if len(op.glyph) <= 2 else 12
 
 
-def _draw_op(op: Op, x, y, m: Metrics, out: _Drawing):
+def _draw_op(op: Op, x, y, m: TextSizes, out: _Drawing):
     out.notes.append(_text(x, y, op.glyph, m.font(_glyph_size(op)), colour=INK))
     if op.over:
         above = 0.22 * m.grow if not m.slide else 0.6 * m.font(20) / PX  # clear of the glyph's line

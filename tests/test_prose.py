@@ -17,7 +17,7 @@ from core import ALL_BF16, MODELS, Precision, storage_per_token
 from core.cost import DEPLOYED, formats, read_terms, reads, storage_groups
 from figures.knobs import CONTEXT
 from i18n import LANGS
-from publish.site import Reading, blocks
+from publish.site import SiteView, blocks
 
 WRITTEN = sorted({p.stem for p in PROSE.glob("*/*.md")})
 
@@ -58,7 +58,7 @@ def test_prose_has_no_dollar_sign_streamlit_would_read_as_latex(slug):
 
 
 def _shown(slug: str, lang: str, precision: Precision = DEPLOYED) -> str:
-    return "\n".join(b.text for b in blocks(slug, Reading(lang, CONTEXT.default, precision))
+    return "\n".join(b.text for b in blocks(slug, SiteView(lang, CONTEXT.default, precision))
                      if isinstance(b, (Heading, Text)))
 
 
@@ -74,7 +74,7 @@ def test_every_passage_is_shown_by_its_section(slug, lang, monkeypatch):
 
     monkeypatch.setattr(article.prose, "passages", lambda s, la: Asked(passages(s, la)))
     for app in (False, True):  # the site's side of an Either and the app's
-        blocks(slug, Reading(lang, CONTEXT.default, DEPLOYED), app=app)
+        blocks(slug, SiteView(lang, CONTEXT.default, DEPLOYED), app=app)
     assert set(passages(slug, lang)) - asked == set(), f"{lang}/{slug}.md has passages no section shows"
 
 

@@ -13,11 +13,11 @@ from core.cost import DEPLOYED, reads
 from core.factors import factors
 from core.units import fmt_bytes, fmt_exact
 from i18n import model_name
-from publish.site import Reading, blocks
+from publish.site import SiteView, blocks
 
 
 def shown(context: int = 1 << 17, precision: Precision = DEPLOYED, lang: str = "en") -> str:
-    return "\n".join(b.text for b in blocks("overview", Reading(lang, context, precision))
+    return "\n".join(b.text for b in blocks("overview", SiteView(lang, context, precision))
                      if isinstance(b, (Heading, Text)))
 
 

@@ -15,7 +15,7 @@ from core.mechanisms.token_axis import read_plan, summarize
 from figures import FIGURES
 from figures.knobs import CONTEXT
 from i18n import t
-from publish.site import Reading, blocks
+from publish.site import SiteView, blocks
 
 
 def shown(lang: str = "en", app: bool = True, **values) -> str:
@@ -29,11 +29,11 @@ def shown(lang: str = "en", app: bool = True, **values) -> str:
             case Either(in_app, on_site):
                 texts.extend(b.text for b in (in_app if app else on_site))
             case Part(_, section):
-                return play(section(Reading(lang, CONTEXT.default, Precision())), answer)
+                return play(section(SiteView(lang, CONTEXT.default, Precision())), answer)
             case Text(text):
                 texts.append(text)
 
-    play(SECTIONS["token-axis"].draw(Reading(lang, CONTEXT.default, Precision())), answer)
+    play(SECTIONS["token-axis"].draw(SiteView(lang, CONTEXT.default, Precision())), answer)
     return "\n".join(texts)
 
 
@@ -81,8 +81,8 @@ def test_b4_counts_are_read_plans_at_the_controls_values():
 
 @pytest.mark.parametrize("lang", ["ko", "en"])
 def test_the_site_offers_b2s_edit_only_in_words(lang):
-    site = [b.text for b in blocks("token-axis", Reading(lang, CONTEXT.default, Precision())) if isinstance(b, Text)]
-    app = [b.text for b in blocks("token-axis", Reading(lang, CONTEXT.default, Precision()), app=True)
+    site = [b.text for b in blocks("token-axis", SiteView(lang, CONTEXT.default, Precision())) if isinstance(b, Text)]
+    app = [b.text for b in blocks("token-axis", SiteView(lang, CONTEXT.default, Precision()), app=True)
            if isinstance(b, Text)]
     assert t("tb.b2.site", lang) in site and t("tb.b2.help", lang) not in site
     assert t("tb.b2.help", lang) in app and t("tb.b2.site", lang) not in app

@@ -13,12 +13,12 @@ from core import ALL_BF16, Precision, get
 from core.cost import formats, read_terms
 from core.units import fmt_bytes
 from figures.knobs import CONTEXT_STOPS
-from publish.site import Reading
+from publish.site import SiteView
 
 FP8 = Precision(main_kv="fp8")
 
 
-def texts(reading: Reading) -> tuple[list[str], list[str]]:
+def texts(reading: SiteView) -> tuple[list[str], list[str]]:
     """The section's headings and texts at a reading: (outside any part, inside the context's parts)."""
     outside, inside, depth = [], [], [0]
 
@@ -40,7 +40,7 @@ def texts(reading: Reading) -> tuple[list[str], list[str]]:
 @pytest.mark.parametrize("lang", ["ko", "en"])
 @pytest.mark.parametrize("precision", [Precision(), ALL_BF16, FP8, Precision(main_kv="fp4")])
 def test_the_entry_and_the_sum_follow_the_precision(lang, precision):
-    shown = "\n".join(sum(texts(Reading(lang, CONTEXT_STOPS[0], precision)), []))
+    shown = "\n".join(sum(texts(SiteView(lang, CONTEXT_STOPS[0], precision)), []))
     layout = formats("v2", precision)["main_kv"]
     d = get("v2").dims
     if layout.segments[0].n_scales:  # a quantised latent: term by term
@@ -54,13 +54,13 @@ def test_the_entry_and_the_sum_follow_the_precision(lang, precision):
 
 def test_a_per_component_fp8_changes_v2s_derivation():
     assert per_token_sum("v2") == per_token_sum("v2", ALL_BF16) != per_token_sum("v2", FP8)
-    deployed, fp8 = ("\n".join(texts(Reading("en", CONTEXT_STOPS[0], p))[0]) for p in (Precision(), FP8))
+    deployed, fp8 = ("\n".join(texts(SiteView("en", CONTEXT_STOPS[0], p))[0]) for p in (Precision(), FP8))
     assert per_token_sum("v2", FP8) in fp8 and per_token_sum("v2", FP8) not in deployed
 
 
 @pytest.mark.parametrize("lang", ["ko", "en"])
 def test_what_a_step_reads_follows_the_context_inside_its_part(lang):
-    first, last = (texts(Reading(lang, n, Precision())) for n in (CONTEXT_STOPS[0], CONTEXT_STOPS[-1]))
+    first, last = (texts(SiteView(lang, n, Precision())) for n in (CONTEXT_STOPS[0], CONTEXT_STOPS[-1]))
     assert first[0] == last[0]  # outside the parts nothing moves with the context
     for n, (_, inside) in ((CONTEXT_STOPS[0], first), (CONTEXT_STOPS[-1], last)):
         (term,) = read_terms("v2", n, Precision())

@@ -20,7 +20,7 @@ from core.units import fmt_bytes, fmt_exact
 from core.variants import VARIANTS
 from figures.knobs import CONTEXT, CONTEXT_STOPS
 from i18n import LANGS, t
-from publish.site import Reading, blocks
+from publish.site import SiteView, blocks
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 SLUG, MODEL = "v3-2-dsa", "v3.2"
@@ -28,7 +28,7 @@ TOPK = get(MODEL).index_topk
 
 
 def shown(lang: str, context: int = CONTEXT.default, precision: Precision = DEPLOYED) -> str:
-    return "\n".join(b.text for b in blocks(SLUG, Reading(lang, context, precision))
+    return "\n".join(b.text for b in blocks(SLUG, SiteView(lang, context, precision))
                      if isinstance(b, (Heading, Text)))
 
 

@@ -17,7 +17,7 @@ from core.mechanisms.visibility import visible_rows
 from core.units import fmt_bytes
 from figures.knobs import CONTEXT, CONTEXT_STOPS
 from i18n import t
-from publish.site import Reading, blocks
+from publish.site import SiteView, blocks
 from ui import View
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
@@ -39,7 +39,7 @@ def prose(at: AppTest) -> str:
 
 
 def shown(lang: str, context: int = CONTEXT.default, app: bool = False) -> str:
-    return "\n".join(b.text for b in blocks("v4-flash", Reading(lang, context, core.Precision()), app=app)
+    return "\n".join(b.text for b in blocks("v4-flash", SiteView(lang, context, core.Precision()), app=app)
                      if isinstance(b, (Heading, Text)))
 
 

@@ -14,7 +14,7 @@ from core.cost import read_terms
 from core.mechanisms.sharing import layer_roles
 from core.units import fmt_bytes
 from figures.knobs import CONTEXT_STOPS
-from publish.site import Reading, blocks
+from publish.site import SiteView, blocks
 
 SLUG, MODEL = "v4-1-flash", "v4.1-flash"
 
@@ -23,7 +23,7 @@ def _text(shown) -> str:
     return "\n".join(b.text for b in shown if isinstance(b, (Heading, Text)))
 
 
-def _outside_and_inside(reading: Reading) -> tuple[list, list]:
+def _outside_and_inside(reading: SiteView) -> tuple[list, list]:
     """The section's blocks outside its context Parts, and those inside them."""
     outside, inside = [], []
 
@@ -41,7 +41,7 @@ def _outside_and_inside(reading: Reading) -> tuple[list, list]:
 
 @pytest.mark.parametrize("lang", ["ko", "en"])
 def test_only_the_context_parts_move_with_the_context(lang):
-    short, long = (_outside_and_inside(Reading(lang, n, DEPLOYED)) for n in (CONTEXT_STOPS[0], CONTEXT_STOPS[-1]))
+    short, long = (_outside_and_inside(SiteView(lang, n, DEPLOYED)) for n in (CONTEXT_STOPS[0], CONTEXT_STOPS[-1]))
     assert short[0] == long[0]  # a number outside a Part would not follow a context step in the app
     assert _text(short[1]) != _text(long[1])
     for n, (_, inside) in zip((CONTEXT_STOPS[0], CONTEXT_STOPS[-1]), (short, long)):
@@ -51,7 +51,7 @@ def test_only_the_context_parts_move_with_the_context(lang):
 @pytest.mark.parametrize("n", [CONTEXT_STOPS[0], 1 << 17, CONTEXT_STOPS[-1]])
 @pytest.mark.parametrize("precision", [DEPLOYED, ALL_BF16])
 def test_the_reads_are_written_term_by_term_from_core(n, precision):
-    text = _text(blocks(SLUG, Reading("en", n, precision)))
+    text = _text(blocks(SLUG, SiteView("en", n, precision)))
     for term in read_terms(MODEL, n, precision):
         assert f"{term.layers:,} × {term.entries:,} × {term.entry_bytes:,} B" in text
     r = reads(MODEL, n, precision)
@@ -62,7 +62,7 @@ def test_the_reads_are_written_term_by_term_from_core(n, precision):
 @pytest.mark.parametrize("precision", [DEPLOYED, ALL_BF16, Precision(main_kv="fp8")])
 def test_the_per_token_storage_reads_as_entries_times_one_entry(precision):
     """'(3 ÷ 2 + 1) = 2.5 entries … 2.5 × (288 + 68) B = 890 B': the arithmetic holds and is core's."""
-    text = _text(blocks(SLUG, Reading("en", CONTEXT_STOPS[0], precision)))
+    text = _text(blocks(SLUG, SiteView("en", CONTEXT_STOPS[0], precision)))
     found = re.search(r"= ([\d.]+) entries, so \1 × \(([\d,]+) \+ ([\d,]+)\) B = ([\d,]+) B", text)
     assert found, text
     entries, main, key, total = (float(g.replace(",", "")) for g in found.groups())
@@ -81,7 +81,7 @@ def _expand(pattern: str) -> list[str]:
 
 @pytest.mark.parametrize("stack", ["encoder", "decoder"])
 def test_the_layout_spelled_out_is_the_schedules(stack):
-    text = _text(blocks(SLUG, Reading("en", CONTEXT_STOPS[0], DEPLOYED)))
+    text = _text(blocks(SLUG, SiteView("en", CONTEXT_STOPS[0], DEPLOYED)))
     pattern = re.search(rf"\*\*{stack.capitalize()}, \d+ layers\*\*:.*? in the order (.+?) \(", text)[1]
     csa2 = [r.label for r in layer_roles(MODEL) if r.stack == stack and r.kind == "CSA2"]
     assert _expand(pattern) == csa2

@@ -25,7 +25,7 @@ from publish.site import (
     COMBOS,
     PRESET_COMBOS,
     Figures,
-    Reading,
+    SiteView,
     address,
     blocks,
     lead,
@@ -93,7 +93,7 @@ def test_the_app_and_the_site_show_a_section_alike(slug, lang):
     at.run()
     assert not at.exception
     app = app_elements(at)
-    site = site_elements(blocks(slug, Reading(lang, CONTEXT.default, Precision()), app=True))
+    site = site_elements(blocks(slug, SiteView(lang, CONTEXT.default, Precision()), app=True))
     if slug == "any-model":  # its toggles draw more: the site's blocks in the app's order
         found = iter(app)
         assert all(element in found for element in site), (site, app)
@@ -163,10 +163,10 @@ def test_the_combinations_a_page_counts_as_one_state_show_one_thing(slug):
 
     def texts(p: Precision) -> list:  # a table's file name says the preset: one name per class is right
         return [replace(b, download=None) if isinstance(b, Table) else b
-                for b in blocks(slug, Reading("en", 1 << 20, p)) if not isinstance(b, Chart)]
+                for b in blocks(slug, SiteView("en", 1 << 20, p)) if not isinstance(b, Chart)]
 
     def seen(p: Precision) -> list:
-        shown = blocks(slug, Reading("en", 1 << 20, p))
+        shown = blocks(slug, SiteView("en", 1 << 20, p))
         return texts(p) + [pio.to_json(SPECS[b.figure_id](**b.knobs), validate=False)
                            for b in shown if isinstance(b, Chart) and "precision" in b.knobs]
 

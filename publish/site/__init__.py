@@ -22,8 +22,8 @@ from .charts import Figures
 from .data import address
 from .markup import plain
 from .pages import Page, lead, page
-from .states import COMBOS, PRESET_COMBOS, Reading, blocks, precision, precision_classes
+from .states import COMBOS, PRESET_COMBOS, SiteView, blocks, precision, precision_classes
 
-__all__ = ["COMBOS", "PRESET_COMBOS", "Figures", "Page", "Reading", "address", "blocks", "build", "lead", "page",
+__all__ = ["COMBOS", "PRESET_COMBOS", "Figures", "Page", "SiteView", "address", "blocks", "build", "lead", "page",
            "plain", "precision", "precision_classes", "preview_png", "write_classes", "write_files", "write_page",
            "write_previews"]

@@ -11,7 +11,7 @@ from figures.knobs import CONTEXT, CONTEXT_STOPS
 
 from . import markup
 from .charts import Figures
-from .states import PRESET_COMBOS, Reading, blocks, precision_classes
+from .states import PRESET_COMBOS, SiteView, blocks, precision_classes
 
 
 @dataclass
@@ -33,12 +33,12 @@ class Page:
 def page(slug: str, lang: str, figures: Figures, images: bool = False, every: bool = False) -> Page:
     """A section in one language: its blocks at the default state, and at every context stop of each
     precision class what differs from them."""
-    default = blocks(slug, Reading(lang, CONTEXT.default, Precision()))
+    default = blocks(slug, SiteView(lang, CONTEXT.default, Precision()))
     shape = [type(b) for b in default]
     shown = [figures.add(b) if isinstance(b, Chart) else markup.block(b, lang) for b in default]
 
     def differs(rep: Precision) -> dict:
-        at_stop = [blocks(slug, Reading(lang, context, rep)) for context in CONTEXT_STOPS]
+        at_stop = [blocks(slug, SiteView(lang, context, rep)) for context in CONTEXT_STOPS]
         if any([type(b) for b in bs] != shape for bs in at_stop):
             raise ValueError(f"{slug}: a section must show the same blocks at every context and precision")
         out = {}
@@ -64,4 +64,4 @@ def page(slug: str, lang: str, figures: Figures, images: bool = False, every: bo
 
 def lead(slug: str, lang: str) -> Chart | None:
     """A section's first figure at the defaults: the picture of a shared link."""
-    return next((b for b in blocks(slug, Reading(lang, CONTEXT.default, Precision())) if isinstance(b, Chart)), None)
+    return next((b for b in blocks(slug, SiteView(lang, CONTEXT.default, Precision())) if isinstance(b, Chart)), None)

@@ -45,8 +45,8 @@ def ticks() -> dict[str, list[str]]:
 
 
 @dataclass(frozen=True)
-class Reading:
-    """A view of the site: its language and a state of its controls."""
+class SiteView:
+    """A view of the site: its language and a state of its controls (an article.blocks.Reading)."""
 
     lang: str
     context: int
@@ -54,7 +54,7 @@ class Reading:
     units: str = UNITS.default
 
 
-def blocks(slug: str, reading: Reading, app: bool = False) -> list:
+def blocks(slug: str, reading: SiteView, app: bool = False) -> list:
     """The blocks a section shows at a reading, every control at its default, the app's own tools
     at the defaults the section gives them: as the site shows it (what it shows in the tools'
     place, its side of an Either), or with `app`, the app's text (its side of an Either, nothing
