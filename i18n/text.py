@@ -528,7 +528,7 @@ TEXT: dict[str, dict[str, str]] = {
     "cap.noparams": {"ko": "파라미터 수 미공개: 가중치 제외", "en": "parameter count not published: weights left out"},
     "cap.x": {"ko": "동시 요청 수", "en": "concurrent requests"},
     "floor.title": {"ko": "decode 한 단계가 캐시를 읽는 데 드는 최소 시간", "en": "The least time a decode step spends reading the cache"},
-    "floor.sub": {"ko": "{tp} × {g} · HBM {bw} TB/s · 배치 {b} · {what} ÷ 대역폭", "en": "{tp} × {g} · HBM {bw} TB/s · batch {b} · {what} ÷ bandwidth"},
+    "floor.sub": {"ko": "{tp} × {g} · HBM {bw} TB/s · 배치 {b} · {what}\u00a0÷\u00a0대역폭", "en": "{tp} × {g} · HBM {bw} TB/s · batch {b} · {what}\u00a0÷\u00a0bandwidth"},
     "floor.what": {"ko": "(KV + 검색용 key)", "en": "(KV + index key)"},
     "floor.what.state": {"ko": "(KV + 검색용 key + 상태)", "en": "(KV + index key + state)"},
     "floor.y": {"ko": "생성 토큰당 µs (로그 눈금)", "en": "µs per generated token (log scale)"},
