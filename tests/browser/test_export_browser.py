@@ -3,23 +3,18 @@ and the app's download button hands over an SVG."""
 
 from __future__ import annotations
 
-import subprocess
-import sys
-
 import pytest
 
 pytest.importorskip("playwright.sync_api", reason="playwright is not installed (scripts/test.sh installs it)")
 from playwright.sync_api import expect  # noqa: E402
 
-from browser_harness import REPO_ROOT, assert_ready_without_exception, chart, context_slider  # noqa: E402
+from browser_harness import assert_ready_without_exception, chart, context_slider  # noqa: E402
 
 pytestmark = pytest.mark.browser
 
 
-def test_a_site_page_draws_offline_from_its_shared_plotly_js(page, tmp_path):
-    done = subprocess.run([sys.executable, "-m", "publish", "site", "--out", str(tmp_path)], cwd=REPO_ROOT,
-                          capture_output=True, text=True, timeout=600)
-    assert done.returncode == 0, done.stderr
+def test_a_site_page_draws_offline_from_its_shared_plotly_js(page, site):
+    _, tmp_path = site  # `python -m publish site`'s build, opened from its folder
     page.route("**/*", lambda route: route.continue_() if route.request.url.startswith("file://")
                else route.abort())
     pages = [p for p in sorted((tmp_path / "en").glob("*.html")) if p.name != "index.html"]  # index: a redirect

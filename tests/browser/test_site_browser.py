@@ -4,13 +4,12 @@ no English interface word on a Korean page, every link resolves, the context and
 move the figures and the numbers to core's values, the address carries the view, the language link
 lands on the same section, each page ends with its neighbours and carries its link-preview tags; on
 a phone the header and the controls take a quarter of the first screen at most and a deep link
-lands below the bar. One build, one server, one browser."""
+lands below the bar. One build (conftest's `site`, shared with the export test), one server, one
+browser."""
 
 from __future__ import annotations
 
 import re
-import subprocess
-import sys
 import urllib.request
 from contextlib import closing
 from urllib.parse import parse_qs, urlsplit
@@ -18,36 +17,16 @@ from urllib.parse import parse_qs, urlsplit
 import pytest
 
 from article import SECTIONS
-from browser_harness import REPO_ROOT, axe_violations, chart, chart_problems, chart_title, measure, static_server
+from browser_harness import axe_violations, chart, chart_problems, chart_title, measure
 from core import Precision, get
 from core.summary import summarise
 from core.units import fmt_bytes, fmt_exact
 from figures.knobs import CONTEXT, CONTEXT_STOPS, PRECISION
 from figures.registry import ALL_MODELS
 from i18n import LANGS, t
-from publish.site import Figures, page, write_classes, write_page
 
 expect = pytest.importorskip("playwright.sync_api", reason="playwright is not installed (scripts/test.sh installs it)"
                              ).expect
-
-
-@pytest.fixture(scope="module")
-def site(tmp_path_factory):
-    """The site's URL and folder, served from a fresh build."""
-    out = tmp_path_factory.mktemp("site")
-    # as a reader's build runs: the command, in a process of its own (the build's language processes
-    # start from a clean __main__, which a test process that ran AppTest's scripts is not)
-    with subprocess.Popen([sys.executable, "-m", "publish", "site", "--out", str(out)], cwd=REPO_ROOT,
-                          stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True) as build:
-        # meanwhile V2 · MLA again, with every per-component precision (as --precisions builds every page)
-        figures = Figures("ko")
-        v2 = page("v2-mla", "ko", figures, every=True)
-        _, stderr = build.communicate(timeout=600)
-    assert build.returncode == 0, stderr[-3000:]
-    write_page(out, v2, figures, None, True)  # in place of the build's page; its preview picture the build's
-    write_classes(out, v2, figures)
-    with static_server(out, tmp_path_factory.mktemp("server") / "http.log") as url:
-        yield url, out
 
 
 PAGES = [f"{lang}/{slug}.html" for lang in LANGS for slug in SECTIONS]
