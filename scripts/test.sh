@@ -70,5 +70,6 @@ fi
 export CHROMIUM
 say "chromium: ${CHROMIUM:-Playwright download}"
 
-# 3. The tests.
-exec .venv/bin/python -m pytest "$@"
+# 3. The tests: two workers (pytest-xdist), each test file on one of them, so a file's tests share
+# its server and browser; $PYTEST_WORKERS changes the count (0: one process).
+exec .venv/bin/python -m pytest -n "${PYTEST_WORKERS:-2}" --dist loadfile "$@"
