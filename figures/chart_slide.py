@@ -17,9 +17,9 @@ from .canvas import LINE, SAFE, SLIDE_TEXT, SLIDE_TITLE, TITLE_GAP, font_sizes, 
 from .style import TEMPLATE
 from .text import measured_px, text_px
 
-Box = tuple[float, float, float, float]  # x0, y0, x1, y1 in px from the slide's top-left
+Rect = tuple[float, float, float, float]  # x0, y0, x1, y1 in px from the slide's top-left
 SCALE_STEP = 0.02  # font scales closer than this are one
-GAP = 0.1  # ems: what a text keeps clear on its left and right
+CLEARANCE = 0.1  # ems: what a text keeps clear on its left and right
 
 
 @dataclass(frozen=True)
@@ -121,11 +121,11 @@ def _clashes(c: _Chart, width: int, height: int, scale: float) -> set:
     return out
 
 
-def _outside(b: Box, width: int, height: int, safe: float, top: float) -> bool:
+def _outside(b: Rect, width: int, height: int, safe: float, top: float) -> bool:
     return b[0] < safe - 1 or b[2] > width - safe + 1 or b[3] > height - safe + 1 or b[1] < top - 1
 
 
-def overlap(a: Box, b: Box) -> float:
+def overlap(a: Rect, b: Rect) -> float:
     """The share of the smaller box that the two boxes have in common."""
     w, h = min(a[2], b[2]) - max(a[0], b[0]), min(a[3], b[3]) - max(a[1], b[1])
     smaller = min((a[2] - a[0]) * (a[3] - a[1]), (b[2] - b[0]) * (b[3] - b[1]))
@@ -161,13 +161,13 @@ def _texts(c: _Chart, width: int, height: int, margin: dict, k: float):
                            {"top": "bottom", "bottom": "top"}.get(vertical, "middle"))
 
 
-def _box(text: str, size: float, x: float, y: float, xanchor: str, yanchor: str) -> Box:
-    """The text's box, GAP wider on each side: texts side by side must not touch to be read apart."""
+def _box(text: str, size: float, x: float, y: float, xanchor: str, yanchor: str) -> Rect:
+    """The text's box, CLEARANCE wider on each side: texts side by side must not touch to be read apart."""
     lines = text.split("<br>")
     w, h = max(measured_px(line, size) for line in lines), LINE * size * len(lines)
     x0 = x - {"left": 0, "right": w}.get(xanchor, w / 2)
     y0 = y - {"top": 0, "bottom": h}.get(yanchor, h / 2)
-    return x0 - GAP * size, y0, x0 + w + GAP * size, y0 + h
+    return x0 - CLEARANCE * size, y0, x0 + w + CLEARANCE * size, y0 + h
 
 
 def _px(layout: dict, ref: str, value, across: bool, width: int, height: int, margin: dict) -> float | None:

@@ -30,7 +30,7 @@ from .text import wrapped
 
 ROW_PX = 96  # height per model row
 BAR = 0.42  # bar thickness, in rows
-GAP = 0.07  # between the two panels, in paper width
+SIDE_GAP = 0.07  # between the two panels side by side, in paper width
 PANELS = ("x", "x2")
 LOCAL_TEXT = readable(ROLE_COLOURS["local_kv"], (PAPER,))  # orange that reads as text on white
 LABEL_PAD = 10  # px: twice a label's distance from its bar (the invisible marker's size)
@@ -87,7 +87,7 @@ def _bars(context, precision, models, highlight, lang, units, title_key, **title
         traces += _split_bars(xref, parts, totals, lo, dimmed, lang, hover)
         traces += _text_traces(xref, labels)
         left = xref == "x"
-        domain = [0, 0.5 - GAP / 2] if left else [0.5 + GAP / 2, 1]
+        domain = [0, 0.5 - SIDE_GAP / 2] if left else [0.5 + SIDE_GAP / 2, 1]
         axes["xaxis" if left else "xaxis2"] = dict(
             type="log", range=[lo, hi], domain=domain, anchor="y", exponentformat="SI",
             title=dict(text=axis_title))

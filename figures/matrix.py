@@ -49,7 +49,7 @@ CHAR = 0.0105  # a narrow character's width in layout units, per px of text size
 TEXT_UNITS = CHAR / NARROW_EM  # layout units per px of figures.text's width estimate
 PX = 44  # pixels per layout unit
 OP_W = 0.9  # width of an operator glyph
-GAP = 0.25  # space between items in a lane
+ITEM_GAP = 0.25  # space between items in a lane
 LANE_GAP = 1.05  # vertical space between lanes (room for labels above boxes)
 BLOCK_GAP = 0.8  # between lane groups side by side on a slide
 DIVERGING = "RdBu_r"
@@ -270,7 +270,7 @@ def _draw_block(d: Diagram, lanes: list[int], x0: float, y0: float, ranks, m: Te
             centre = y + above + max(over, 0) + 0.15 * m.grow + height / 2
         # an unlabelled lane that starts from a box of the lane above continues under it (where it fits)
         x = placed.get(lane[0].label, x0) if isinstance(lane[0], Box) and not label and first else x0
-        if m.wrap is not None and x - x0 + sum(w for w, _ in sizes) + GAP * (len(sizes) - 1) > m.wrap:
+        if m.wrap is not None and x - x0 + sum(w for w, _ in sizes) + ITEM_GAP * (len(sizes) - 1) > m.wrap:
             x = x0
         placed = {}
         for it, (w, h) in zip(lane, sizes):
@@ -279,7 +279,7 @@ def _draw_block(d: Diagram, lanes: list[int], x0: float, y0: float, ranks, m: Te
                 placed.setdefault(it.label, x)
             else:
                 _draw_op(it, x + w / 2, centre, m, out)
-            x += w + GAP
+            x += w + ITEM_GAP
         if label:
             out.notes.append(dict(x=x0, y=y + 0.2, text="<br>".join(f"<b>{line}</b>" for line in lines),
                                   xanchor="left", yanchor="top", align="left", showarrow=False,
@@ -319,13 +319,13 @@ def _lines(d: Diagram, lanes: list[int], ranks, m: TextSizes):
 
 def _breaks(widths: list[float], lane, wrap: float | None) -> list[int]:
     """Where a lane's lines end (exclusive indices), each within `wrap` layout units."""
-    if wrap is None or sum(widths) + GAP * (len(widths) - 1) <= wrap:
+    if wrap is None or sum(widths) + ITEM_GAP * (len(widths) - 1) <= wrap:
         return [len(widths)]
     ends, start = [], 0
     while start < len(widths):
         used, end, at_op = 0.0, start, None
-        while end < len(widths) and (end == start or used + GAP + widths[end] <= wrap):
-            used += widths[end] + (GAP if end > start else 0)
+        while end < len(widths) and (end == start or used + ITEM_GAP + widths[end] <= wrap):
+            used += widths[end] + (ITEM_GAP if end > start else 0)
             end += 1
             if isinstance(lane[end - 1], Op) and end < len(widths):
                 at_op = end
@@ -559,7 +559,7 @@ def _choose_column(ds: list[Diagram], width: int) -> SlideLayout:
     lane groups packed into as few rows as fit the width, a lane too wide for it broken into lines."""
     text = next(x for x in TEXT_STEPS if TextSizes(x, slide=True).font(9) >= SCREEN_TEXT)
     room = _column_room(width)
-    m = TextSizes(text, slide=True, wrap=room - GAP)  # a lane's width counts a gap after its last item
+    m = TextSizes(text, slide=True, wrap=room - ITEM_GAP)  # a lane's width counts a gap after its last item
     each = [[_draw_block(d, b, 0, 0, _diagram_ranks(d), m, _Drawing(measured=True))[0] for b in _blocks(d)]
             for d in ds]  # an animation's steps may differ in their lane groups: the widest of each
     widths = [max(w[i] for w in each if i < len(w)) for i in range(max(map(len, each)))]

@@ -23,7 +23,7 @@ from .text import INLINE_SIZE, SUP, raise_scripts, scripts_at_least, text_px, wr
 
 DEFAULT_HEIGHT, DEFAULT_TOP = 450, 100  # px: plotly's height and top margin, for a figure that sets none
 TICK_STANDOFF = 6  # px between a y axis and its tick labels
-TITLE_GAP = 12  # px between a title's last line and the drawing under it
+SCREEN_TITLE_GAP = 12  # px between a title's last line and the drawing under it
 TITLE_FOOT, SUP_FOOT = 1.1, 0.7  # a title line's foot under its top, in ems of the title size; a raised subtitle line's
 
 
@@ -93,7 +93,7 @@ def _wrap_title(fig: go.Figure, width: int) -> None:
             lines += [f"<sup>{b}</sup>" if sup else b for b in broken]
     fig.layout.title.text = "<br>".join(lines)  # its scripts, a subtitle's included, at least the floor
     top = fig.layout.margin.t if fig.layout.margin.t is not None else DEFAULT_TOP
-    wanted = top + added if _over_plot(fig) else title_bottom(lines, size) + TITLE_GAP
+    wanted = top + added if _over_plot(fig) else title_bottom(lines, size) + SCREEN_TITLE_GAP
     if added or wanted != top:  # from the top edge down; the figure taller or shorter by the change
         height = (fig.layout.height or DEFAULT_HEIGHT) + wanted - top
         fig.layout.update(height=height, title=title_at_top({}, height, size), margin_t=wanted)

@@ -4,7 +4,7 @@ import plotly.graph_objects as go
 import pytest
 
 from figures.canvas import LINE, TITLE_TOP
-from figures.screen import SUP_FOOT, TITLE_FOOT, TITLE_GAP, screen_layout
+from figures.screen import SCREEN_TITLE_GAP, SUP_FOOT, TITLE_FOOT, screen_layout
 from figures.style import TEMPLATE, heading
 
 SIZE = TEMPLATE.layout.title.font.size
@@ -35,13 +35,13 @@ LONG = "a subtitle long enough to be broken on a phone's column · and then once
 
 @pytest.mark.parametrize("subtitle, lines", [("", 1), ("one line", 2), (LONG, 3)])
 def test_a_top_margin_that_holds_only_the_title_is_as_tall_as_its_lines(subtitle, lines):
-    """No empty band under a title: the drawing starts TITLE_GAP under the title's last line, wherever
+    """No empty band under a title: the drawing starts SCREEN_TITLE_GAP under the title's last line, wherever
     the builder put it, and keeps its own height."""
     fig = go.Figure(layout=dict(template=TEMPLATE, title=heading("Short", subtitle), height=400, margin_t=120))
     screen_layout(fig, 320)
     assert fig.layout.title.text.count("<br>") + 1 == lines
     foot = (SUP_FOOT if subtitle else TITLE_FOOT) * SIZE
-    assert fig.layout.margin.t == pytest.approx(TITLE_TOP + (lines - 1) * LINE * SIZE + foot + TITLE_GAP)
+    assert fig.layout.margin.t == pytest.approx(TITLE_TOP + (lines - 1) * LINE * SIZE + foot + SCREEN_TITLE_GAP)
     assert fig.layout.height - fig.layout.margin.t == pytest.approx(400 - 120)
 
 
