@@ -39,7 +39,8 @@ def figure(figure_id: str, theme: str = "light", font_scale: float = 1.0, canvas
 
 
 @st.cache_resource(max_entries=500, show_spinner=False)
-def spec(figure_id: str, theme: str = "light", font_scale: float = 1.0, canvas: int | None = None, **knobs) -> str:
+def figure_json(figure_id: str, theme: str = "light", font_scale: float = 1.0, canvas: int | None = None,
+                **knobs) -> str:
     """The figure's JSON, serialised once per set of knobs, look and column width."""
     return pio.to_json(figure(figure_id, theme, font_scale, canvas, **knobs), validate=False)
 
@@ -96,7 +97,7 @@ def draw(figure_id: str, knobs: dict, v: View, *, width: str = "stretch", tools:
         plot(animation(figure_id, v.theme, v.font_scale, v.canvas, **knobs), key=f"play-{figure_id}", config=config,
              width=width, label=label, description=described)
     else:
-        plot(spec(figure_id, v.theme, v.font_scale, v.canvas, **knobs), key=f"chart-{figure_id}", config=config,
+        plot(figure_json(figure_id, v.theme, v.font_scale, v.canvas, **knobs), key=f"chart-{figure_id}", config=config,
              width=width, label=label, description=described)
     if tools:
         downloads(figure_id, knobs)
