@@ -54,6 +54,7 @@ MAX_WIDTH = 1 << 20  # heads and widths
 MAX_ENTRY = 1 << 18  # values one layer caches per token: keeps bytes in int64 up to 2^30 tokens
 MAX_POSITIONS = 1 << 30  # windows and top-k
 FULL, SLIDING, LINEAR, NONE = "full_attention", "sliding_attention", "linear_attention", "no cache"
+CONV = "short convolution"  # LFM2's layers: a state of their own kind, never another linear layer's
 BOTH = "attention beside a state"  # Falcon-H1: attention and Mamba2 in parallel in one layer
 
 
@@ -327,9 +328,9 @@ def import_config(config: dict | bytes | str, *, name: str = "custom", mtp: bool
     if prefix:
         notes.append("read the language model's fields from text_config")
     for key, why in UNPRICED.items():
-        if fields.get(key) is not None and not (isinstance(fields[key], dict) and
-                                                fields[key].get("use_sparse_attention") is False):
-            raise ConfigError(f"{r.name(key)}: {why}")
+        value = fields.get(key, config.get(key))  # a multimodal config may carry it beside text_config
+        if value is not None and not (isinstance(value, dict) and value.get("use_sparse_attention") is False):
+            raise ConfigError(f"{r.name(key) if key in fields else key}: {why}")
     mla = r.available("kv_lora_rank")
     if not mla and not r.available("num_attention_heads"):
         arch = fields.get("architectures") or config.get("architectures") or fields.get("model_type")
@@ -466,7 +467,7 @@ def _entry_size(values: int, how: str) -> None:
 # What each value of a layout key makes a layer: full or sliding attention, a layer that holds a
 # fixed state (its kind named by the family's state fields, `_state`), or one that caches nothing.
 # transformers' legacy names ("mamba", "attention") are accepted beside the current ones.
-LAYER_TYPES = {FULL: FULL, "attention": FULL, SLIDING: SLIDING, LINEAR: LINEAR, "mamba": LINEAR, "conv": LINEAR}
+LAYER_TYPES = {FULL: FULL, "attention": FULL, SLIDING: SLIDING, LINEAR: LINEAR, "mamba": LINEAR, "conv": CONV}
 # layers_block_type (Nemotron-H, Jamba; Falcon-H1's class gives "hybrid" for every layer)
 BLOCK_TYPES = {**LAYER_TYPES, "mlp": NONE, "moe": NONE, "hybrid": BOTH}
 PATTERN = {"M": LINEAR, "*": FULL, "-": NONE, "E": NONE}  # hybrid_override_pattern (Nemotron-H)
@@ -477,6 +478,13 @@ def _schedule(r: _Reader, notes: list[str]) -> tuple[list[str], int, str]:
     the state kind of the LINEAR layers ("" where there are none), from the first layout key
     the config has."""
     tags, state = _layout(r, notes)
+    if CONV in tags:  # LFM2's convolution layers hold a ShortConv state, whatever other fields say
+        if LINEAR in tags or BOTH in tags:
+            raise ConfigError(f"{r.name('layer_types')} mixes conv layers with other linear layers; the importer "
+                              "prices one state kind per model")
+        if not r.available("conv_L_cache"):
+            raise ConfigError(f"{r.name('conv_L_cache')} is missing: conv layers keep its last inputs")
+        tags, state = [LINEAR if t == CONV else t for t in tags], "ShortConv"
     state = (state or _state_kind(r)) if LINEAR in tags or BOTH in tags else ""
     if r.available("attention_chunk_size"):
         r.raw("attention_chunk_size")
@@ -503,7 +511,7 @@ def _layout(r: _Reader, notes: list[str]) -> tuple[list[str], str]:
         return _listed(r, "layers_block_type", BLOCK_TYPES), ""
     if r.available("full_attn_idxs"):  # LFM2 before layer_types: attention here, a short convolution elsewhere
         full = _indices(r, "full_attn_idxs")
-        return [FULL if i in full else LINEAR for i in range(n)], ""
+        return [FULL if i in full else CONV for i in range(n)], ""
     if r.available("hybrid_override_pattern"):
         return _listed(r, "hybrid_override_pattern", PATTERN, chars=True), "Mamba2"
     if "linear_attn_config" in r.fields:
@@ -606,7 +614,8 @@ def _state_kind(r: _Reader) -> str:
         return "Mamba2"
     if r.available("conv_L_cache"):
         return "ShortConv"
-    key = next(k for k in ("layer_types", "layers_block_type", "full_attn_idxs") if r.available(k))
+    key = next((k for k in ("layer_types", "layers_block_type", "full_attn_idxs", "full_attention_interval")
+                if r.available(k)), "num_hidden_layers")
     raise ConfigError(f"{r.name(key)} has linear or state-space layers, but the config has no state fields the "
                       "importer knows (linear_num_value_heads for Gated DeltaNet, mamba_num_heads or mamba_n_heads "
                       "for Mamba2, conv_L_cache for a short convolution): it cannot price their state")
@@ -757,8 +766,7 @@ def _model(name: str, dims: Dims, kind: str, entry, tags: list[str], window: int
     """One Layer object per kind, shared by the schedule (10,000 layers cost a few objects)."""
     plain = {FULL: Layer(kind), SLIDING: Layer("SWA"), NONE: Layer("FFN"),
              **({LINEAR: Layer(state.kind), BOTH: Layer(kind, beside=state.kind)} if state else {})}
-    layers = tuple(Layer("SWA" if t == SLIDING else kind, kv_from=shared[i]) if i in shared else plain[t]
-                   for i, t in enumerate(tags))
+    layers = tuple(replace(plain[t], kv_from=shared[i]) if i in shared else plain[t] for i, t in enumerate(tags))
     cache = []
     if any(ly.stores_global for ly in layers):
         cache.append(Cache("main_kv", entry, "bf16"))

@@ -10,7 +10,7 @@ from core.mechanisms.visibility import read_grid
 from .matrix import Box
 
 # Categories of a read grid: which kind of row holds a source token.
-EMPTY, COMPRESSED, WINDOW, SKIPPED = 0, 1, 2, 3
+COMPRESSED, WINDOW, SKIPPED = 1, 2, 3  # 0: no row holds it
 GRID_PALETTE = ("#ffffff", "#c7dbf7", "#fcdcae", "#e5e7eb")
 
 

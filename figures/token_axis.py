@@ -9,13 +9,11 @@ from core.mechanisms.token_axis import ARTICLE_H, ARTICLE_W_S, ARTICLE_W_U, read
 from i18n import t
 
 from .matrix import Box, Diagram, Op, render
-from .read_grid import read_grid_box
-
-ROW_PALETTE = ("#ffffff", "#c7dbf7", "#fcdcae")
+from .read_grid import GRID_PALETTE, read_grid_box
 
 
 def _grid(title: str, rows: int, cols: int, labels, colour: int, role: str = "act") -> Box:
-    return Box(title, (rows, cols), role, values=np.full((rows, cols), colour), palette=ROW_PALETTE,
+    return Box(title, (rows, cols), role, values=np.full((rows, cols), colour), palette=GRID_PALETTE[:3],
                cells=tuple(tuple("" for _ in range(cols)) for _ in range(rows)), row_labels=tuple(labels))
 
 

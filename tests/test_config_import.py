@@ -60,6 +60,15 @@ def test_falcon_h1_runs_attention_and_mamba2_in_every_layer():
     assert (group.kind, group.per_token, group.state) == ("GQA + Mamba2", 2 * 2 * 128 * 2, core.state_bytes(m) // 3)
 
 
+def test_a_falcon_h1_layer_that_shares_kv_keeps_its_state():
+    imported = import_config(config(model_type="falcon_h1", num_hidden_layers=3, num_kv_shared_layers=1,
+                                    num_key_value_heads=2, head_dim=128, mamba_d_ssm=64, mamba_n_heads=2,
+                                    mamba_d_head=32, mamba_d_state=16, mamba_n_groups=1, mamba_d_conv=4))
+    m = imported.model
+    assert [(ly.label, ly.kv_from) for ly in m.layers] == [("GQA + Mamba2", None)] * 2 + [("GQA + Mamba2", 1)]
+    assert m.n_state == 3 and m.n_global == 2
+
+
 @pytest.mark.parametrize("width", [{}, {"conv_dim": 1024}])
 def test_a_short_convolution_holds_its_window_of_inputs_and_no_recurrent_state(width):
     # LFM2: conv_L_cache − 1 inputs of conv_dim channels (vLLM's lfm2.py), else hidden_size (lfm2_moe.py)
@@ -282,8 +291,19 @@ BAD = {
     "attention indices out of range": (config(num_hidden_layers=4, full_attn_idxs=[1, 4], conv_L_cache=3),
                                        "full_attn_idxs must list layer indices from 0 to 3 (num_hidden_layers 4)"),
     "attention indices without a convolution's fields": (
-        config(num_hidden_layers=2, full_attn_idxs=[1]),
-        "full_attn_idxs has linear or state-space layers, but the config has no state fields"),
+        config(num_hidden_layers=2, full_attn_idxs=[1]), "conv_L_cache is missing: conv layers keep"),
+    "linear layers placed by an interval, no state fields": (
+        config(num_hidden_layers=4, full_attention_interval=4),
+        "full_attention_interval has linear or state-space layers, but the config has no state fields"),
+    "conv layers beside other linear layers": (
+        config(num_hidden_layers=3, layer_types=["conv", "linear_attention", "full_attention"], conv_L_cache=3,
+               linear_num_value_heads=4),
+        "layer_types mixes conv layers with other linear layers"),
+    "conv layers without their window": (config(num_hidden_layers=2, layer_types=["conv", "full_attention"]),
+                                         "conv_L_cache is missing"),
+    "block-sparse attention beside a text_config": (
+        json.dumps({"sparse_attention_config": {"use_sparse_attention": True}, "text_config": json.loads(config())}),
+        "sparse_attention_config: block-sparse attention"),
     "block-sparse attention": (config(sparse_attention_config={"use_sparse_attention": True, "sparse_index_dim": 128}),
                                "sparse_attention_config: block-sparse attention with its own index keys"),
     # Zamba2: its "hybrid" layers are Mamba2 beside a shared attention block, its widths named its own way

@@ -3,6 +3,8 @@ view, all as JSON that may stand inside a <script> element."""
 
 from __future__ import annotations
 
+from functools import cache
+
 import orjson
 
 from figures.knobs import CONTEXT, CONTEXT_STOPS, PRECISION
@@ -15,9 +17,10 @@ from .states import DEFAULT_STOP, PRESET, ROLES, precision, ticks
 
 
 def script(value) -> str:
-    """A value as JSON a <script> element can hold: nothing in it can end the element."""
+    """A value as JSON a <script> element can hold: no "<" in it (nor "</", "<!--"), nor a line
+    separator a script would read as a line's end."""
     text = orjson.dumps(value, option=orjson.OPT_SERIALIZE_NUMPY).decode()
-    return text.replace("</", "<\\/").replace("\u2028", "\\u2028").replace("\u2029", "\\u2029")
+    return text.replace("<", "\\u003c").replace("\u2028", "\\u2028").replace("\u2029", "\\u2029")
 
 
 def page_data(p, figures) -> dict:
@@ -29,6 +32,7 @@ def page_data(p, figures) -> dict:
             "locale": _plotly_locale(p.lang)}
 
 
+@cache  # a language's, the same on every page
 def address(lang: str) -> dict:
     """How the address carries the view, with the app's link keys (figures/knobs.py): what each
     context stop and each choice of the precision controls writes (Knob.dump; None for a default,

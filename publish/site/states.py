@@ -5,6 +5,7 @@ in one of them."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cache
 from itertools import product
 
 from article import SECTIONS, Ask, Either, Part, Tool, play
@@ -39,6 +40,7 @@ def precision_classes(slug: str, every: bool) -> tuple[dict[str, int], list[Prec
     return of, reps
 
 
+@cache
 def ticks() -> dict[str, list[str]]:
     """What the context output says at each stop: in full, and as the app's slider says it (128K)."""
     return {"long": [f"N = {n:,}" for n in CONTEXT_STOPS], "short": [f"N = {fmt_tokens(n)}" for n in CONTEXT_STOPS]}

@@ -14,7 +14,8 @@ from playwright.sync_api import expect  # noqa: E402
 from browser_harness import REPO_ROOT, assert_opens_without_exception, assert_ready_without_exception, chart  # noqa: E402
 
 pytestmark = pytest.mark.browser
-LLAMA = REPO_ROOT / "tests" / "fixtures" / "configs" / "llama-3.1-8b.json"
+CONFIGS = REPO_ROOT / "tests" / "fixtures" / "configs"
+LLAMA = CONFIGS / "llama-3.1-8b.json"
 
 
 def test_an_uploaded_config_joins_the_models_and_every_chart_draws(page, app_url, screenshot):
@@ -53,8 +54,7 @@ HYBRIDS = {
 
 
 def _config_bytes(fixture: str, fields: dict | None) -> bytes:
-    return json.dumps(fields).encode() if fields else (REPO_ROOT / "tests" / "fixtures" / "configs" /
-                                                        f"{fixture}.json").read_bytes()
+    return json.dumps(fields).encode() if fields else (CONFIGS / f"{fixture}.json").read_bytes()
 
 
 def test_an_uploaded_config_of_each_layer_kind_shows_its_layers_and_its_state(page, app_url, tmp_path):
