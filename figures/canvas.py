@@ -2,15 +2,13 @@
 builder gives it. A slide (SLIDE_SIZES) is a canvas of its own: sizes are given for a 1080-line
 slide and scale with its height (`unit`): a SAFE margin on every side, the title at the top-left
 of that safe area at SLIDE_TITLE px, every other text at least SLIDE_TEXT px, all of them
-`font_scale` times that. Builders that lay themselves out (figures.matrix) read the canvas while
-they build; figures.slide lays a built figure out for it.
+`font_scale` times that. A `Canvas` names which of them a figure is built for; figures.layout
+builds every figure for one, the only place that reads it.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from contextlib import contextmanager
-from contextvars import ContextVar
+from dataclasses import dataclass
 from functools import partial
 
 import plotly.graph_objects as go
@@ -35,8 +33,30 @@ SCREEN_WIDTHS = (280, 320, 360, 700, 900, 1400)
 SCREEN_TEXT = 11  # px: the smallest text a figure draws on a screen
 NARROW = 480  # px: a column this narrow or narrower is a phone's (panels stack, labels move)
 
-_SLIDE: ContextVar[tuple[int, int, float] | None] = ContextVar("slide", default=None)
-_SCREEN: ContextVar[int | None] = ContextVar("screen", default=None)
+@dataclass(frozen=True)
+class Canvas:
+    """What a figure is built for, passed to whatever lays it out: a page column of `column` px
+    (a width class of SCREEN_WIDTHS), a slide of `slide` = (width, height) px (SLIDE_SIZES, or a
+link preview's picture) whose text is
+    `font_scale` times the slide's sizes, or neither (NATIVE: the builder's own sizes, as an
+    export of the screen figure draws them)."""
+
+    column: int | None = None
+    slide: tuple[int, int] | None = None
+    font_scale: float = 1.0
+
+    @property
+    def screen_width(self) -> int | None:
+        """The page column's width (None on a slide or natively)."""
+        return None if self.slide else self.column
+
+    @property
+    def narrow(self) -> bool:
+        """Whether the page column is a phone's."""
+        return narrow(self.screen_width)
+
+
+NATIVE = Canvas()
 
 
 def unit(height: float) -> float:
@@ -49,53 +69,13 @@ def slide_size_of(width: int | None, height: int | None) -> tuple[int, int] | No
     return (width, height) if (width, height) in SLIDE_SIZES.values() else None
 
 
-@contextmanager
-def slide(width: int, height: int, font_scale: float = 1.0) -> Iterator[None]:
-    """Figures built inside are built for a slide of this size, their text `font_scale` times
-    the slide's sizes."""
-    token = _SLIDE.set((width, height, font_scale))
-    try:
-        yield
-    finally:
-        _SLIDE.reset(token)
-
-
-def slide_size() -> tuple[int, int] | None:
-    """The slide size figures are being built for, or None (the screen)."""
-    current = _SLIDE.get()
-    return current[:2] if current else None
-
-
-def slide_font_scale() -> float:
-    """The font scale of the slide figures are being built for (1 on the screen)."""
-    current = _SLIDE.get()
-    return current[2] if current else 1.0
-
-
 def width_class(column_px: float) -> int:
     """The screen width a column of `column_px` draws for: the largest class at most that wide."""
     return max((w for w in SCREEN_WIDTHS if w <= column_px), default=SCREEN_WIDTHS[0])
 
 
-@contextmanager
-def screen(width: int | None) -> Iterator[None]:
-    """Figures built inside are laid out for a page column `width` px wide (None: the builders'
-    own sizes, as an export draws them)."""
-    token = _SCREEN.set(width)
-    try:
-        yield
-    finally:
-        _SCREEN.reset(token)
-
-
-def screen_width() -> int | None:
-    """The column width figures are being built for, or None (an export: the builder's own)."""
-    return None if _SLIDE.get() else _SCREEN.get()
-
-
-def narrow(width: int | None = None) -> bool:
-    """Whether a column `width` px wide (by default, the one figures are being built for) is a phone's."""
-    width = screen_width() if width is None else width
+def narrow(width: int | None) -> bool:
+    """Whether a column `width` px wide (None: no column) is a phone's."""
     return width is not None and width <= NARROW
 
 

@@ -17,7 +17,7 @@ from core.cost import fitted
 from core.units import fmt_bytes
 from i18n import t
 
-from .canvas import narrow
+from .canvas import NATIVE, Canvas
 from .style import MUTED, ROLE_COLOURS, heading
 
 DASHES = ("solid", "dash", "dot", "dashdot")
@@ -30,6 +30,7 @@ def build_crossover(
     context: int | None = 131072,
     lang: str = "ko",
     units: str = "decimal",
+    canvas: Canvas = NATIVE,
 ) -> go.Figure:
     """Log-log lines per model; a marker and label where global KV equals local KV."""
     models = [m for m in models if local_kv(m, fitted(m, precision))]
@@ -52,9 +53,9 @@ def build_crossover(
         traces.append(dict(
             type="scatter", x=[meet], y=[full], mode="markers+text", showlegend=False,
             marker=dict(size=11, color="black", symbol="circle-open", line=dict(width=2)),
-            text=[f"{name}{'<br>' if narrow() else ' '}{t('x.meet', lang, n=f'{crossover_tokens(mid, p):,}')}"],
+            text=[f"{name}{'<br>' if canvas.narrow else ' '}{t('x.meet', lang, n=f'{crossover_tokens(mid, p):,}')}"],
             # on a phone's column to the right (left of the point are the axis's labels)
-            textposition=("top right", "bottom right")[i % 2] if narrow() else ("top left", "bottom right")[i % 2],
+            textposition=("top right", "bottom right")[i % 2] if canvas.narrow else ("top left", "bottom right")[i % 2],
             hovertemplate=f"{name}: N≈{meet:,.1f}<br>{fmt_bytes(full, units)}<extra></extra>"))
     if context:
         shapes.append(dict(type="line", x0=context, x1=context, y0=0, y1=1, yref="paper",
@@ -69,7 +70,7 @@ def build_crossover(
         yaxis=dict(type="log", title=dict(text=t("x.axis.y", lang)), exponentformat="SI"),
         legend=dict(orientation="v", x=0.01, y=0.99, bgcolor="rgba(255,255,255,0.8)"),
     )
-    if narrow():  # a phone's column: the legend under the chart, not over half of it
+    if canvas.narrow:  # a phone's column: the legend under the chart, not over half of it
         layout.update(legend=dict(orientation="h", x=0, y=-0.24, yanchor="top"), height=560,
                       margin=dict(l=10, r=10, t=70, b=10))
     return go.Figure(data=traces, layout=layout)

@@ -12,7 +12,7 @@ from core.mechanisms.indexer import IndexerDims, run_indexer, sparse_mla
 from core.mechanisms.mla import MLADims, run_mla
 from i18n import t
 
-from .matrix import Box, Diagram, Op, render
+from .matrix import Box, Diagram, Op
 from .mla import sym
 
 MAX_HEADS_SHOWN = 2
@@ -36,11 +36,11 @@ def build_a8(*, lang: str = "ko"):
         (Box("X", ("T", d.hidden_size)), Op("×"), Box(sym("W", "Iw"), (d.hidden_size, i.n_heads), "weight"), Op("="),
          Box(sym("w", "I"), ("T", i.n_heads))),
     )
-    return render(Diagram(
+    return Diagram(
         t("a8.title", lang), lanes,
         lane_labels=(t("a8.q", lang, h=i.n_heads), t("a8.k", lang), t("a8.w", lang)),
         captions=(t("a8.cap", lang), t("mx.width", lang)),
-        lang=lang, subtitle=t("a8.sub", lang)))
+        lang=lang, subtitle=t("a8.sub", lang))
 
 
 def _runs(tokens: int, topk: int, seed: int):
@@ -62,10 +62,10 @@ def build_a9(*, tokens: int = 6, topk: int = 3, seed: int = 0, lang: str = "ko")
         (*heads[:-1], Op("="), total),
         (total, Op("→", t("a9.topk", lang, k=topk)), Box("M", (T, T), "score", values=idx.M, fmt="{:.0f}")),
     )
-    return render(Diagram(
+    return Diagram(
         t("a9.title", lang), lanes, lane_labels=(t("a9.sum", lang, h=H), t("a9.select", lang)),
         captions=(t("a9.formula", lang), t("a9.cap", lang, k=topk)),
-        subtitle=t("a9.sub", lang, seed=seed), lang=lang))
+        subtitle=t("a9.sub", lang, seed=seed), lang=lang)
 
 
 def build_a10(*, tokens: int = 6, topk: int = 3, seed: int = 0, head: int = 0, lang: str = "ko"):
@@ -81,7 +81,7 @@ def build_a10(*, tokens: int = 6, topk: int = 3, seed: int = 0, head: int = 0, l
         (P, Op("×"), Box(sym("C", "KV"), (T, rkv), "kv", values=mla.C_KV, cached=True), Op("="),
          Box(sym("U", sub="h"), (T, rkv), values=sp.U)),
     )
-    return render(Diagram(
+    return Diagram(
         t("a10.title", lang), lanes, lane_labels=(t("a10.score", lang), t("a10.out", lang)),
         captions=(t("a10.cap", lang),), lang=lang,
-        subtitle=t("a10.sub", lang, h=head, k=topk, seed=seed)))
+        subtitle=t("a10.sub", lang, h=head, k=topk, seed=seed))

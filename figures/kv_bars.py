@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from typing import NamedTuple
 
 import plotly.graph_objects as go
 
@@ -23,7 +24,7 @@ from core.summary import Summary, summarise
 from core.units import fmt_bytes, fmt_exact, fmt_ratio, fmt_tokens
 from i18n import LANGS, model_name, t
 
-from .canvas import narrow, screen_width, title_at_top
+from .canvas import NATIVE, Canvas, title_at_top
 from .contrast import PAPER, hex_colour, ink_on, over, readable
 from .style import MUTED, ON_FILL, ROLE_COLOURS, TEMPLATE, heading
 from .text import wrapped
@@ -52,13 +53,30 @@ def build_a1(
     highlight: str | None = None,
     lang: str = "ko",
     units: str = "decimal",
+    canvas: Canvas = NATIVE,
 ) -> go.Figure:
     """Storage growth per token (left) and bytes read per decoded token at `context` (right), on
-    axes that hold every model in any format (a precision step moves the bars, not the axes)."""
-    return _bars(context, precision, models, highlight, lang, units, "a1.title")
+    axes that hold every model in any format (a precision step moves the bars, not the axes);
+    on a phone's column, stacked."""
+    return _bars(context, precision, models, highlight, lang, units, canvas, "a1.title")
 
 
-def _bars(context, precision, models, highlight, lang, units, title_key, **title_fields) -> go.Figure:
+class Panel(NamedTuple):
+    """One of A1's two panels: its log axis range, each row's bar parts (blue, red), total, hover,
+    value label and lines under the bar, the axis title and the panel's title."""
+
+    lo: float
+    hi: float
+    parts: list[tuple[float, float]]
+    totals: list[float]
+    hover: list[str]
+    values: list[str]
+    unders: list[list[str]]
+    axis_title: str
+    title: str
+
+
+def _bars(context, precision, models, highlight, lang, units, canvas, title_key, **title_fields) -> go.Figure:
     if lang not in LANGS:
         raise ValueError(f"unknown language {lang!r}")
     if not models:
@@ -77,21 +95,21 @@ def _bars(context, precision, models, highlight, lang, units, title_key, **title
     read = _read_panel(rows, lang, units, [s.read.total for s in scale])
     title = heading(t(title_key, lang, **title_fields), _subtitle(rows, lang))
     meta = {"numbers": [_record(s) for s in rows]}  # what exports write as CSV/JSON
-    if narrow():
-        return _stacked(rows, names, highlight, dimmed, lang, (storage, read), title, meta)
+    if canvas.narrow:
+        return _stacked(rows, names, highlight, dimmed, lang, (storage, read), title, meta, canvas.screen_width)
     traces, notes, axes = [], [], {}
     for xref, panel in zip(PANELS, (storage, read)):
-        lo, hi, parts, totals, hover, values, unders, axis_title, panel_title = panel
-        labels = [_label(i, totals[i], values[i], lo, hi, dimmed[i]) for i in range(len(rows))]
-        labels += [_under(i, "<br>".join(lines), lo) for i, lines in enumerate(unders) if lines]
-        traces += _split_bars(xref, parts, totals, lo, dimmed, lang, hover)
+        lo, hi = panel.lo, panel.hi
+        labels = [_label(i, panel.totals[i], panel.values[i], lo, hi, dimmed[i]) for i in range(len(rows))]
+        labels += [_under(i, "<br>".join(lines), lo) for i, lines in enumerate(panel.unders) if lines]
+        traces += _split_bars(xref, panel.parts, panel.totals, lo, dimmed, lang, panel.hover)
         traces += _text_traces(xref, labels)
         left = xref == "x"
         domain = [0, 0.5 - SIDE_GAP / 2] if left else [0.5 + SIDE_GAP / 2, 1]
         axes["xaxis" if left else "xaxis2"] = dict(
             type="log", range=[lo, hi], domain=domain, anchor="y", exponentformat="SI",
-            title=dict(text=axis_title))
-        notes.append(dict(text=panel_title, x=sum(domain) / 2, y=1.0, xref="paper", yref="paper",
+            title=dict(text=panel.axis_title))
+        notes.append(dict(text=panel.title, x=sum(domain) / 2, y=1.0, xref="paper", yref="paper",
                           xanchor="center", yanchor="bottom", showarrow=False, font=dict(size=PANEL_TITLE)))
 
     ticks = [f"<b>{n}</b>" if s.model.id == highlight else n for s, n in zip(rows, names)]
@@ -112,12 +130,12 @@ def _bars(context, precision, models, highlight, lang, units, title_key, **title
     return go.Figure(data=traces, layout=layout)
 
 
-def _stacked(rows, names, highlight, dimmed, lang, panels, title, meta) -> go.Figure:
-    """A phone's column: the storage panel over the read panel, each bar under a line with its
-    model's name and its value, its format lines under it, broken to the column."""
-    width = screen_width() - NARROW_MARGIN["l"] - NARROW_MARGIN["r"]
+def _stacked(rows, names, highlight, dimmed, lang, panels: tuple[Panel, Panel], title, meta, column: int) -> go.Figure:
+    """A phone's column `column` px wide: the storage panel over the read panel, each bar under a
+    line with its model's name and its value, its format lines under it, broken to the column."""
+    width = column - NARROW_MARGIN["l"] - NARROW_MARGIN["r"]
     n = len(rows)
-    unders = [[wrapped("<br>".join(lines), width, UNDER_SIZE) if lines else [] for lines in panel[6]]
+    unders = [[wrapped("<br>".join(lines), width, UNDER_SIZE) if lines else [] for lines in panel.unders]
               for panel in panels]
     under_lines = max(map(len, (lines for panel in unders for lines in panel)))
     row_px = NAME_PX + BAR_PX + under_lines * UNDER_PX + ROW_GAP
@@ -128,21 +146,21 @@ def _stacked(rows, names, highlight, dimmed, lang, panels, title, meta) -> go.Fi
     bar = BAR_PX / row_px
     traces, notes, axes = [], [], {}
     for i, (xref, panel, broken, domain) in enumerate(zip(PANELS, panels, unders, domains)):
-        lo, hi, parts, totals, hover, values, _, axis_title, panel_title = panel
+        lo, hi = panel.lo, panel.hi
         yref = "y" if i == 0 else "y2"
+        shown = [f"<b>{name}</b>" if s.model.id == highlight else name for s, name in zip(rows, names)]
         labels = [dict(x=10 ** (lo + 1e-3), y=r - bar / 2, position="top right", size=13, colour=None, on_fill=False,
-                       text=f"{'<b>' + names[r] + '</b>' if rows[r].model.id == highlight else names[r]}  {values[r]}")
-                  for r in range(n)]
+                       text=f"{shown[r]}  {panel.values[r]}") for r in range(n)]
         labels += [_under(r, "<br>".join(lines), lo, bar) for r, lines in enumerate(broken) if lines]
-        bars = _split_bars(xref, parts, totals, lo, dimmed, lang, hover)
+        bars = _split_bars(xref, panel.parts, panel.totals, lo, dimmed, lang, panel.hover)
         traces += [{**tr, "width": bar, "yaxis": yref} for tr in bars]
         traces += [{**tr, "yaxis": yref} for tr in _text_traces(xref, labels)]
         axes["xaxis" if i == 0 else "xaxis2"] = dict(type="log", range=[lo, hi], domain=[0, 1], anchor=yref,
-                                                     exponentformat="SI", title=dict(text=axis_title))
+                                                     exponentformat="SI", title=dict(text=panel.axis_title))
         below, above = bar / 2 + (under_lines * UNDER_PX + 12) / row_px, bar / 2 + NAME_PX / row_px + 0.05
         axes["yaxis" if i == 0 else "yaxis2"] = dict(domain=domain, range=[n - 1 + below, -above], visible=False,
                                                      fixedrange=True)
-        notes.append(dict(text="<br>".join(wrapped(panel_title, width, PANEL_TITLE)), x=0, y=domain[1],
+        notes.append(dict(text="<br>".join(wrapped(panel.title, width, PANEL_TITLE)), x=0, y=domain[1],
                           xref="paper", yref="paper", xanchor="left", yanchor="bottom", align="left", showarrow=False,
                           font=dict(size=PANEL_TITLE), yshift=4))
     layout = dict(template="kv_atlas", title=title_at_top(title, height, TEMPLATE.layout.title.font.size),
@@ -200,7 +218,7 @@ def _split_bars(xref, parts, totals, lo, dimmed, lang, hover) -> list[dict]:
     ]
 
 
-def _storage_panel(rows: list[Summary], lang: str, scale: list[float]):
+def _storage_panel(rows: list[Summary], lang: str, scale: list[float]) -> Panel:
     """A panel's axis range, bar parts, totals, hovers, value labels, lines under each bar and titles."""
     totals = [s.storage.total for s in rows]
     lo, hi = _log_range(scale, room=1.2)
@@ -219,10 +237,10 @@ def _storage_panel(rows: list[Summary], lang: str, scale: list[float]):
         unders.append(lines)
     parts = [(s.storage.main_kv, s.storage.index_key) for s in rows]
     hover = [_storage_hover(s, lang) for s in rows]
-    return lo, hi, parts, totals, hover, values, unders, t("a1.axis.storage", lang), t("a1.storage", lang)
+    return Panel(lo, hi, parts, totals, hover, values, unders, t("a1.axis.storage", lang), t("a1.storage", lang))
 
 
-def _read_panel(rows: list[Summary], lang: str, units: str, scale: list[float]):
+def _read_panel(rows: list[Summary], lang: str, units: str, scale: list[float]) -> Panel:
     totals = [s.read.total for s in rows]
     lo, hi = _log_range(scale, room=0.9)
     values = [f"<b>{fmt_bytes(s.read.total, units)}</b>" for s in rows]
@@ -232,7 +250,7 @@ def _read_panel(rows: list[Summary], lang: str, units: str, scale: list[float]):
     parts = [(s.read.total - s.read.index_key, s.read.index_key) for s in rows]
     hover = [_read_hover(s, lang, units) for s in rows]
     title = t("a1.read", lang, n=f"{rows[0].context:,}")
-    return lo, hi, parts, totals, hover, values, unders, t("a1.axis.read", lang), title
+    return Panel(lo, hi, parts, totals, hover, values, unders, t("a1.axis.read", lang), title)
 
 
 def _format_line(s: Summary, lang: str) -> str:
@@ -305,8 +323,8 @@ def generation_chart(model_id: str):
     upto = generation_models(model_id)
 
     def build(*, context: int = 131072, precision: Precision = DEPLOYED, lang: str = "ko",
-              units: str = "decimal") -> go.Figure:
-        return _bars(context, precision, upto, model_id, lang, units, "a.gen", m=get(model_id).name)
+              units: str = "decimal", canvas: Canvas = NATIVE) -> go.Figure:
+        return _bars(context, precision, upto, model_id, lang, units, canvas, "a.gen", m=get(model_id).name)
 
     build.__name__ = f"build_{model_id.replace('.', '').replace('-', '_')}_bars"
     build.__doc__ = f"A1 restricted to MHA…{model_id}, {model_id} highlighted."

@@ -7,21 +7,18 @@ the article: activations have rows = tokens, columns = features; weights are
 diagram's boxes (not proportional); learned weights are purple; cached boxes are marked.
 A box may carry its values, drawn as a heatmap with the numbers inside.
 
-Built with no canvas (an export of the screen figure) a diagram is one column of lanes at
-fixed sizes. Built for a page column (`figures.canvas.screen_width()` set) its text is at least
-11 px and its lanes fit the column (`_choose_column`). Built for a slide
-(`figures.canvas.slide_size()` set), it is a layout of its own: text larger relative to the
+Drawn natively (an export of the screen figure) a diagram is one column of lanes at fixed
+sizes. Drawn for a page column (figures.canvas.Canvas) its text is at least 11 px and its
+lanes fit the column (`_choose_column`). Drawn for a slide, it is a layout of its own: text larger relative to the
 boxes, cells as wide as their numbers, and lane groups packed in rows, chosen so that the
 diagram fills the slide with every text at least the slide's minimum size times its font
-scale. `alike` lays several diagrams out as one (an animation's steps on one canvas).
+scale. `render_alike` lays several diagrams out as one (an animation's steps on one canvas).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from contextvars import ContextVar
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TypeVar
 
 import numpy as np
 import plotly.colors as pc
@@ -29,7 +26,7 @@ import plotly.graph_objects as go
 
 from i18n import t
 
-from .canvas import SCREEN_TEXT, SLIDE_TEXT, diagram_area, screen_width, slide_font_scale, slide_size, unit
+from .canvas import NATIVE, SCREEN_TEXT, SLIDE_TEXT, Canvas, diagram_area, unit
 from .contrast import INK, ink_on
 from .style import MUTED, ON_FILL, ROLE_COLOURS, heading
 from .text import NARROW_EM, text_px, wrap
@@ -443,16 +440,32 @@ def _layout(d: Diagram, m: TextSizes, rows: Rows | None, ranks) -> tuple[_Drawin
     return out, width, at + (0.05 * m.grow if captions else -0.35 * m.grow)
 
 
-def render(d: Diagram) -> go.Figure:
-    slide, column, gathering = slide_size(), screen_width(), _GATHERED.get()
-    if (slide or column) and gathering is None:
-        layout = _PINNED.get()
-        if layout is None or sum(map(len, layout.rows)) != len(_blocks(d)):
-            layout = _choose([d], slide) if slide else _choose_column([d], column)
-        return _slide_figure(d, layout) if slide else _column_figure(d, layout, column)
-    if slide or column:  # only the diagram is wanted now (`alike`): the figure is built again
-        gathering.append(d)
-        return go.Figure()
+def render(d: Diagram, canvas: Canvas = NATIVE) -> go.Figure:
+    """The diagram drawn for the canvas: natively one column of lanes at the renderer's own sizes;
+    for a page column or a slide, laid out for it."""
+    return render_alike([d], canvas)[0]
+
+
+def render_alike(ds: Sequence[Diagram], canvas: Canvas = NATIVE) -> list[go.Figure]:
+    """Each diagram drawn for the canvas, laid out alike: on a slide or a page column one text size
+    and one packing of lane groups chosen for all of them at once, as if one diagram were the
+    largest of each (an animation's steps on a canvas that holds every step). A diagram whose lane
+    groups differ in number from the others' gets a layout of its own."""
+    if not ds or not (canvas.slide or canvas.column):
+        return [_native(d) for d in ds]
+    layout = _canvas_layout(ds, canvas)
+    out = []
+    for d in ds:
+        own = layout if sum(map(len, layout.rows)) == len(_blocks(d)) else _canvas_layout([d], canvas)
+        out.append(_slide_figure(d, own) if canvas.slide else _column_figure(d, own, canvas.column))
+    return out
+
+
+def _canvas_layout(ds: Sequence[Diagram], canvas: Canvas) -> SlideLayout:
+    return _choose(ds, canvas.slide, canvas.font_scale) if canvas.slide else _choose_column(ds, canvas.column)
+
+
+def _native(d: Diagram) -> go.Figure:
     ranks = _diagram_ranks(d)
     out, width, y = _layout(d, SCREEN, None, ranks)
     top = _top(d)
@@ -493,43 +506,18 @@ class SlideLayout:
     rows: Rows
 
 
-_GATHERED: ContextVar[list[Diagram] | None] = ContextVar("gathered", default=None)
-_PINNED: ContextVar[SlideLayout | None] = ContextVar("pinned", default=None)
-T = TypeVar("T")
-
-
-def alike(build: Callable[[], T]) -> T:
-    """`build()`, every diagram it renders for the current slide laid out alike: one text size
-    and one packing of lane groups chosen for all of them at once, as if one diagram were the
-    largest of each (an animation's steps on a canvas that holds every step). Off a slide, or
-    where it renders no diagram, just `build()`. On a page column, likewise for its width."""
-    slide, column, gathered = slide_size(), screen_width(), []
-    token = _GATHERED.set(gathered)
-    try:
-        first = build()
-    finally:
-        _GATHERED.reset(token)
-    if not (slide or column) or not gathered:
-        return first
-    token = _PINNED.set(_choose(gathered, slide) if slide else _choose_column(gathered, column))
-    try:
-        return build()
-    finally:
-        _PINNED.reset(token)
-
-
 def _slide_figure(d: Diagram, layout: SlideLayout) -> go.Figure:
     out, w, h = _layout(d, layout.metrics, layout.rows, _diagram_ranks(d))
     return _figure(d, out, w, h, top=0, pad=0)
 
 
-def _choose(ds: list[Diagram], slide: tuple[int, int]) -> SlideLayout:
+def _choose(ds: Sequence[Diagram], slide: tuple[int, int], scale: float) -> SlideLayout:
     """The slide layout of the diagrams `ds` (one, or an animation's steps): of the text sizes and
     packings tried, one whose smallest text, once the canvas that holds every diagram is scaled
     into the slide's drawing area, is at least the slide's minimum (times its font scale); of
     those, the one that fills the area best (then the one whose smallest text is nearest a
-    comfortable size); where none reaches the minimum, the one with the largest smallest text."""
-    scale = slide_font_scale()
+    comfortable size); where none reaches the minimum, the one with the largest smallest text; every
+    text `scale` times the slide's sizes."""
     area_w = diagram_area(*slide, _title(ds[0]), scale)[0]
     area_h = min(diagram_area(*slide, _title(d), scale)[1] for d in ds)  # under the tallest title
     u = unit(slide[1])
@@ -553,7 +541,7 @@ def _choose(ds: list[Diagram], slide: tuple[int, int]) -> SlideLayout:
     return best[1]
 
 
-def _choose_column(ds: list[Diagram], width: int) -> SlideLayout:
+def _choose_column(ds: Sequence[Diagram], width: int) -> SlideLayout:
     """The layout of the diagrams `ds` (one, or an animation's steps) for a page column `width` px
     wide, drawn at the renderer's own scale (PX px a unit): every text at least SCREEN_TEXT px,
     lane groups packed into as few rows as fit the width, a lane too wide for it broken into lines."""

@@ -12,7 +12,7 @@ from core import ARTICLE_CONTEXT, get
 from core.mechanisms.mla import MLADims, content_score_orders, output_orders, run_mla
 from i18n import t
 
-from .matrix import Box, Diagram, Op, render
+from .matrix import Box, Diagram, Op
 from .style import heading
 
 
@@ -48,11 +48,11 @@ def build_a3(*, lang: str = "ko"):
         (X, Op("×"), Box(sym("W", "KR"), (d.hidden, d.qk_rope_head_dim), "weight"), Op("→", "RoPE"),
          Box(sym("K", "R"), ("T", d.qk_rope_head_dim), "kv", cached=True, note=t("a3.shared", lang))),
     )
-    return render(Diagram(
+    return Diagram(
         t("a3.title", lang), lanes,
         lane_labels=(t("a3.query", lang), "", t("a3.kv", lang), "", t("a3.pos", lang)),
         captions=(t("a3.cap", lang, kv=d.kv_lora_rank, r=d.qk_rope_head_dim), t("mx.width", lang)),
-        lang=lang, subtitle=t("a3.sub", lang)))
+        lang=lang, subtitle=t("a3.sub", lang))
 
 
 def build_a4(*, lang: str = "ko"):
@@ -70,10 +70,10 @@ def build_a4(*, lang: str = "ko"):
          Op("→", t("a4.concat", lang, n=nh)), Box("Z", ("T", nh * dk)), Op("×"),
          Box(sym("W", "O"), (nh * dk, d.hidden), "weight"), Op("="), Box("Y", ("T", d.hidden))),
     )
-    return render(Diagram(
+    return Diagram(
         t("a4.title", lang), lanes, lane_labels=(t("a4.score", lang), t("a4.prob", lang), t("a4.out", lang)),
         captions=(t("a4.cap", lang, dk=dk, dr=dr), t("mx.width", lang)),
-        lang=lang, subtitle=t("a4.sub", lang)))
+        lang=lang, subtitle=t("a4.sub", lang))
 
 
 def _dims(tokens: int, kv_lora_rank: int, qk_nope_head_dim: int) -> MLADims:
@@ -102,11 +102,11 @@ def build_a5(*, seed: int = 0, tokens: int = 6, kv_lora_rank: int = 8, qk_nope_h
                                                   note=t("a5.what", lang)),
          Op("×"), CKVt, Op("="), S["premerged"]),
     )
-    return render(Diagram(
+    return Diagram(
         t("a5.title", lang), lanes,
         lane_labels=(t("a5.expand", lang, d=dk), t("a5.absorb", lang, d=rkv), t("a5.premerged", lang)),
         captions=(_diff_caption(res, lang), _absorb_caption(lang)),
-        lang=lang, subtitle=t("a5.sub", lang, h=head, seed=seed)))
+        lang=lang, subtitle=t("a5.sub", lang, h=head, seed=seed))
 
 
 def _absorb_caption(lang: str) -> str:
@@ -131,11 +131,11 @@ def build_a6(*, seed: int = 0, tokens: int = 6, kv_lora_rank: int = 8, qk_nope_h
         (U, Op("×"), Box("Ŵ<sup>O</sup><sub>h</sub>", (rkv, D), "weight", note=t("a6.what", lang)), Op("="),
          Y["merged"]),
     )
-    return render(Diagram(
+    return Diagram(
         t("a6.title", lang), lanes,
         lane_labels=(t("a6.expand", lang), t("a6.absorb", lang), t("a6.merged", lang)),
         captions=(_diff_caption(res, lang), t("a6.cap", lang)),
-        lang=lang, subtitle=t("a6.sub", lang, h=head, seed=seed)))
+        lang=lang, subtitle=t("a6.sub", lang, h=head, seed=seed))
 
 
 def build_mla_cost(*, lang: str = "ko", max_tokens: int = 1 << 20):

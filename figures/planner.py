@@ -15,7 +15,7 @@ from core.cost import fitted
 from core.units import fmt_bytes, fmt_tokens
 from i18n import model_name, t
 
-from .canvas import LINE, narrow, screen_width, title_at_top
+from .canvas import LINE, NATIVE, Canvas, title_at_top
 from .style import MUTED, ROLE_COLOURS, TEMPLATE, heading
 from .text import SUP, wrapped
 
@@ -41,7 +41,8 @@ def _name(model_id: str, lang: str) -> str:
 def build_capacity(*, models: Sequence[str] = PLANNER_MODELS, context: int = 131072,
                    precision: Precision = DEPLOYED, gpu: str = "h200", memory_gb: float = 141.0,
                    bandwidth_tb: float = 4.8, bytes_per_parameter: float = 1.0, reserved: float = 0.1,
-                   block: int = 16, tp: int = 8, lang: str = "ko", units: str = "decimal") -> go.Figure:
+                   block: int = 16, tp: int = 8, lang: str = "ko", units: str = "decimal",
+                   canvas: Canvas = NATIVE) -> go.Figure:
     """Concurrent requests at `context` on tp GPUs, per model: the KV budget left after the
     weights and a reserve, over one request's cache in whole blocks (local KV included)."""
     if not models:
@@ -58,16 +59,16 @@ def build_capacity(*, models: Sequence[str] = PLANNER_MODELS, context: int = 131
                      _hover(p, lang, units), p))
     names, counts, labels, hovers, plans = zip(*rows)
     room, row_px = 1.8, 52
-    if narrow():  # a phone's column: more room right of the bars, their labels broken to it
+    if canvas.narrow:  # a phone's column: more room right of the bars, their labels broken to it
         room, row_px = 2.6, 78
-        width = (screen_width() - 150) * (1 - 1 / room)
+        width = (canvas.screen_width - 150) * (1 - 1 / room)
         labels = ["<br>".join(wrapped(label, width, TEMPLATE.layout.font.size)) for label in labels]
     bars = go.Bar(y=list(names), x=list(counts), orientation="h", text=list(labels), textposition="outside",
                   cliponaxis=False, marker_color=ROLE_COLOURS["main_kv"], customdata=list(hovers),
                   hovertemplate="%{customdata}<extra></extra>")
     title = t("cap.title", lang, tp=tp, g=g.name, n=fmt_tokens(context))
     sub = t("cap.sub", lang, b=bytes_per_parameter, r=f"{reserved:.0%}", blk=block)
-    assumed = _replication_note(plans, tp, lang)
+    assumed = _replication_note(plans, tp, lang, canvas)
     height = 140 + row_px * len(rows) + len(assumed) * LINE * TITLE_PX
     return go.Figure(bars, layout=dict(
         template="kv_atlas", title=title_at_top(heading(title, "<br>".join((sub, *assumed))), height, TITLE_PX),
@@ -77,7 +78,7 @@ def build_capacity(*, models: Sequence[str] = PLANNER_MODELS, context: int = 131
         meta={"numbers": [_record(p) for p in plans]}))
 
 
-def _replication_note(plans, tp: int, lang: str) -> list[str]:
+def _replication_note(plans, tp: int, lang: str, canvas: Canvas) -> list[str]:
     """The assumption that moves the count most, as subtitle lines (broken for the builder's own width;
     on a page, figures.screen breaks it to the column): under tensor parallelism every GPU holds a whole copy of
     a latent cache, where data-parallel attention would keep each request on one GPU — up to tp times
@@ -85,7 +86,7 @@ def _replication_note(plans, tp: int, lang: str) -> list[str]:
     if tp < 2 or all(p.kv_heads for p in plans):
         return []
     note = t("cap.tp", lang, tp=tp)
-    return [note] if screen_width() else wrapped(note, NOTE_WIDTH, TITLE_PX * SUP)
+    return [note] if canvas.screen_width else wrapped(note, NOTE_WIDTH, TITLE_PX * SUP)
 
 
 def _hover(p, lang: str, units: str) -> str:
@@ -107,7 +108,7 @@ def _record(p) -> dict:
 
 def build_read_floor(*, models: Sequence[str] = PLANNER_MODELS, precision: Precision = DEPLOYED,
                      gpu: str = "h200", memory_gb: float = 141.0, bandwidth_tb: float = 4.8, batch: int = 1,
-                     tp: int = 8, lang: str = "ko") -> go.Figure:
+                     tp: int = 8, lang: str = "ko", canvas: Canvas = NATIVE) -> go.Figure:
     """The least time a decode step can spend reading the cache (KV + index key, and a hybrid's
     states) over HBM bandwidth, against context: a lower bound, not a speed prediction."""
     if not models:
@@ -123,19 +124,19 @@ def build_read_floor(*, models: Sequence[str] = PLANNER_MODELS, precision: Preci
     sub = t("floor.sub", lang, g=g.name, tp=tp, bw=f"{g.bandwidth_bytes_per_s * tp / 1e12:g}", b=batch, what=what)
     return go.Figure(data=traces, layout=dict(
         template="kv_atlas", title=heading(title, sub), height=480,
-        margin=dict(l=10, r=20, t=90, b=10 + (NOTE_PX if narrow() else 0)),
+        margin=dict(l=10, r=20, t=90, b=10 + (NOTE_PX if canvas.narrow else 0)),
         xaxis=dict(type="log", title=dict(text=t("x.axis.x", lang)), exponentformat="SI"),
         yaxis=dict(type="log", title=dict(text=t("floor.y", lang)), exponentformat="SI"),
         legend=dict(x=0.01, y=0.99, bgcolor="rgba(255,255,255,0.8)"),
-        annotations=[_bound_note(t("floor.bound", lang))]))
+        annotations=[_bound_note(t("floor.bound", lang), canvas)]))
 
 
-def _bound_note(text: str) -> dict:
+def _bound_note(text: str, canvas: Canvas) -> dict:
     """The note that the floor is a bound: in the plot's corner; on a phone's column, under the chart,
     broken to its width."""
-    if not narrow():
+    if not canvas.narrow:
         return dict(text=text, x=1, y=0, xref="paper", yref="paper", xanchor="right", yanchor="bottom",
                     showarrow=False, font=dict(size=11, color=MUTED))
-    lines = wrapped(text, screen_width() - 30, 11)  # the margins' 10 + 20 px
+    lines = wrapped(text, canvas.screen_width - 30, 11)  # the margins' 10 + 20 px
     return dict(text="<br>".join(lines), x=0, y=0, xref="paper", yref="paper", xanchor="left", yanchor="top",
                 yshift=-60, align="left", showarrow=False, font=dict(size=11, color=MUTED))

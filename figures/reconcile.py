@@ -13,7 +13,7 @@ from core.units import fmt_bytes, fmt_exact, fmt_ratio, fmt_tokens
 from core.variants import V4_PAGE_ALIGN, VARIANTS, Varied
 from i18n import model_name, t
 
-from .canvas import LINE, narrow, screen_width
+from .canvas import LINE, NATIVE, Canvas
 from .contrast import INK
 from .style import MUTED, ROLE_COLOURS, heading
 from .text import wrapped
@@ -25,7 +25,7 @@ TITLE_ROOM = 56  # px on a phone for a title of one line and a subtitle of one (
 
 
 def build_reconciliation(*, variants: Sequence[str] = tuple(VARIANTS), context: int = 131072, lang: str = "ko",
-                         units: str = "decimal") -> go.Figure:
+                         units: str = "decimal", canvas: Canvas = NATIVE) -> go.Figure:
     """One row per (variant, model it changes): the variant's storage per token and read per
     decoded token as bars, the article's as a black tick on each."""
     if not variants:
@@ -54,8 +54,8 @@ def build_reconciliation(*, variants: Sequence[str] = tuple(VARIANTS), context: 
         axes[xref] = [math.log10(low) - 0.3, math.log10(high) + 2.4]  # room for the labels after the bars
         tight[xref] = [math.log10(low) - 0.3, math.log10(high) + 0.3]  # a phone's: the labels are over the bars
     titles = (t("a1.storage", lang), t("a1.read", lang, n=fmt_tokens(context)))
-    if narrow():
-        return _stacked(traces, tight, titles, rows, context, lang)
+    if canvas.narrow:
+        return _stacked(traces, tight, titles, rows, context, lang, canvas.screen_width)
     notes = [dict(text=text, x=x, y=1.0, xref="paper", yref="paper", xanchor="center", yanchor="bottom",
                   showarrow=False, font=dict(size=14)) for text, x in zip(titles, (0.24, 0.76))]
     return go.Figure(data=traces, layout=dict(
@@ -74,11 +74,12 @@ def _numbers(rows, context: int) -> dict:
                          "variant_read": v.reads(context).total} for n, a, _, v, _ in rows]}
 
 
-def _stacked(traces: list[dict], ranges: dict, titles: tuple[str, str], rows, context: int, lang: str) -> go.Figure:
-    """The chart for a phone's column: the storage panel over the read panel, each as wide as the
+def _stacked(traces: list[dict], ranges: dict, titles: tuple[str, str], rows, context: int, lang: str,
+             column: int) -> go.Figure:
+    """The chart for a phone's column `column` px wide: the storage panel over the read panel, each as wide as the
     column, every bar under its row's name and numbers (broken to the column). A y axis in px places
     each bar under its own lines."""
-    room = screen_width() - 20  # the margins' 10 px a side
+    room = column - 20  # the margins' 10 px a side
     panels, notes, layout = [], [], {}
     for k, (xref, title) in enumerate(zip(PANELS, titles)):
         bars, ticks = traces[2 * k], traces[2 * k + 1]

@@ -27,10 +27,12 @@ from core.open_models import OPEN_MODELS
 from core.variants import VARIANTS
 from i18n import t
 
+from .canvas import NATIVE, Canvas
 from .crossover import build_crossover
 from .dsa import build_a8, build_a9, build_a10
 from .knobs import CONTEXT, LANG, PRECISION, SEED, UNITS, Knob, Note, Params, models
 from .kv_bars import build_a1, generation_chart
+from .layout import Made, lay_out
 from .mla import build_a3, build_a4, build_a5, build_a6, build_mla_cost
 from .planner import BYTES_PER_PARAMETER, build_capacity, build_read_floor
 from .reconcile import build_reconciliation, variant_name
@@ -62,7 +64,8 @@ class Play:
 @dataclass(frozen=True)
 class FigureSpec:
     """A figure: calling it with no arguments draws the article's figure; keyword
-    arguments are its knobs."""
+    arguments are its knobs. `build` draws it for a canvas (a page column, a slide); a
+    builder that lays itself out for one takes it as its keyword `canvas`, which is not a knob."""
 
     id: str
     builder: Callable[..., go.Figure]
@@ -72,7 +75,7 @@ class FigureSpec:
     play: Play | None = None
 
     def __post_init__(self):
-        params = {n: p for n, p in inspect.signature(self.builder).parameters.items()}
+        params = {n: p for n, p in inspect.signature(self.builder).parameters.items() if n != "canvas"}
         names = [k.name for k in self.knobs]
         if sorted(names) != sorted(params):
             raise ValueError(f"{self.id}: knobs {sorted(names)} do not match the builder's keywords {sorted(params)}")
@@ -92,7 +95,17 @@ class FigureSpec:
         return Play(play.knob, int(lo), int(hi))
 
     def __call__(self, **values) -> go.Figure:
+        return self.build(values)
+
+    def make(self, values: dict, canvas: Canvas = NATIVE) -> Made:
+        """What the builder makes with these knob values for the canvas: a chart, or a diagram to draw."""
+        if "canvas" in inspect.signature(self.builder).parameters:
+            return self.builder(**values, canvas=canvas)
         return self.builder(**values)
+
+    def build(self, values: dict, canvas: Canvas = NATIVE) -> go.Figure:
+        """The figure with these knob values, laid out for the canvas (figures/layout.py)."""
+        return lay_out(self.make(values, canvas), canvas)
 
     def knob(self, name: str) -> Knob:
         return next(k for k in self.knobs if k.name == name)
@@ -120,13 +133,13 @@ class FigureSpec:
                 out |= k.dump(values[k.name], lang)
         return out
 
-    def build(self, params: Params, lang: str = "en", make=None) -> tuple[go.Figure, dict, list[Note]]:
+    def from_params(self, params: Params, lang: str = "en", make=None) -> tuple[go.Figure, dict, list[Note]]:
         """The figure for outside params: values read through the knobs; if together they
         do not make a figure (e.g. a highlight that is not among the models), the
         defaults with a note. `make(**values)` builds it (by default the builder; a page passes
         its cached, laid-out build)."""
         values, notes = self.read(params, lang)
-        make = make or self.builder
+        make = make or self
         try:
             return make(**values), values, notes
         except ValueError as e:

@@ -1,7 +1,7 @@
 """A built figure laid out for a page column (figures/canvas.py: its width class): what every
 figure gets on a screen, whatever its builder. Builders that lay themselves out for a column
 (A1's family stacks its panels on a phone; the matrix renderer packs its lanes into the width)
-read `canvas.screen_width()` while they build; this pass does what holds for all of them.
+are given the canvas (figures/layout.py); this pass does what holds for all of them.
 
 - No text under SCREEN_TEXT px: every size a chart sets (annotations, text traces, legend,
   ticks, sizes inline in a label's HTML) is raised to it (a diagram's renderer drew its own).
@@ -27,11 +27,10 @@ SCREEN_TITLE_GAP = 12  # px between a title's last line and the drawing under it
 TITLE_FOOT, SUP_FOOT = 1.1, 0.7  # a title line's foot under its top, in ems of the title size; a raised subtitle line's
 
 
-def screen_layout(fig: go.Figure, width: int) -> go.Figure:
+def screen_layout(fig: go.Figure, width: int, diagram: bool = False) -> go.Figure:
     """The figure for a column `width` px wide (changed in place, and returned). A matrix diagram
-    (equal x and y scales) was laid out for the column by its renderer, text included: only its
-    title is broken, to the diagram's own width."""
-    diagram = fig.layout.yaxis.scaleanchor == "x"
+    was laid out for the column by its renderer, text included: only its title is broken, to the
+    diagram's own width."""
     if not diagram:
         _text_floor(fig)
     raise_scripts(fig, SCREEN_TEXT, fig.layout.font.size or TEMPLATE.layout.font.size)

@@ -4,7 +4,7 @@ slide canvas (figures/canvas.py), the drawing filling the rest. A font scale mul
 and the text floor before anything is placed, so margins, title lines and the drawing's room are
 those of the larger text. Charts scale their text until the smallest reaches the floor and
 stretch to the area (figures/chart_slide.py says how far their labels let them); matrix diagrams
-are re-laid out for the canvas while they are built, and scale into it.
+are drawn for the slide (figures/layout.py) and scale into it.
 """
 
 from __future__ import annotations
@@ -30,22 +30,21 @@ AXIS_TITLE = 1.2  # plotly's axis titles, of the body size
 
 
 def _diagram_scale(fig: go.Figure, area: tuple[float, float]) -> float:
-    """How much a diagram (equal x and y scales) grows from its own size to `area`."""
+    """How much a diagram (equal x and y scales, figures.matrix) grows from its own size to `area`."""
     lay = fig.layout
     xs, ys = abs(lay.xaxis.range[1] - lay.xaxis.range[0]), abs(lay.yaxis.range[1] - lay.yaxis.range[0])
     own = min((lay.width - lay.margin.l - lay.margin.r) / xs, (lay.height - lay.margin.t - lay.margin.b) / ys)
     return min(area[0] / xs, area[1] / ys) / own
 
 
-def slide_layout(fig: go.Figure, width: int, height: int, font_scale: float = 1.0) -> go.Figure:
+def slide_layout(fig: go.Figure, width: int, height: int, font_scale: float = 1.0, diagram: bool = False) -> go.Figure:
     """The figure as a slide of `width` × `height`: margins, title and text sizes for a
     projector (`font_scale` times the slide's own), the drawing filling the safe area. A
-    diagram keeps the text it was built with against its boxes: build it inside
-    `slide(width, height, font_scale)`. Returns a new figure."""
+    diagram keeps the text it was drawn with against its boxes: draw it for the same slide
+    (figures/layout.py). Returns a new figure."""
     out = go.Figure(fig)
     u = unit(height)
     text = out.layout.title.text or ""
-    diagram = out.layout.yaxis.scaleanchor == "x"
     if diagram:
         k, beside = _diagram_scale(out, diagram_area(width, height, text, font_scale)), 0.0
     else:  # a chart's labels sit in its plot: its text grows only as far as it fits

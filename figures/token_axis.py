@@ -8,7 +8,7 @@ import numpy as np
 from core.mechanisms.token_axis import ARTICLE_H, ARTICLE_W_S, ARTICLE_W_U, read_plan, summarize
 from i18n import t
 
-from .matrix import Box, Diagram, Op, render
+from .matrix import Box, Diagram, Op
 from .read_grid import GRID_PALETTE, read_grid_box
 
 
@@ -30,10 +30,10 @@ def build_b1(*, rows: int = 8, components: int = 4, group: int = 2, lang: str = 
         (_grid(t("b1.in", lang), rows, components, p, 1), Op("→", t("b1.tokens", lang, g=group)),
          _grid(t("b1.summary", lang), n, components, [f"b{b} = {m}" for b, m in enumerate(merged)], 2)),
     )
-    return render(Diagram(
+    return Diagram(
         t("b1.title", lang), lanes,
         lane_labels=(t("b1.left", lang, r=rows, c=components // 2), t("b1.right", lang, r=n, c=components)),
-        captions=(t("b1.cap", lang),), subtitle=t("b1.sub", lang), lang=lang))
+        captions=(t("b1.cap", lang),), subtitle=t("b1.sub", lang), lang=lang)
 
 
 def build_b2(*, H=ARTICLE_H, W_u=ARTICLE_W_U, W_s=ARTICLE_W_S, lang: str = "ko"):
@@ -52,11 +52,11 @@ def build_b2(*, H=ARTICLE_H, W_u=ARTICLE_W_U, W_s=ARTICLE_W_S, lang: str = "ko")
         (Box("U", (n, d), "kv", values=run.U, row_labels=pos), Op("⊙"), Box("A", (n, d), "score", values=run.A),
          Op("→", t("b2.sum", lang)), Box(sym_sub("c", "0"), (1, d), "kv", values=run.c[None, :])),
     )
-    return render(Diagram(
+    return Diagram(
         t("b2.title", lang), lanes,
         lane_labels=(t("b2.l1", lang), t("b2.l2", lang), t("b2.l3", lang)),
         captions=(t("b2.cap", lang, c=", ".join(f"{v:g}" for v in np.round(run.c, 6))),),
-        subtitle=t("b2.sub", lang), lang=lang))
+        subtitle=t("b2.sub", lang), lang=lang)
 
 
 def sym_sub(base: str, sub: str) -> str:
@@ -71,10 +71,10 @@ def build_b3(*, position: int = 6, group: int = 2, window: int = 3, lang: str = 
         plan = read_plan(tq, group, window)
         lanes.append((read_grid_box(t("b3.box", lang, t=tq, s=plan.summaries_read, w=plan.read - plan.summaries_read),
                                     plan.rows, tq, names=("b", "p")),))
-    return render(Diagram(
+    return Diagram(
         t("b3.title", lang), tuple(lanes), lane_labels=(f"q{position}", f"q{position + group}"),
         captions=(t("b3.cap", lang, b=pending, g=group), t("b3.legend", lang)),
-        subtitle=t("b3.sub", lang, g=group, w=window), lang=lang))
+        subtitle=t("b3.sub", lang, g=group, w=window), lang=lang)
 
 
 def build_b4(*, position: int = 16, groups: tuple[int, int] = (2, 4), topk: int = 2, window: int = 3,
@@ -90,8 +90,8 @@ def build_b4(*, position: int = 16, groups: tuple[int, int] = (2, 4), topk: int 
                        names=("b", "p")),),
         (read_grid_box(t("b4.box", lang, s=right.stored, r=right.read), right.rows, position, names=("b", "p")),),
     )
-    return render(Diagram(
+    return Diagram(
         t("b4.title", lang), lanes,
         lane_labels=(t("b4.left", lang, g=g1, n=left.stored, k=topk), t("b4.right", lang, g=g2, n=right.stored)),
         captions=(t("b4.cap", lang), t("b3.legend", lang)), subtitle=t("b4.sub", lang, t=position, w=window),
-        lang=lang))
+        lang=lang)

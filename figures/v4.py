@@ -13,7 +13,7 @@ from core import get
 from core.mechanisms.csa_indexer import NEWEST_SKIPPED_SEED
 from i18n import t
 
-from .matrix import Box, Diagram, Op, render
+from .matrix import Box, Diagram, Op
 from .mla import sym
 from .read_grid import COMPRESSED, GRID_PALETTE, WINDOW, read_grid_box
 
@@ -49,11 +49,11 @@ def build_a12(*, lang: str = "ko"):
         (Box("X", ("T", "D")), Op("×"), Box(sym("W", "Z"), ("D", c), "weight"), Op("="),
          Box("Z", ("T", c), note=t("a12.z", lang))),
     )
-    return render(Diagram(
+    return Diagram(
         t("a12.title", lang), lanes,
         lane_labels=(t("a12.q", lang), t("a12.local", lang), t("a12.comp", lang), ""),
         captions=(t("a12.cap", lang, c=c), t("mx.width", lang)), lang=lang,
-        subtitle=t("a12.sub", lang), size_order=_sizes()))
+        subtitle=t("a12.sub", lang), size_order=_sizes())
 
 
 def build_a16(*, lang: str = "ko"):
@@ -73,12 +73,12 @@ def build_a16(*, lang: str = "ko"):
          Box(sym("q", "I"), ("T", "n<sub>I</sub>·d<sub>I</sub>"), "index"),
          Op("→", t("a16.score", lang)), Box(t("a16.blocks", lang), ("T", "k"), "index")),
     )
-    return render(Diagram(
+    return Diagram(
         t("a16.title", lang), lanes,
         lane_labels=(t("a12.q", lang), t("a12.local", lang), t("a16.comp", lang), "", t("a16.idx", lang)),
         captions=(t("a16.cap", lang, m=get("v4-flash").ratio("CSA")), t("mx.width", lang)),
         lang=lang,
-        subtitle=t("a16.sub", lang), size_order=_sizes()))
+        subtitle=t("a16.sub", lang), size_order=_sizes())
 
 
 # --- mechanism runs -----------------------------------------------------------------------
@@ -107,11 +107,11 @@ def build_a13(*, ratio: int = 4, seed: int = 0, lang: str = "ko"):
         (Box(sym("E", "win"), (m, c), "local", values=run.E_win[rows], row_labels=tok, cached=True,
              note=t("a13.win", lang)),),
     )
-    return render(Diagram(
+    return Diagram(
         t("a13.title", lang, m=m), lanes,
         lane_labels=(t("a13.l1", lang), t("a13.l2", lang), t("a13.l3", lang)),
         captions=(t("a13.cap", lang, m=get("v4-flash").ratio("HCA")),),
-        lang=lang, subtitle=t("a13.sub", lang, m=m, seed=seed)))
+        lang=lang, subtitle=t("a13.sub", lang, m=m, seed=seed))
 
 
 
@@ -125,10 +125,10 @@ def build_a14(*, t_: int = 6, ratio: int = 4, window: int = 4, lang: str = "ko")
         n_comp = sum(r.kind == "compressed" for r in rows)
         lanes.append((read_grid_box(t("a14.box", lang, t=step, n=len(rows), c=n_comp, w=len(rows) - n_comp), rows,
                                 step),))
-    return render(Diagram(
+    return Diagram(
         t("a14.title", lang), tuple(lanes), lane_labels=(f"t = {t_}", f"t = {t_ + 1}"),
         captions=(t("a14.cap", lang, m=ratio, w=window), t("a14.legend", lang)),
-        subtitle=t("a14.sub", lang, m=ratio, w=window), lang=lang))
+        subtitle=t("a14.sub", lang, m=ratio, w=window), lang=lang)
 
 
 def build_a15(*, sink: float = 0.0, t_: int = 7, seed: int = 0, lang: str = "ko"):
@@ -161,12 +161,12 @@ def build_a15(*, sink: float = 0.0, t_: int = 7, seed: int = 0, lang: str = "ko"
          Box("y", (1, run.dims.hidden), values=run.y[None, :])),
     )
     mass = float(np.mean(run.sink_mass))
-    return render(Diagram(
+    return Diagram(
         t("a15.title", lang), lanes,
         lane_labels=(t("a15.l1", lang), t("a15.l2", lang), t("a15.l3", lang), t("a15.l4", lang),
                      t("a15.l5", lang)),
         captions=(t("a15.mass", lang, z=f"{sink:+.1f}", m=f"{mass:.0%}"), t("a15.cap", lang)),
-        subtitle=t("a15.sub", lang, t=t_, n=N), lang=lang))
+        subtitle=t("a15.sub", lang, t=t_, n=N), lang=lang)
 
 
 def build_a17(*, ratio: int = 4, seed: int = 0, lang: str = "ko"):
@@ -196,10 +196,10 @@ def build_a17(*, ratio: int = 4, seed: int = 0, lang: str = "ko"):
              palette=GRID_PALETTE, row_labels=tuple(f"entry {e}" for e in range(run.n_entries)),
              col_labels=tuple(str(s) for s in range(run.dims.tokens))),),
     )
-    return render(Diagram(
+    return Diagram(
         t("a17.title", lang), lanes, lane_labels=(t("a17.l1", lang, m=m), t("a13.l2", lang), t("a17.l3", lang)),
         captions=(t("a17.cap", lang, m=m),), lang=lang,
-        subtitle=t("a17.sub", lang, m=m, seed=seed)))
+        subtitle=t("a17.sub", lang, m=m, seed=seed))
 
 
 def _csa_scores(t_: int, ratio: int, topk: int, seed: int):
@@ -226,10 +226,10 @@ def build_a18(*, t_: int = 11, ratio: int = 4, topk: int = 2, seed: int = 0, lan
              col_labels=tuple(f"s{s}" for s in range(n)))),
     )
     picked = ", ".join(str(s) for s in np.flatnonzero(run.selected[t_]))
-    return render(Diagram(
+    return Diagram(
         t("a18.title", lang), lanes, lane_labels=(t("a18.l1", lang, m=ratio), t("a18.l2", lang)),
         captions=(t("a18.formula", lang), t("a18.cap", lang, t=t_, s=picked or "—")),
-        lang=lang, subtitle=t("a18.sub", lang, seed=seed)))
+        lang=lang, subtitle=t("a18.sub", lang, seed=seed))
 
 
 def build_a19(*, t_: int = 11, ratio: int = 4, topk: int = 2, window: int = 4, seed: int = NEWEST_SKIPPED_SEED,
@@ -250,7 +250,7 @@ def build_a19(*, t_: int = 11, ratio: int = 4, topk: int = 2, window: int = 4, s
              col_labels=tuple(f"C{s}" for s in range(n_complete))),
          Op("→", f"top-{topk}"), box),
     )
-    return render(Diagram(
+    return Diagram(
         t("a19.title", lang), lanes, lane_labels=(t("a19.l1", lang, c=n_complete, k=min(topk, n_complete)),),
         captions=(t("a19.cap", lang), t("a14.legend", lang)),
-        subtitle=t("a19.sub", lang, t=t_, m=ratio, k=topk, w=window, seed=seed), lang=lang))
+        subtitle=t("a19.sub", lang, t=t_, m=ratio, k=topk, w=window, seed=seed), lang=lang)

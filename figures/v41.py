@@ -19,9 +19,9 @@ from core.mechanisms.hierarchical import hierarchical_indexer, pool_positions_ma
 from core.mechanisms.sharing import kv_groups, layer_roles, selection_groups
 from i18n import model_name, t
 
-from .canvas import narrow
+from .canvas import NATIVE, Canvas
 from .contrast import INK, ink_on
-from .matrix import Box, Diagram, Op, render
+from .matrix import Box, Diagram, Op
 from .mla import sym
 from .style import MUTED, ON_FILL, ROLE_COLOURS, heading
 
@@ -32,13 +32,13 @@ A24_BLOCK = 4.8  # y units a row of layers takes, with its brackets
 A24_ROW_PX = 210  # px a further row of layers adds
 
 
-def build_a24(*, model: str = "v4.1-flash", lang: str = "ko") -> go.Figure:
+def build_a24(*, model: str = "v4.1-flash", lang: str = "ko", canvas: Canvas = NATIVE) -> go.Figure:
     """Every layer in order, coloured by mode; KV groups and selection groups as brackets. On a
     phone's column the layers wrap into rows, their brackets broken with them."""
     roles = layer_roles(model)
     spec = get(model)
     n = len(roles)
-    wide = not narrow()  # one row of every layer; on a phone, rows of PHONE_LAYERS
+    wide = not canvas.narrow  # one row of every layer; on a phone, rows of PHONE_LAYERS
     per = n if wide else PHONE_LAYERS
     rows = -(-n // per)
 
@@ -130,7 +130,7 @@ def _layer_hover(r, spec, lang: str) -> str:
     return "<br>".join(parts)
 
 
-def build_factors(*, lang: str = "ko", models=A1_MODELS) -> go.Figure:
+def build_factors(*, lang: str = "ko", models=A1_MODELS, canvas: Canvas = NATIVE) -> go.Figure:
     """Per-token KV = width × layers storing × bytes per element ÷ compression ratio, each factor
     relative to the hypothetical MHA, model by model."""
     base = factors("mha")
@@ -148,7 +148,7 @@ def build_factors(*, lang: str = "ko", models=A1_MODELS) -> go.Figure:
     totals = [_times(x) if abs(x - 1) > 1e-9 else "" for x in total]
     ticks = dict(type="log", range=[-4, 0.6], tickvals=[10.0**-k for k in range(5)],
                  ticktext=["1"] + [f"1/{10**k:,}" for k in range(1, 5)])
-    if narrow():  # a phone's column: models down the page, each factor a bar across it, the total by the name
+    if canvas.narrow:  # a phone's column: models down the page, each factor a bar across it, the total by the name
         traces = [go.Bar(y=names, x=v, orientation="h", name=t(f"fx.{k}", lang), marker_color=colours[k],
                          text=[_times(x) for x in v], textposition="outside", textfont=dict(size=11),
                          cliponaxis=False) for k, v in series.items()]
@@ -203,11 +203,11 @@ def build_a23(*, lang: str = "ko"):
                                                                      cached=True),
          Op("→", t("a23.attn", lang)), Box(t("a23.out", lang), ("T", "D"))),
     )
-    return render(Diagram(
+    return Diagram(
         t("a23.title", lang), lanes,
         lane_labels=(t("a23.full", lang), t("a23.reindex", lang), t("a23.reuse", lang), t("a23.all", lang)),
         captions=(t("a23.cap", lang),), lang=lang, subtitle=t("a23.sub", lang),
-        size_order=(1, d, c, w, k, "N/m", "D", "T")))
+        size_order=(1, d, c, w, k, "N/m", "D", "T"))
 
 
 def build_a26(*, lang: str = "ko"):
@@ -226,11 +226,11 @@ def build_a26(*, lang: str = "ko"):
         (Box("Query", ("T", "n<sub>h</sub>·c")), Op("×"), Box(t("a26.chosen", lang), ("k", c), "kv"), Op("+"),
          Box("local KV", ("T", c), "local"), Op("→", "attention"), Box(t("a23.out", lang), ("T", "D"))),
     )
-    return render(Diagram(
+    return Diagram(
         t("a26.title", lang), lanes,
         lane_labels=(t("a26.l1", lang), t("a26.l2", lang), t("a26.l3", lang)),
         captions=(t("a26.cap", lang),), lang=lang, subtitle=t("a26.sub", lang),
-        size_order=("k", d, c, "D", "n<sub>h</sub>·c", "T")))
+        size_order=("k", d, c, "D", "n<sub>h</sub>·c", "T"))
 
 
 def build_a22(*, lang: str = "ko"):
@@ -247,10 +247,10 @@ def build_a22(*, lang: str = "ko"):
          Op("×"), Box(sym("W", "IK"), (c, d), "weight"), Op("→", "RMSNorm"),
          Box(t("a23.key", lang), ("N<sub>c</sub>", d), "index")),
     )
-    return render(Diagram(
+    return Diagram(
         t("a22.title", lang), lanes, lane_labels=(t("a22.csa", lang), "", t("a22.csa2", lang)),
         captions=(t("a22.cap", lang),), subtitle=t("a22.sub", lang),
-        size_order=(d, c, "N<sub>c</sub>", "D", "T"), lang=lang))
+        size_order=(d, c, "N<sub>c</sub>", "D", "T"), lang=lang)
 
 
 
@@ -289,10 +289,10 @@ def build_a21(*, ratio: int = 4, seed: int = 0, lang: str = "ko"):
          Box(t("a21.w", lang, n=cmp.csa2_softmax_size), (cmp.csa2_softmax_size, c), "score",
              values=cmp.csa2_weights, row_labels=tuple(f"t{s}" for s in cmp.csa2_span))),
     )
-    return render(Diagram(
+    return Diagram(
         t("a21.title", lang), lanes,
         lane_labels=(t("a21.csa", lang, n=2 * ratio, s=len(cmp.csa_shared)), t("a21.csa2", lang, m=ratio)),
-        captions=(t("a21.cap", lang, r=_csa2_ratios()),), subtitle=t("a21.sub", lang, m=ratio, seed=seed), lang=lang))
+        captions=(t("a21.cap", lang, r=_csa2_ratios()),), subtitle=t("a21.sub", lang, m=ratio, seed=seed), lang=lang)
 
 
 def build_a25(*, tokens: int = 24, block: int = 8, pool_blocks: int = 2, topk: int = 4, seed: int = 5,
@@ -318,11 +318,11 @@ def build_a25(*, tokens: int = 24, block: int = 8, pool_blocks: int = 2, topk: i
              row_labels=tuple(f"{i + 1}: {m.capitalize()}" for i, m in enumerate(run.modes))),),
     )
     outside = sorted(set(run.full_topk.tolist()) - set(run.pool_positions.tolist()))
-    return render(Diagram(
+    return Diagram(
         t("a25.title", lang), lanes, lane_labels=(t("a25.l1", lang), t("a25.l2", lang), t("a25.l3", lang)),
         captions=(t("a25.cap", lang, newest=run.newest_block, out=", ".join(map(str, outside)) or "—"),
                   _pool_caption(lang)),
-        subtitle=t("a25.sub", lang, t=run.query, k=topk, seed=seed), lang=lang))
+        subtitle=t("a25.sub", lang, t=run.query, k=topk, seed=seed), lang=lang)
 
 
 def _pool_caption(lang: str) -> str:
@@ -341,11 +341,11 @@ def build_a27(*, prompt: int = 8, window: int = 2, encoder_layers: int = 2, deco
     lanes = ((Box(t("a27.grid", lang), (len(names), prompt), values=grid, cells=cells,
                   palette=("#f3f4f6", "#c7dbf7", "#fcdcae"), row_labels=tuple(names),
                   col_labels=tuple(f"p{s}" for s in range(prompt))),),)
-    return render(Diagram(
+    return Diagram(
         t("a27.title", lang), lanes,
         captions=(t("a27.count", lang, e=done, a=prompt * (encoder_layers + decoder_layers),
                     r=f"{executed_ratio(prompt, encoder_layers, decoder_layers, window):.0%}"), t("a27.cap", lang)),
-        subtitle=t("a27.sub", lang, w=window), lang=lang))
+        subtitle=t("a27.sub", lang, w=window), lang=lang)
 
 
 def build_ced_ratio(*, lang: str = "ko", max_prompt: int = 1 << 20) -> go.Figure:

@@ -8,7 +8,7 @@ canvas, is fixed at the largest step's: width, height and axis ranges span every
 each step draws at its own scale from the same top-left corner. `stills` are the same steps
 on that canvas without the controls: the frames of a video (publish/video.py); `slide_stills`
 are the steps as slides (figures/slide.py), built for the slide with one layout for every
-step (figures.matrix.alike) on the canvas that holds the largest.
+step (figures.layout.draw_alike) on the canvas that holds the largest.
 
 plotly.js applies a frame by merging it into what is drawn, item by item: a shorter list of
 annotations leaves the rest standing, and an annotation that sets no `bgcolor` keeps the
@@ -21,13 +21,11 @@ from __future__ import annotations
 
 import plotly.graph_objects as go
 
-from figures.canvas import SCREEN_TEXT, screen_width, slide
+from figures.canvas import NATIVE, SCREEN_TEXT, Canvas
 from figures.contrast import rgba
 from figures.knobs import FONT_SCALE, LANG, THEME
-from figures.matrix import alike
+from figures.layout import Made, draw_alike, fit, is_diagram
 from figures.registry import PLAYS, SPECS, FigureSpec
-from figures.screen import screen_layout
-from figures.slide import slide_layout
 from figures.style import MUTED, apply_look
 from i18n import t
 
@@ -58,19 +56,20 @@ def steps(spec: FigureSpec, at: int | None = None) -> range:
     return range(lo, hi + 1)
 
 
-def _steps(figure_id: str, theme: str, font_scale: float, knobs: dict) -> tuple[list[dict], range, int]:
-    """Every step's static figure (built by its builder, in the look) as a dict on one shared
-    canvas; the values stepped, and the index of the knobs' own value among them."""
+def _steps(figure_id: str, theme: str, font_scale: float, canvas: Canvas, knobs: dict) -> tuple[list[dict], range, int]:
+    """Every step's static figure (built by its builder for the screen canvas — natively, or a page
+    column's, every step drawn alike for it —, in the look) as a dict on one shared canvas; the
+    values stepped, and the index of the knobs' own value among them."""
     spec, values, values_at, at = _stepped(figure_id, knobs)
-    column = screen_width()
-    if column is None:
-        figs = [spec(**{**values, spec.play.knob: v}) for v in values_at]
-    else:  # a page column: every step laid out alike for it, and as a page lays out any figure
-        figs = alike(lambda: [spec(**{**values, spec.play.knob: v}) for v in values_at])
-        figs = [screen_layout(f, column) for f in figs]  # built here: laid out in place
+    made = _made(spec, values, values_at, canvas)
+    figs = [fit(f, canvas, is_diagram(m)) for f, m in zip(draw_alike(made, canvas), made)]
     if (theme, font_scale) != (THEME.default, FONT_SCALE.default):
         figs = [apply_look(f, theme, font_scale) for f in figs]
     return _on_canvas(figs), values_at, values_at.index(at)
+
+
+def _made(spec: FigureSpec, values: dict, values_at: range, canvas: Canvas) -> list[Made]:
+    return [spec.make({**values, spec.play.knob: v}, canvas) for v in values_at]
 
 
 def _stepped(figure_id: str, knobs: dict) -> tuple[FigureSpec, dict, range, int]:
@@ -102,7 +101,7 @@ def _from_top(title: dict | None, height: float | None, taller: float | None) ->
 
 def stills(figure_id: str, theme: str = "light", font_scale: float = 1.0, **knobs) -> tuple[list[go.Figure], range]:
     """Every step's static figure on the shared canvas, without controls (a video's frames)."""
-    dicts, values_at, _ = _steps(figure_id, theme, font_scale, knobs)
+    dicts, values_at, _ = _steps(figure_id, theme, font_scale, NATIVE, knobs)
     return [go.Figure(d) for d in dicts], values_at
 
 
@@ -110,11 +109,11 @@ def slide_stills(figure_id: str, width: int, height: int, theme: str = "light", 
                  **knobs) -> tuple[list[go.Figure], range]:
     """Every step as a slide of `width` × `height` in the look, all laid out alike: built for
     the slide with one layout for every step, on the canvas that holds the largest, then laid
-    out as slides (as publish.export.as_slide lays out one figure) — a video's frames at a slide size."""
+    out as slides (as publish.export.figure lays out one figure) — a video's frames at a slide size."""
     spec, values, values_at, _ = _stepped(figure_id, knobs)
-    with slide(width, height, font_scale):
-        figs = alike(lambda: [spec(**{**values, spec.play.knob: v}) for v in values_at])
-    slides = [slide_layout(go.Figure(d), width, height, font_scale) for d in _on_canvas(figs)]
+    canvas = Canvas(slide=(width, height), font_scale=font_scale)
+    made = _made(spec, values, values_at, canvas)
+    slides = [fit(go.Figure(d), canvas, is_diagram(m)) for d, m in zip(_on_canvas(draw_alike(made, canvas)), made)]
     return slides if theme == THEME.default else [apply_look(f, theme) for f in slides], values_at
 
 
@@ -133,10 +132,12 @@ def _canvas(layouts: list[dict]) -> dict:
     return out
 
 
-def animated(figure_id: str, theme: str = "light", font_scale: float = 1.0, **knobs) -> dict:
-    """The figure at its knobs' values, with a frame per step and the controls that play them,
-    as a figure dict (`plotly.io.to_json` / `to_html` take it as it is, with validate=False)."""
-    dicts, values_at, at = _steps(figure_id, theme, font_scale, knobs)
+def animated(figure_id: str, theme: str = "light", font_scale: float = 1.0, *, canvas: Canvas = NATIVE,
+             **knobs) -> dict:
+    """The figure at its knobs' values, with a frame per step and the controls that play them, built
+    for the screen canvas (natively, or a page column's), as a figure dict (`plotly.io.to_json` /
+    `to_html` take it as it is, with validate=False)."""
+    dicts, values_at, at = _steps(figure_id, theme, font_scale, canvas, knobs)
     layouts = [d["layout"] for d in dicts]
     changing = sorted({k for lay in layouts for k in lay if k not in FIXED and lay.get(k) != layouts[0].get(k)})
     parts = {k: [lay.get(k) for lay in layouts] for k in changing}

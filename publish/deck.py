@@ -31,7 +31,7 @@ from figures.style import BACKGROUNDS, MUTED, TEMPLATE, apply_look, title_parts
 from figures.text import NARROW_EM, text_px
 from i18n import t
 
-from .export import NO_BROWSER, ImagesUnavailable, image, image_browser, styled
+from .export import NO_BROWSER, ImagesUnavailable, figure, image, image_browser, read_values
 
 DEFAULT_SIZE = "1080p"
 WIDTH = Inches(40 / 3)  # PowerPoint's 16:9 slide, 13⅓ × 7.5 in
@@ -105,7 +105,8 @@ def _figure_slide(prs, fid: str, colours: Colours, *, lang, theme, font_scale, p
     title just above the visible area: PowerPoint's outline and screen readers read it. The
     figure is built once: the picture, the title and the notes all come from it."""
     w, h = size
-    fig = styled(fid, lang=lang, theme=theme, font_scale=font_scale, params=params, size={"width": w, "height": h})
+    fig = figure(fid, read_values(fid, lang, params), theme=theme, font_scale=font_scale,
+                 size={"width": w, "height": h})
     png = image(fig, "png", width=w, height=h)
     spec = FIGURES[fid]
     values = spec.read(params)[0]

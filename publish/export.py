@@ -23,9 +23,8 @@ import pandas as pd
 import plotly.graph_objects as go
 import plotly.io as pio
 
-from figures.canvas import slide, slide_size_of
+from figures.canvas import Canvas, slide_size_of
 from figures.registry import FIGURES, SPECS
-from figures.slide import is_laid_out, slide_layout
 from figures.style import apply_look
 
 from .animation import animated
@@ -68,13 +67,12 @@ def image_browser() -> str | None:
 
 def image(fig: go.Figure, fmt: str = "svg", *, width: int | None = None, height: int | None = None,
           scale: float = 1.0) -> bytes:
-    """Render a static image with the shared warm server (serialised by a lock)."""
+    """Render a static image of the figure as it is laid out (a slide: built for it, `figure`) with
+    the shared warm server (serialised by a lock)."""
     if fmt not in IMAGE_FORMATS:
         raise ValueError(f"unknown image format {fmt!r}; choose from {', '.join(IMAGE_FORMATS)}")
     if not image_browser():
         raise ImagesUnavailable(NO_BROWSER)
-    if slide_size_of(width, height) and not is_laid_out(fig):  # a prebuilt figure: its slide layout
-        fig = slide_layout(fig, width, height)
     opts = {"format": fmt, "scale": scale}
     opts.update({k: v for k, v in (("width", width or fig.layout.width), ("height", height or fig.layout.height))
                  if v})
@@ -158,32 +156,21 @@ def slug(fid: str) -> str:
     return f"{fid[0]}{int(fid[1:]):02d}"
 
 
-def styled(fid: str, *, lang="ko", theme="light", font_scale=1.0, params=None, size=None) -> go.Figure:
-    """One figure as every export draws it: knob values read from link-like `params`, in the look
-    (at a slide size, a slide: `built`)."""
-    return built(fid, _values(fid, lang, params), theme, font_scale, size)
-
-
-def built(fid: str, values: dict, theme="light", font_scale=1.0, size=None) -> go.Figure:
-    """A figure built with builder keyword `values`, in the look. At a slide size ({"width": 1920,
-    "height": 1080}: figures.canvas.SLIDE_SIZES) it is built and laid out as a slide
-    (figures/slide.py) whose title and text floor are `font_scale` times the slide's own."""
+def figure(fid: str, values: dict, *, theme="light", font_scale=1.0, size=None) -> go.Figure:
+    """The one way an export makes a figure: built with builder keyword `values`, in the look. At a
+    slide size ({"width": 1920, "height": 1080}: figures.canvas.SLIDE_SIZES) it is built for that
+    slide (figures/slide.py), its title and text floor `font_scale` times the slide's own before
+    margins and the drawing's room are set (the look then only colours it); else the builder's own
+    layout, every text `font_scale` times its size."""
     at = slide_size_of((size or {}).get("width"), (size or {}).get("height"))
     if at is None:
-        return apply_look(SPECS[fid](**values), theme, font_scale)
-    return as_slide(fid, values, *at, theme, font_scale)
+        return apply_look(SPECS[fid].build(values), theme, font_scale)
+    return apply_look(SPECS[fid].build(values, Canvas(slide=at, font_scale=font_scale)), theme)
 
 
-def as_slide(fid: str, values: dict, width: int, height: int, theme="light", font_scale=1.0) -> go.Figure:
-    """A figure (or chart) built with builder keyword `values` and laid out as a slide, its text
-    `font_scale` times the slide's sizes before margins and the drawing's room are set (the look
-    then only colours it)."""
-    with slide(width, height, font_scale):
-        fig = SPECS[fid](**values)
-    return apply_look(slide_layout(fig, width, height, font_scale), theme)
-
-
-def _values(fid: str, lang: str, params) -> dict:
+def read_values(fid: str, lang: str, params=None) -> dict:
+    """A figure's builder keywords from link-like `params` ({"ctx": "1M"}: read, clamped, defaulted
+    through its knobs), in the language."""
     return {**FIGURES[fid].read(params or {})[0], "lang": lang}
 
 
@@ -199,9 +186,9 @@ def figure_file(fid: str, fmt: str, values: dict, *, theme="light", font_scale=1
         return html(animation or animated(fid, theme, font_scale, **values)).encode()
     if fmt in IMAGE_FORMATS:
         at = slide_size_of(size.get("width"), size.get("height"))
-        fig = (pictured or built(fid, values, theme, font_scale, size)) if at else screen
-        return image(fig or built(fid, values, theme, font_scale), fmt, **size)
-    return to_bytes(screen or built(fid, values, theme, font_scale), fmt)
+        fig = (pictured or figure(fid, values, theme=theme, font_scale=font_scale, size=size)) if at else screen
+        return image(fig or figure(fid, values, theme=theme, font_scale=font_scale), fmt, **size)
+    return to_bytes(screen or figure(fid, values, theme=theme, font_scale=font_scale), fmt)
 
 
 def files(ids, formats, *, lang="ko", theme="light", font_scale=1.0, params=None,
@@ -214,9 +201,11 @@ def files(ids, formats, *, lang="ko", theme="light", font_scale=1.0, params=None
     images, others = set(formats) & set(IMAGE_FORMATS), set(formats) - set(IMAGE_FORMATS)
     for fid in ids:
         try:  # built once for the screen, once as a slide, each only if some format needs it
-            values = _values(fid, lang, params)
-            screen = built(fid, values, theme, font_scale) if others or (images and not slides) else None
-            pictured = built(fid, values, theme, font_scale, size) if slides and images else None
+            values = read_values(fid, lang, params)
+            screen = figure(fid, values, theme=theme, font_scale=font_scale) if others or (images and not slides) \
+                else None
+            pictured = figure(fid, values, theme=theme, font_scale=font_scale, size=size) if slides and images \
+                else None
         except Exception as e:  # noqa: BLE001 — reported per figure by the caller
             for fmt in formats:
                 yield fid, f"{slug(fid)}-{lang}.{fmt}", e

@@ -233,7 +233,7 @@ def test_the_frames_at_a_slide_size_are_slides_laid_out_alike():
 
     from figures.canvas import SAFE, SLIDE_SIZES, SLIDE_TEXT
     from figures.slide import is_laid_out
-    from publish.export import as_slide, image
+    from publish.export import figure, image
 
     w, h = SLIDE_SIZES["1080p"]
     figs = pictures("A14", {"lang": "en"}, width=w, height=h)
@@ -245,7 +245,7 @@ def test_the_frames_at_a_slide_size_are_slides_laid_out_alike():
         assert (f.layout.xaxis.range, f.layout.yaxis.range) == (figs[0].layout.xaxis.range, figs[0].layout.yaxis.range)
         assert set(sizes) == set(texts[-1]) and min(sizes) >= SLIDE_TEXT  # one text size for every step
     last = FIGURES["A14"].play.hi
-    alone = as_slide("A14", {"lang": "en", "t_": last}, w, h)
+    alone = figure("A14", {"lang": "en", "t_": last}, size={"width": w, "height": h})
     assert set(_text_sizes(alone)) == set(texts[-1]) and alone.layout.xaxis.range == figs[-1].layout.xaxis.range
     if image_browser():  # what the largest step draws
         s = read(image(figs[-1], "svg", width=w, height=h).decode())

@@ -150,11 +150,11 @@ def test_files_build_a_figure_once_per_layout_its_formats_need(monkeypatch, form
     each is made only when a format needs it."""
     made = []
 
-    def built(fid, values, theme="light", font_scale=1.0, size=None):
+    def figure(fid, values, *, theme="light", font_scale=1.0, size=None):
         made.append(bool(size))
         return go.Figure()
 
-    monkeypatch.setattr(export, "built", built)
+    monkeypatch.setattr(export, "figure", figure)
     monkeypatch.setattr(export, "image", lambda fig, fmt, **size: b"x")
     monkeypatch.setattr(export, "to_bytes", lambda fig, fmt, **size: b"x")
     size = dict(zip(("width", "height"), SLIDE_SIZES["1080p"]))

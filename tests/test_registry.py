@@ -55,10 +55,51 @@ def test_every_figure_of_the_catalogue_is_registered_with_a_title_in_both_langua
 
 
 def test_knobs_are_the_builders_keywords_with_the_builders_defaults():
+    """Every keyword is a knob but `canvas`, which a builder that lays itself out takes natively by default."""
     import inspect
+
+    from figures.canvas import NATIVE
     for spec in SPECS.values():
-        params = inspect.signature(spec.builder).parameters
+        params = dict(inspect.signature(spec.builder).parameters)
+        canvas = params.pop("canvas", None)
+        assert canvas is None or canvas.default is NATIVE
         assert {k.name: k.default for k in spec.knobs} == {n: p.default for n, p in params.items()}
+
+
+@pytest.mark.parametrize("fid", list(SPECS))
+def test_a_figure_depends_on_its_arguments_alone(fid):
+    """Built for a phone's column, then for a slide on another thread at the same time, then for the
+    column again: the same JSON. Nothing a build leaves behind, or builds beside it, steers another."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    import plotly.io as pio
+
+    from figures.canvas import SLIDE_SIZES, Canvas
+    spec, phone, slide = SPECS[fid], Canvas(column=360), Canvas(slide=SLIDE_SIZES["720p"], font_scale=1.5)
+    values = {**spec.defaults, "lang": "en"} if "lang" in spec.defaults else spec.defaults
+    first = pio.to_json(spec.build(values, phone), validate=False)
+    with ThreadPoolExecutor(2) as pool:
+        beside = pool.submit(spec.build, values, slide)
+        again = pio.to_json(spec.build(values, phone), validate=False)
+        beside.result()
+    assert again == first
+    assert pio.to_json(spec.build(values, phone), validate=False) == first
+
+
+def test_no_figure_module_keeps_state_that_steers_a_figure():
+    """No context variable, thread-local or `global` rebinding in the figures, the publishing or the UI
+    code that builds them (the kaleido server's flag in publish/export.py is not a figure's)."""
+    import ast
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    for path in [p for room in ("figures", "publish", "ui") for p in (root / room).rglob("*.py")]:
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        names = {n.id if isinstance(n, ast.Name) else n.attr for n in ast.walk(tree)
+                 if isinstance(n, (ast.Name, ast.Attribute))}
+        assert not names & {"ContextVar", "local"}, path
+        rebinds = [g.names for g in ast.walk(tree) if isinstance(g, ast.Global)]
+        assert all(n == ["_server"] for n in rebinds) and (not rebinds or path.name == "export.py"), path
 
 
 def test_a_registry_entry_that_misses_a_keyword_is_refused():
@@ -88,7 +129,7 @@ def test_each_knob_at_its_ends_survives_its_own_link(spec):
                 # the one end that does not combine with the other defaults: a highlight not shown
                 with pytest.raises(ValueError, match="is not among"):
                     spec(**values)
-                assert spec.build(params, "en")[2][-1].code == "build"
+                assert spec.from_params(params, "en")[2][-1].code == "build"
                 continue
             expected = spec(**values).to_json()
             assert assert_builds_within_memory(spec, read).to_json() == expected
@@ -105,7 +146,7 @@ def test_hostile_values_give_a_figure_or_a_note(spec):
                     assert all(isinstance(n, Note) and n.text("en") and n.text("ko") for n in notes)
                     frozen = repr(sorted(values.items()))
                     if frozen not in built:
-                        fig, _, build_notes = spec.build({key: raw}, "en")
+                        fig, _, build_notes = spec.from_params({key: raw}, "en")
                         built[frozen] = fig
                         assert fig.data or fig.layout.shapes or fig.layout.annotations
 
@@ -128,7 +169,7 @@ def test_a_thousand_generated_links_never_raise():
         frozen = (spec.id, repr(sorted(values.items())))
         if frozen not in seen:
             seen.add(frozen)
-            fig, _, _ = spec.build(params, "en")
+            fig, _, _ = spec.from_params(params, "en")
             assert fig is not None
 
 
@@ -176,7 +217,7 @@ def test_model_picks_read_ids_or_names_in_either_language_in_article_order():
 
 
 def test_values_that_do_not_combine_fall_back_to_the_defaults_with_a_note():
-    fig, values, notes = FIGURES["A1"].build({"models": "v2", "hl": "v3.2"})
+    fig, values, notes = FIGURES["A1"].from_params({"models": "v2", "hl": "v3.2"})
     assert values == {**FIGURES["A1"].defaults, "lang": "ko"} and notes[-1].code == "build"
 
 

@@ -150,13 +150,13 @@ def test_a_chart_s_slide_png_download_is_the_slide_the_export_draws(figure_id):
     from PIL import Image
 
     from figures import FIGURES
-    from publish.export import styled, to_bytes
+    from publish.export import figure, read_values, to_bytes
     from ui.charts import file_bytes
 
     size = dict(zip(("width", "height"), SLIDE_SIZES["1080p"]))
     pixels = [np.asarray(Image.open(io.BytesIO(png)).convert("RGB")) for png in (
         file_bytes(FIGURES[figure_id](lang="en"), figure_id, {"lang": "en"}, "png", size, "dark", 1.0),
-        to_bytes(styled(figure_id, lang="en", theme="dark", size=size), "png", **size))]
+        to_bytes(figure(figure_id, read_values(figure_id, "en"), theme="dark", size=size), "png", **size))]
     assert pixels[0].shape == (size["height"], size["width"], 3)
     assert np.array_equal(*pixels)
 
@@ -206,10 +206,10 @@ def test_nothing_is_drawn_in_the_margins_at_font_scale_2(figure_id):
     import numpy as np
     from PIL import Image
 
-    from publish.export import styled, to_bytes
+    from publish.export import figure, read_values, to_bytes
 
     size = {"width": W, "height": H}
-    png = to_bytes(styled(figure_id, lang="en", font_scale=2.0, size=size), "png", **size)
+    png = to_bytes(figure(figure_id, read_values(figure_id, "en"), font_scale=2.0, size=size), "png", **size)
     ink = np.abs(np.asarray(Image.open(io.BytesIO(png)).convert("RGB")).astype(int) - 255).sum(axis=2) > 30
     edge = SAFE - 1  # a letter's anti-aliased edge may reach a pixel over
     assert not (ink[:edge].any() or ink[-edge:].any() or ink[:, :edge].any() or ink[:, -edge:].any())

@@ -10,11 +10,10 @@ import plotly.io as pio
 import streamlit as st
 
 from figures import FIGURES, SPECS
-from figures.canvas import SLIDE_SIZES, narrow, screen
+from figures.canvas import NATIVE, SLIDE_SIZES, Canvas, narrow
 from figures.describe import description
 from figures.knobs import FONT_SCALE, LANG, THEME
 from figures.registry import PLAYS
-from figures.screen import screen_layout
 from figures.style import apply_look, plotly_config, title_parts
 from i18n import t
 from publish.animation import animated, at_step, steps
@@ -31,11 +30,12 @@ def figure(figure_id: str, theme: str = "light", font_scale: float = 1.0, canvas
     """Build a registered figure once per distinct set of knobs, look and column width (None: its
     builder's own layout, as downloads draw it). Figures are shared, not copied: nothing downstream
     mutates them (st.plotly_chart only serialises)."""
-    with screen(canvas):
-        fig = SPECS[figure_id](**knobs)
-    if canvas is not None:
-        fig = screen_layout(fig, canvas)  # built here, not yet shared: laid out in place
+    fig = SPECS[figure_id].build(knobs, _canvas(canvas))
     return fig if (theme, font_scale) == (THEME.default, FONT_SCALE.default) else apply_look(fig, theme, font_scale)
+
+
+def _canvas(column: int | None) -> Canvas:
+    return NATIVE if column is None else Canvas(column=column)
 
 
 @st.cache_resource(max_entries=500, show_spinner=False)
@@ -61,8 +61,7 @@ def alternative(figure_id: str, theme: str = "light", font_scale: float = 1.0, c
 @st.cache_resource(max_entries=2 * len(PLAYS), show_spinner=False)
 def _animation(figure_id: str, theme: str = "light", font_scale: float = 1.0, canvas: int | None = None,
                **knobs) -> str:
-    with screen(canvas):
-        return pio.to_json(animated(figure_id, theme, font_scale, **knobs), validate=False)
+    return pio.to_json(animated(figure_id, theme, font_scale, canvas=_canvas(canvas), **knobs), validate=False)
 
 
 @st.cache_resource(max_entries=2 * len(PLAYS), show_spinner=False)

@@ -12,6 +12,8 @@ from multiprocessing import get_context
 from pathlib import Path
 
 from article import SECTIONS, Chart
+from figures import SPECS
+from figures.canvas import Canvas
 from i18n import DEFAULT_LANG, LANGS
 
 from .. import export, plotly_js
@@ -65,7 +67,8 @@ def write_files(out: Path, p: Page, figures: Figures, images: bool) -> None:
 def preview_png(chart: Chart) -> bytes:
     """A shared link's picture: the figure laid out for a PREVIEW-sized canvas, as a PNG."""
     width, height = markup.PREVIEW
-    return export.image(export.as_slide(chart.figure_id, chart.knobs, width, height), "png", width=width, height=height)
+    fig = SPECS[chart.figure_id].build(chart.knobs, Canvas(slide=(width, height)))
+    return export.image(fig, "png", width=width, height=height)
 
 
 def write_previews(out: Path, slugs, langs=LANGS) -> None:

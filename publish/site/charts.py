@@ -9,10 +9,9 @@ import plotly.io as pio
 
 from article import Chart
 from figures import SPECS
-from figures.canvas import screen
+from figures.canvas import Canvas
 from figures.describe import description
 from figures.knobs import UNITS
-from figures.screen import screen_layout
 from figures.style import title_parts
 
 from ..animation import animated
@@ -41,9 +40,10 @@ class Figures:
             n = self._at[key] = len(self.json)
             shown = {}
             for canvas in CANVASES:
-                with screen(canvas):
-                    fig = screen_layout(SPECS[chart.figure_id](**chart.knobs), canvas)  # built here: no copy
-                    played = animated(chart.figure_id, **chart.knobs) if SPECS[chart.figure_id].play else None
+                column = Canvas(column=canvas)
+                fig = SPECS[chart.figure_id].build(chart.knobs, column)
+                plays = SPECS[chart.figure_id].play
+                played = animated(chart.figure_id, canvas=column, **chart.knobs) if plays else None
                 shown[str(canvas)] = orjson.Fragment(_json(played or fig))
                 if canvas == CANVASES[0]:
                     self.still.append(fig)

@@ -1,0 +1,45 @@
+"""The one layout pass: what a builder made, drawn and fitted to the canvas it is built for
+(figures/canvas.py). A builder makes a chart (a plotly figure; the few that lay themselves out
+for a phone take the canvas as an argument) or a diagram (figures.matrix.Diagram: data, drawn
+here). Drawing renders a diagram for the canvas — several alike, as an animation's steps on one
+canvas —; fitting lays the drawn figure out for a page column (figures/screen.py) or a slide
+(figures/slide.py). Natively (an export of the screen figure) neither changes anything.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import plotly.graph_objects as go
+
+from .canvas import Canvas
+from .matrix import Diagram, render_alike
+from .screen import screen_layout
+from .slide import slide_layout
+
+Made = go.Figure | Diagram  # what a builder returns
+
+
+def draw_alike(made: Sequence[Made], canvas: Canvas) -> list[go.Figure]:
+    """Each made figure drawn for the canvas, its diagrams laid out alike (charts as they are)."""
+    diagrams = iter(render_alike([m for m in made if isinstance(m, Diagram)], canvas))
+    return [next(diagrams) if isinstance(m, Diagram) else m for m in made]
+
+
+def is_diagram(made: Made) -> bool:
+    return isinstance(made, Diagram)
+
+
+def fit(fig: go.Figure, canvas: Canvas, diagram: bool) -> go.Figure:
+    """A drawn figure laid out for the canvas: a page column's rules or a slide's (a new figure for a
+    slide; a column's changes it in place: call it on a figure built for it)."""
+    if canvas.slide:
+        return slide_layout(fig, *canvas.slide, canvas.font_scale, diagram=diagram)
+    if canvas.column:
+        return screen_layout(fig, canvas.column, diagram=diagram)
+    return fig
+
+
+def lay_out(made: Made, canvas: Canvas) -> go.Figure:
+    """What a builder made, drawn and fitted to the canvas."""
+    return fit(draw_alike([made], canvas)[0], canvas, is_diagram(made))
