@@ -27,18 +27,15 @@ from core.open_models import OPEN_MODELS
 from core.variants import VARIANTS
 from i18n import t
 
-from .canvas import NATIVE, Canvas
-from .crossover import build_crossover
-from .dsa import build_a8, build_a9, build_a10
-from .knobs import CONTEXT, LANG, PRECISION, SEED, UNITS, Knob, Note, Params, models
-from .kv_bars import build_a1, generation_chart
-from .layout import Made, lay_out
-from .mla import build_a3, build_a4, build_a5, build_a6, build_mla_cost
-from .planner import BYTES_PER_PARAMETER, build_capacity, build_read_floor
-from .reconcile import build_reconciliation, variant_name
-from .token_axis import build_b1, build_b2, build_b3, build_b4
-from .v4 import build_a12, build_a13, build_a14, build_a15, build_a16, build_a17, build_a18, build_a19
-from .v41 import (
+from .builders.crossover import build_crossover
+from .builders.dsa import build_a8, build_a9, build_a10
+from .builders.kv_bars import build_a1, generation_chart
+from .builders.mla import build_a3, build_a4, build_a5, build_a6, build_mla_cost
+from .builders.planner import BYTES_PER_PARAMETER, build_capacity, build_read_floor
+from .builders.reconcile import build_reconciliation, variant_name
+from .builders.token_axis import build_b1, build_b2, build_b3, build_b4
+from .builders.v4 import build_a12, build_a13, build_a14, build_a15, build_a16, build_a17, build_a18, build_a19
+from .builders.v41 import (
     build_a21,
     build_a22,
     build_a23,
@@ -49,6 +46,9 @@ from .v41 import (
     build_ced_ratio,
     build_factors,
 )
+from .canvas import NATIVE, Canvas
+from .knobs import CONTEXT, LANG, PRECISION, SEED, UNITS, Knob, Note, Params, models
+from .layout import Made, lay_out
 
 
 @dataclass(frozen=True)
@@ -104,7 +104,7 @@ class FigureSpec:
         return self.builder(**values)
 
     def build(self, values: dict, canvas: Canvas = NATIVE) -> go.Figure:
-        """The figure with these knob values, laid out for the canvas (figures/layout.py)."""
+        """The figure with these knob values, laid out for the canvas (figures/layout/)."""
         return lay_out(self.make(values, canvas), canvas)
 
     def knob(self, name: str) -> Knob:

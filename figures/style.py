@@ -31,7 +31,7 @@ pio.templates["kv_atlas"] = TEMPLATE
 
 def heading(title: str, subtitle: str = "") -> dict:
     """A figure's layout title: the title and, under it, the subtitle as a smaller <sup> line. The
-    one place that writes this form; `heading_parts` reads it back (figures/slide.py keeps the
+    one place that writes this form; `heading_parts` reads it back (figures/layout/slide.py keeps the
     builder's text in layout.meta["title"] when it breaks the lines anew for a slide)."""
     return dict(text=title + (f"<br><sup>{subtitle}</sup>" if subtitle else ""))
 

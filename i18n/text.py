@@ -517,7 +517,7 @@ TEXT: dict[str, dict[str, str]] = {
     "tb.Ws": {"ko": "W_s", "en": "W_s"},
     "tb.g1": {"ko": "묶음 크기 ①", "en": "group size ①"},
     "tb.g2": {"ko": "묶음 크기 ②", "en": "group size ②"},
-    # beyond the article: capacity, read floor (figures/planner.py)
+    # beyond the article: capacity, read floor (figures/builders/planner.py)
     "cap.title": {"ko": "{tp} × {g}에 {n} 문맥 요청이 동시에 몇 개 들어가나", "en": "Concurrent requests at {n} context on {tp} × {g}"},
     "cap.sub": {"ko": "가중치 파라미터당 {b} B · 예약 {r} · 블록 {blk}토큰 · local KV 포함", "en": "weights {b} B per parameter · {r} reserved · blocks of {blk} tokens · local KV included"},
     "cap.hover": {"ko": "가중치 {w} · GPU당 KV 예산 {kv} · 요청 하나가 GPU마다 {r}<br>{split}", "en": "weights {w} · KV budget per GPU {kv} · a request takes {r} on each GPU<br>{split}"},
@@ -533,7 +533,7 @@ TEXT: dict[str, dict[str, str]] = {
     "floor.what.state": {"ko": "(KV + 검색용 key + 상태)", "en": "(KV + index key + state)"},
     "floor.y": {"ko": "생성 토큰당 µs (로그 눈금)", "en": "µs per generated token (log scale)"},
     "floor.bound": {"ko": "하한일 뿐 속도 예측이 아닙니다: 가중치 읽기, 계산, 커널 효율은 빠져 있습니다.", "en": "A lower bound, not a speed prediction: weight reads, compute and kernel efficiency are left out."},
-    # reconciliation (figures/reconcile.py)
+    # reconciliation (figures/builders/reconcile.py)
     "rec.title": {"ko": "다른 출처의 숫자가 다른 이유", "en": "Why other sources give other numbers"},
     "rec.sub": {"ko": "막대 = 변형을 적용한 값 · 검은 눈금 = 글의 값", "en": "bar = with the variant · black tick = the article's number"},
     "rec.article": {"ko": "글의 값", "en": "the article"},

@@ -8,7 +8,7 @@ import streamlit as st
 import ui
 from core.config_import import ConfigError, import_config, read_config
 from core.variants import SGLANG_PAGE_TOKENS, VARIANTS
-from figures.reconcile import variant_name
+from figures.builders.reconcile import variant_name
 from i18n import t
 
 L = ui.view().lang

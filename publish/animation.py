@@ -7,7 +7,7 @@ step (title, shapes, annotations). What it cannot change without the page jumpin
 canvas, is fixed at the largest step's: width, height and axis ranges span every step, so
 each step draws at its own scale from the same top-left corner. `stills` are the same steps
 on that canvas without the controls: the frames of a video (publish/video.py); `slide_stills`
-are the steps as slides (figures/slide.py), built for the slide with one layout for every
+are the steps as slides (figures/layout/slide.py), built for the slide with one layout for every
 step (figures.layout.draw_alike) on the canvas that holds the largest.
 
 plotly.js applies a frame by merging it into what is drawn, item by item: a shorter list of

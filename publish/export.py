@@ -159,7 +159,7 @@ def slug(fid: str) -> str:
 def figure(fid: str, values: dict, *, theme="light", font_scale=1.0, size=None) -> go.Figure:
     """The one way an export makes a figure: built with builder keyword `values`, in the look. At a
     slide size ({"width": 1920, "height": 1080}: figures.canvas.SLIDE_SIZES) it is built for that
-    slide (figures/slide.py), its title and text floor `font_scale` times the slide's own before
+    slide (figures/layout/slide.py), its title and text floor `font_scale` times the slide's own before
     margins and the drawing's room are set (the look then only colours it); else the builder's own
     layout, every text `font_scale` times its size."""
     at = slide_size_of((size or {}).get("width"), (size or {}).get("height"))

@@ -14,8 +14,8 @@ from dataclasses import dataclass, field
 from PIL import Image
 
 from figures.canvas import SAFE
-from figures.chart_slide import overlap
 from figures.contrast import RGBA, contrast, over, rgba
+from figures.layout.chart_slide import overlap
 from figures.text import chars
 
 NS = "{http://www.w3.org/2000/svg}"

@@ -17,9 +17,9 @@ from streamlit.testing.v1 import AppTest
 from test_app import ROOT, page_charts
 
 from figures import FIGURES
+from figures.builders.v4 import build_a14
 from figures.registry import PLAYS, FigureSpec, Play
 from figures.style import apply_look
-from figures.v4 import build_a14
 from publish.animation import CONTROLS_PX, animated, at_step, steps, stills
 from publish.cli import main
 from publish.export import files, image_browser
@@ -232,7 +232,7 @@ def test_the_frames_at_a_slide_size_are_slides_laid_out_alike():
     from svg_slide import clashes, outside_margins, read, shown
 
     from figures.canvas import SAFE, SLIDE_SIZES, SLIDE_TEXT
-    from figures.slide import is_laid_out
+    from figures.layout.slide import is_laid_out
     from publish.export import figure, image
 
     w, h = SLIDE_SIZES["1080p"]

@@ -8,9 +8,9 @@ import pytest
 import core
 from core.units import fmt_bytes
 from figures import EXTRAS, FIGURES
+from figures.builders.kv_bars import LOCAL_TEXT, bar_colour
 from figures.contrast import READABLE, contrast
 from figures.knobs import CONTEXT_STOPS as CONTEXTS
-from figures.kv_bars import LOCAL_TEXT, bar_colour
 from figures.style import ROLE_COLOURS
 from i18n import LANGS, TEXT
 

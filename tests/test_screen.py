@@ -1,10 +1,10 @@
-"""figures/screen.py: a figure laid out for a page column."""
+"""figures/layout/screen.py: a figure laid out for a page column."""
 
 import plotly.graph_objects as go
 import pytest
 
 from figures.canvas import LINE, TITLE_TOP
-from figures.screen import SCREEN_TITLE_GAP, SUP_FOOT, TITLE_FOOT, screen_layout
+from figures.layout.screen import SCREEN_TITLE_GAP, SUP_FOOT, TITLE_FOOT, screen_layout
 from figures.style import TEMPLATE, heading
 
 SIZE = TEMPLATE.layout.title.font.size

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 from core.open_models import OPEN_MODELS
 from figures import EXTRAS, FIGURES
-from figures.kv_bars import generation_models
+from figures.builders.kv_bars import generation_models
 
 from .any_model import any_model
 from .common import article_title

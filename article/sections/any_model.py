@@ -11,7 +11,7 @@ from core.summary import summarise
 from core.units import fmt_tokens
 from core.variants import SGLANG_PAGE_TOKENS, VARIANTS
 from figures import EXTRAS
-from figures.reconcile import variant_name
+from figures.builders.reconcile import variant_name
 from i18n import model_name, t
 
 from ..blocks import Ask, Chart, Either, Heading, Reading, Table, Text, Title, Tool

@@ -17,8 +17,8 @@ from core.cost import fitted
 from core.units import fmt_bytes
 from i18n import t
 
-from .canvas import NATIVE, Canvas
-from .style import MUTED, ROLE_COLOURS, heading
+from ..canvas import NATIVE, Canvas
+from ..style import MUTED, ROLE_COLOURS, heading
 
 DASHES = ("solid", "dash", "dot", "dashdot")
 

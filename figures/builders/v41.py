@@ -19,11 +19,11 @@ from core.mechanisms.hierarchical import hierarchical_indexer, pool_positions_ma
 from core.mechanisms.sharing import kv_groups, layer_roles, selection_groups
 from i18n import model_name, t
 
-from .canvas import NATIVE, Canvas
-from .contrast import INK, ink_on
-from .matrix import Box, Diagram, Op
+from ..canvas import NATIVE, Canvas
+from ..contrast import INK, ink_on
+from ..matrix import Box, Diagram, Op
+from ..style import MUTED, ON_FILL, ROLE_COLOURS, heading
 from .mla import sym
-from .style import MUTED, ON_FILL, ROLE_COLOURS, heading
 
 MODE_COLOURS = {"SWA": "#d1d5db", "Full": ROLE_COLOURS["main_kv"], "Reindex": ROLE_COLOURS["index_key"],
                 "Reuse": "#bcd3f5"}

@@ -15,9 +15,9 @@ from core.cost import fitted
 from core.units import fmt_bytes, fmt_tokens
 from i18n import model_name, t
 
-from .canvas import LINE, NATIVE, Canvas, title_at_top
-from .style import MUTED, ROLE_COLOURS, TEMPLATE, heading
-from .text import SUP, wrapped
+from ..canvas import LINE, NATIVE, Canvas, title_at_top
+from ..style import MUTED, ROLE_COLOURS, TEMPLATE, heading
+from ..text import SUP, wrapped
 
 NOTE_PX = 110  # px under a phone's read-floor chart for its note
 NOTE_WIDTH = 640  # px a subtitle note is broken to for the builder's own layout (an export's 700 px, less margins)
@@ -80,7 +80,7 @@ def build_capacity(*, models: Sequence[str] = PLANNER_MODELS, context: int = 131
 
 def _replication_note(plans, tp: int, lang: str, canvas: Canvas) -> list[str]:
     """The assumption that moves the count most, as subtitle lines (broken for the builder's own width;
-    on a page, figures.screen breaks it to the column): under tensor parallelism every GPU holds a whole copy of
+    on a page, figures.layout.screen breaks it to the column): under tensor parallelism every GPU holds a whole copy of
     a latent cache, where data-parallel attention would keep each request on one GPU — up to tp times
     as many requests. Only when some model's cache has no heads to split, and tp > 1."""
     if tp < 2 or all(p.kv_heads for p in plans):

@@ -12,7 +12,7 @@ from core.mechanisms.indexer import IndexerDims, run_indexer, sparse_mla
 from core.mechanisms.mla import MLADims, run_mla
 from i18n import t
 
-from .matrix import Box, Diagram, Op
+from ..matrix import Box, Diagram, Op
 from .mla import sym
 
 MAX_HEADS_SHOWN = 2

@@ -1,5 +1,5 @@
 """Which source token each row a compressed-attention step reads holds (V4's CSA/HCA, article
-B's summaries): a matrix box for figures/v4.py and figures/token_axis.py, from core's rows."""
+B's summaries): a matrix box for figures/builders/v4.py and figures/builders/token_axis.py, from core's rows."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import numpy as np
 
 from core.mechanisms.visibility import read_grid
 
-from .matrix import Box
+from ..matrix import Box
 
 # Categories of a read grid: which kind of row holds a source token.
 COMPRESSED, WINDOW, SKIPPED = 1, 2, 3  # 0: no row holds it

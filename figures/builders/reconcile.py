@@ -13,15 +13,15 @@ from core.units import fmt_bytes, fmt_exact, fmt_ratio, fmt_tokens
 from core.variants import V4_PAGE_ALIGN, VARIANTS, Varied
 from i18n import model_name, t
 
-from .canvas import LINE, NATIVE, Canvas
-from .contrast import INK
-from .style import MUTED, ROLE_COLOURS, heading
-from .text import wrapped
+from ..canvas import LINE, NATIVE, Canvas
+from ..contrast import INK
+from ..style import MUTED, ROLE_COLOURS, heading
+from ..text import wrapped
 
 PANELS = ("x", "x2")
 PHONE_TEXT, PANEL_TEXT = 12, 14  # px on a phone: a row's name and numbers; a panel's heading
 BAR_PX, ROW_GAP, TICKS_PX = 16, 14, 28  # px on a phone: a bar's thickness, between rows, an axis's labels
-TITLE_ROOM = 56  # px on a phone for a title of one line and a subtitle of one (figures.screen adds what breaking adds)
+TITLE_ROOM = 56  # px on a phone for a title of one line and a subtitle of one (figures.layout.screen adds the rest)
 
 
 def build_reconciliation(*, variants: Sequence[str] = tuple(VARIANTS), context: int = 131072, lang: str = "ko",

@@ -1,7 +1,7 @@
 """A built figure laid out for a page column (figures/canvas.py: its width class): what every
 figure gets on a screen, whatever its builder. Builders that lay themselves out for a column
 (A1's family stacks its panels on a phone; the matrix renderer packs its lanes into the width)
-are given the canvas (figures/layout.py); this pass does what holds for all of them.
+are given the canvas (figures/layout/); this pass does what holds for all of them.
 
 - No text under SCREEN_TEXT px: every size a chart sets (annotations, text traces, legend,
   ticks, sizes inline in a label's HTML) is raised to it (a diagram's renderer drew its own).
@@ -17,9 +17,9 @@ from __future__ import annotations
 
 import plotly.graph_objects as go
 
-from .canvas import LINE, SCREEN_TEXT, TITLE_TOP, title_at_top
-from .style import TEMPLATE, heading_parts
-from .text import INLINE_SIZE, SUP, raise_scripts, scripts_at_least, text_px, wrap
+from ..canvas import LINE, SCREEN_TEXT, TITLE_TOP, title_at_top
+from ..style import TEMPLATE, heading_parts
+from ..text import INLINE_SIZE, SUP, raise_scripts, scripts_at_least, text_px, wrap
 
 DEFAULT_HEIGHT, DEFAULT_TOP = 450, 100  # px: plotly's height and top margin, for a figure that sets none
 TICK_STANDOFF = 6  # px between a y axis and its tick labels

@@ -8,7 +8,7 @@ import numpy as np
 from core.mechanisms.token_axis import ARTICLE_H, ARTICLE_W_S, ARTICLE_W_U, read_plan, summarize
 from i18n import t
 
-from .matrix import Box, Diagram, Op
+from ..matrix import Box, Diagram, Op
 from .read_grid import GRID_PALETTE, read_grid_box
 
 

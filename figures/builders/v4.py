@@ -13,7 +13,7 @@ from core import get
 from core.mechanisms.csa_indexer import NEWEST_SKIPPED_SEED
 from i18n import t
 
-from .matrix import Box, Diagram, Op
+from ..matrix import Box, Diagram, Op
 from .mla import sym
 from .read_grid import COMPRESSED, GRID_PALETTE, WINDOW, read_grid_box
 

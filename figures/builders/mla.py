@@ -12,8 +12,8 @@ from core import ARTICLE_CONTEXT, get
 from core.mechanisms.mla import MLADims, content_score_orders, output_orders, run_mla
 from i18n import t
 
-from .matrix import Box, Diagram, Op
-from .style import heading
+from ..matrix import Box, Diagram, Op
+from ..style import heading
 
 
 def sym(base: str, sup: str = "", sub: str = "", t_: bool = False) -> str:
@@ -145,7 +145,7 @@ def build_mla_cost(*, lang: str = "ko", max_tokens: int = 1 << 20):
 
     from core.mechanisms.mla import order_costs
 
-    from .style import ROLE_COLOURS
+    from ..style import ROLE_COLOURS
 
     d = article_dims()
     n = np.unique(np.geomspace(16, max_tokens, 60).astype(np.int64))

@@ -1,4 +1,4 @@
-"""A chart on a slide (figures/slide.py): margins that hold its outside text, and how large its
+"""A chart on a slide (figures/layout/slide.py): margins that hold its outside text, and how large its
 text may grow. A chart's labels sit at data positions (values beside bars, notes under them,
 names in A24's layer cells): past some size they run into one another or off the slide, and no
 margin helps. So a font scale past the slide's own is clamped to the largest at which the
@@ -13,9 +13,9 @@ from dataclasses import dataclass
 
 import plotly.graph_objects as go
 
-from .canvas import LINE, SAFE, SLIDE_TEXT, SLIDE_TITLE, TITLE_GAP, font_sizes, slide_title, title_height, unit
-from .style import TEMPLATE
-from .text import measured_px, text_px
+from ..canvas import LINE, SAFE, SLIDE_TEXT, SLIDE_TITLE, TITLE_GAP, font_sizes, slide_title, title_height, unit
+from ..style import TEMPLATE
+from ..text import measured_px, text_px
 
 Rect = tuple[float, float, float, float]  # x0, y0, x1, y1 in px from the slide's top-left
 SCALE_STEP = 0.02  # font scales closer than this are one

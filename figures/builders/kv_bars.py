@@ -24,10 +24,10 @@ from core.summary import Summary, summarise
 from core.units import fmt_bytes, fmt_exact, fmt_ratio, fmt_tokens
 from i18n import LANGS, model_name, t
 
-from .canvas import NATIVE, Canvas, title_at_top
-from .contrast import PAPER, hex_colour, ink_on, over, readable
-from .style import MUTED, ON_FILL, ROLE_COLOURS, TEMPLATE, heading
-from .text import wrapped
+from ..canvas import NATIVE, Canvas, title_at_top
+from ..contrast import PAPER, hex_colour, ink_on, over, readable
+from ..style import MUTED, ON_FILL, ROLE_COLOURS, TEMPLATE, heading
+from ..text import wrapped
 
 ROW_PX = 96  # height per model row
 BAR = 0.42  # bar thickness, in rows

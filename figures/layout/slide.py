@@ -3,15 +3,15 @@ out for a projector, not stretched from the screen layout: margins, title and te
 slide canvas (figures/canvas.py), the drawing filling the rest. A font scale multiplies the title
 and the text floor before anything is placed, so margins, title lines and the drawing's room are
 those of the larger text. Charts scale their text until the smallest reaches the floor and
-stretch to the area (figures/chart_slide.py says how far their labels let them); matrix diagrams
-are drawn for the slide (figures/layout.py) and scale into it.
+stretch to the area (figures/layout/chart_slide.py says how far their labels let them); matrix diagrams
+are drawn for the slide (figures/layout/) and scale into it.
 """
 
 from __future__ import annotations
 
 import plotly.graph_objects as go
 
-from .canvas import (
+from ..canvas import (
     ASCENT,
     SAFE,
     SLIDE_TEXT,
@@ -22,9 +22,9 @@ from .canvas import (
     title_height,
     unit,
 )
+from ..style import scale_fonts
+from ..text import raise_scripts
 from .chart_slide import chart_margins, fitting_scale, legend_width
-from .style import scale_fonts
-from .text import raise_scripts
 
 AXIS_TITLE = 1.2  # plotly's axis titles, of the body size
 
@@ -41,7 +41,7 @@ def slide_layout(fig: go.Figure, width: int, height: int, font_scale: float = 1.
     """The figure as a slide of `width` × `height`: margins, title and text sizes for a
     projector (`font_scale` times the slide's own), the drawing filling the safe area. A
     diagram keeps the text it was drawn with against its boxes: draw it for the same slide
-    (figures/layout.py). Returns a new figure."""
+    (figures/layout/). Returns a new figure."""
     out = go.Figure(fig)
     u = unit(height)
     text = out.layout.title.text or ""

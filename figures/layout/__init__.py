@@ -2,8 +2,8 @@
 (figures/canvas.py). A builder makes a chart (a plotly figure; the few that lay themselves out
 for a phone take the canvas as an argument) or a diagram (figures.matrix.Diagram: data, drawn
 here). Drawing renders a diagram for the canvas — several alike, as an animation's steps on one
-canvas —; fitting lays the drawn figure out for a page column (figures/screen.py) or a slide
-(figures/slide.py). Natively (an export of the screen figure) neither changes anything.
+canvas —; fitting lays the drawn figure out for a page column (figures/layout/screen.py) or a slide
+(figures/layout/slide.py). Natively (an export of the screen figure) neither changes anything.
 """
 
 from __future__ import annotations
@@ -12,8 +12,8 @@ from collections.abc import Sequence
 
 import plotly.graph_objects as go
 
-from .canvas import Canvas
-from .matrix import Diagram, render_alike
+from ..canvas import Canvas
+from ..matrix import Diagram, render_alike
 from .screen import screen_layout
 from .slide import slide_layout
 
