@@ -98,7 +98,7 @@ class Part:
 Block = Title | Heading | Text | Metrics | Chart | Table | Ask | Tool | Either | Part
 
 
-def play(section: Generator, answer: Callable[[Block], Any]) -> Any:
+def run_section(section: Generator, answer: Callable[[Block], Any]) -> Any:
     """Run a section to its end, each block handed to `answer` and its answer sent back; returns
     what the section returns."""
     try:

@@ -9,7 +9,7 @@ import re
 import numpy as np
 import pytest
 
-from article import SECTIONS, Ask, Either, Part, Text, play
+from article import SECTIONS, Ask, Either, Part, Text, run_section
 from core import Precision
 from core.mechanisms.token_axis import read_plan, summarize
 from figures import FIGURES
@@ -29,11 +29,11 @@ def shown(lang: str = "en", app: bool = True, **values) -> str:
             case Either(in_app, on_site):
                 texts.extend(b.text for b in (in_app if app else on_site))
             case Part(_, section):
-                return play(section(SiteView(lang, CONTEXT.default, Precision())), answer)
+                return run_section(section(SiteView(lang, CONTEXT.default, Precision())), answer)
             case Text(text):
                 texts.append(text)
 
-    play(SECTIONS["token-axis"].draw(SiteView(lang, CONTEXT.default, Precision())), answer)
+    run_section(SECTIONS["token-axis"].draw(SiteView(lang, CONTEXT.default, Precision())), answer)
     return "\n".join(texts)
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from article import SECTIONS, Ask, Heading, Part, Text, play
+from article import SECTIONS, Ask, Heading, Part, Text, run_section
 from article.derive import entry_terms, per_token_sum
 from core import ALL_BF16, Precision, get
 from core.cost import formats, read_terms
@@ -26,14 +26,14 @@ def texts(reading: SiteView) -> tuple[list[str], list[str]]:
         if isinstance(block, Part):
             depth[0] += 1
             try:
-                return play(block.section(reading), answer)
+                return run_section(block.section(reading), answer)
             finally:
                 depth[0] -= 1
         if isinstance(block, (Heading, Text)):
             (inside if depth[0] else outside).append(block.text)
         return tuple(k.default for k in block.knobs) if isinstance(block, Ask) else None
 
-    play(SECTIONS["v2-mla"].draw(reading), answer)
+    run_section(SECTIONS["v2-mla"].draw(reading), answer)
     return outside, inside
 
 

@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from article import SECTIONS, Ask, Heading, Part, Text, play
+from article import SECTIONS, Ask, Heading, Part, Text, run_section
 from core import ALL_BF16, DEPLOYED, Precision, get, reads, storage_per_token
 from core.cost import read_terms
 from core.mechanisms.sharing import layer_roles
@@ -32,10 +32,10 @@ def _outside_and_inside(reading: SiteView) -> tuple[list, list]:
             case Ask(knobs):
                 return tuple(k.default for k in knobs)
             case Part(_, section):
-                return play(section(reading), inside.append)
+                return run_section(section(reading), inside.append)
         outside.append(block)
 
-    play(SECTIONS[SLUG].draw(reading), answer)
+    run_section(SECTIONS[SLUG].draw(reading), answer)
     return outside, inside
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from article import SECTIONS, Ask, Chart, Either, Heading, Metrics, Part, Table, Text, Title, Tool, play
+from article import SECTIONS, Ask, Chart, Either, Heading, Metrics, Part, Table, Text, Title, Tool, run_section
 from article.prose import notation
 
 from .charts import chart
@@ -19,7 +19,7 @@ _TEXT = {"markdown": st.markdown, "caption": st.caption, "info": st.info, "error
 
 def show(slug: str, **tools) -> None:
     """Draw the section `slug` for this run's view; `tools` are the app's own (see the section)."""
-    play(SECTIONS[slug].draw(view(), **tools), _answer)
+    run_section(SECTIONS[slug].draw(view(), **tools), _answer)
 
 
 def _answer(block):
@@ -71,6 +71,6 @@ def _ask(knobs, widths) -> tuple:
 def _part(key: str, section):
     @follows_context(key)
     def part():
-        return play(section(view()), _answer)
+        return run_section(section(view()), _answer)
 
     return part()

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from functools import cache
 from itertools import product
 
-from article import SECTIONS, Ask, Either, Part, Tool, play
+from article import SECTIONS, Ask, Either, Part, Tool, run_section
 from core import Precision
 from core.cost import formats
 from core.units import fmt_tokens
@@ -74,8 +74,8 @@ def blocks(slug: str, reading: SiteView, app: bool = False) -> list:
                 shown.extend(in_app if app else on_site)
                 return None
             case Part(_, section):
-                return play(section(reading), answer)
+                return run_section(section(reading), answer)
         shown.append(block)
 
-    play(SECTIONS[slug].draw(reading), answer)
+    run_section(SECTIONS[slug].draw(reading), answer)
     return shown
