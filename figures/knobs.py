@@ -1,14 +1,15 @@
 """Typed knobs: what a figure lets a reader change, with a range for every value.
 
-A `Knob` names a builder keyword, its type and bounds, its label and the URL keys it is
-read from. Every value that comes from outside (a link, the command line, the Export
+A `Knob` names a builder keyword, its label and the URL keys it is read from; its class is
+its kind, with the kind's bounds. Every value that comes from outside (a link, the command line, the Export
 page) goes through `Knob.read`: it is parsed, clamped into range, or replaced by the
 default — with a `Note` saying so, never an exception. `Knob.dump` writes a value the
 way the page's widget writes it to the URL, so a link and the page agree.
 
-Kinds: int, float, choice (one, or `multi` for a tuple of them), tuple (fixed-length
-ints: "2,4", or one part knob per item), precision (a preset and per-role overrides, one
-part knob each) and matrix (rows of numbers as text, e.g. B2's "1, 0; 0, 1").
+Kinds: IntKnob, FloatKnob, ChoiceKnob (one, or `multi` for a tuple of them), TupleKnob
+(fixed-length ints: "2,4", or one part knob per item), PrecisionKnob (a preset and per-role
+overrides, one part knob each) and MatrixKnob (rows of numbers as text, e.g. B2's "1, 0; 0, 1").
+ui/ draws each kind with the widget its mapping names (ui.state.WIDGETS).
 """
 
 from __future__ import annotations
@@ -16,7 +17,8 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import KW_ONLY, dataclass, field, replace
+from typing import ClassVar
 
 from core import PRESETS, Precision
 from core.formats import LAYOUT_PRECISIONS
@@ -26,7 +28,6 @@ from i18n import DEFAULT_LANG, LANGS, t
 
 from .style import THEMES
 
-KINDS = ("int", "float", "choice", "tuple", "precision", "matrix")
 MAX_TEXT = 400  # characters of one URL value we look at; longer is not a value of ours
 _MISSING = object()
 Params = Mapping[str, str | Sequence[str]]
@@ -74,36 +75,23 @@ def read_number(text: str) -> float:
 
 @dataclass(frozen=True)
 class Knob:
-    """One thing a reader can change. The default is the builder's own keyword default,
-    bound when the figure is registered (`bind`)."""
+    """One thing a reader can change: a builder keyword of one kind (a class per kind below). The
+    default is the builder's own keyword default, bound when the figure is registered (`bind`)."""
 
     name: str  # the builder's keyword (links that use it keep working)
-    kind: str
-    lo: float | None = None  # int/float: inclusive range
-    hi: float | None = None
-    step: float | None = None  # float: values snap to lo + n·step
-    choices: tuple = ()  # choice: the allowed values, in display order
-    multi: bool = False  # choice: a non-empty tuple of choices
+    _: KW_ONLY
     nullable: bool = False  # None allowed ("none" in a URL)
-    parts: tuple[Knob, ...] = ()  # tuple/precision: one knob per item or role
     label: str = ""  # i18n key of the control's label
     help: str = ""  # i18n key of the control's help text
     url: str = ""  # URL key (default: name)
     aliases: tuple[str, ...] = ()  # older URL keys that still resolve
-    widget: str = ""  # slider | number | radio | select | select_slider | multiselect | text
+    widget: str = ""  # how ui/ draws it, where the kind allows more than one way (ui.state.WIDGETS)
     show: Callable[[object, str], str] | None = None  # (value, lang) -> what the widget and the URL show
-    stops: tuple = ()  # select_slider: the suggested values
     default: object = field(default=_MISSING, compare=False)
 
-    def __post_init__(self):
-        if self.kind not in KINDS:
-            raise ValueError(f"{self.name}: unknown kind {self.kind!r}")
-        if self.kind in ("int", "float") and (self.lo is None or self.hi is None or self.lo > self.hi):
-            raise ValueError(f"{self.name}: a number knob needs a range lo ≤ hi")
-        if self.kind == "choice" and not self.choices:
-            raise ValueError(f"{self.name}: a choice knob needs choices")
-        if self.kind in ("tuple", "precision") and not self.parts:
-            raise ValueError(f"{self.name}: a {self.kind} knob needs parts")
+    kind: ClassVar[str]
+    multi: ClassVar[bool] = False  # a choice knob's: a non-empty tuple of choices
+    parts: ClassVar[tuple[Knob, ...]] = ()  # a tuple or precision knob's: one knob per item or role
 
     # --- identity -----------------------------------------------------------------
 
@@ -132,22 +120,9 @@ class Knob:
             if self.nullable:
                 return None
             raise Invalid("none")
-        if self.kind == "int":
-            return int(min(max(value, self.lo), self.hi))
-        if self.kind == "float":
-            x = min(max(float(value), self.lo), self.hi)
-            return round(self.lo + round((x - self.lo) / self.step) * self.step, 9) if self.step else x
-        if self.kind == "choice" and self.multi:
-            picked = tuple(c for c in self.choices if c in tuple(value))
-            if not picked:
-                raise Invalid(",".join(map(str, value)))
-            return picked
-        if self.kind == "choice":
-            if value not in self.choices:
-                raise Invalid(str(value))
-            return value
-        if self.kind == "tuple":
-            return tuple(p.clamp(v) for p, v in zip(self.parts, value, strict=True))
+        return self._clamp(value)
+
+    def _clamp(self, value):
         return value
 
     def parse(self, raw: str | Sequence[str]):
@@ -158,26 +133,115 @@ class Knob:
         text = values[-1]
         if self.nullable and text.strip().lower() in ("none", "null", "", *(t("choice.none", lang) for lang in LANGS)):
             return None
-        if self.kind == "int":
-            x = read_number(text)
-            if math.isfinite(x) and x != int(x):
-                raise Invalid(text)
-            return x if math.isinf(x) else int(x)
-        if self.kind == "float":
-            return read_number(text)
-        if self.kind == "choice":
-            items = [s for v in values for s in (v.split(",") if self.multi else [v]) if s.strip()]
-            found = [self._choice(s) for s in items]
-            return tuple(c for c in found if c is not None) if self.multi else _only(found, text)
-        if self.kind == "tuple":
-            items = [s for s in re.split(r"[,\s]+", text.strip()) if s]
-            if len(items) != len(self.parts):
-                raise Invalid(text)
-            return tuple(p.parse(s) for p, s in zip(self.parts, items))
+        return self._parse(text, values)
+
+    def _parse(self, text: str, values: list[str]):
+        raise NotImplementedError
+
+    def read(self, params: Params, lang: str = "en") -> tuple[object, list[Note]]:
+        """This knob's value from URL-like params: the default when absent, clamped into
+        range (with a note), or the default with a note when unreadable."""
+        key = next((k for k in self.keys if k in params), None)
+        if key is None:
+            return self.default, []
+        raw = params[key]
+        text = raw if isinstance(raw, str) else ",".join(raw)
         try:
-            return tuple(map(tuple, parse_matrix(text, self.name)))
-        except ValueError as e:
-            raise Invalid(str(e)) from None
+            value = self.parse(raw)
+            used = self.clamp(value)
+        except (Invalid, TypeError, ValueError, OverflowError):
+            return self.default, [Note(key, text, "invalid", self.display(self.default, lang))]
+        clamped = self._changed(value, used, text)
+        return used, ([Note(key, text, "clamped", self.display(used, lang))] if clamped else [])
+
+    def _changed(self, value, used, text: str) -> bool:
+        return used != value
+
+    def display(self, value, lang: str = "en") -> str:
+        """A value as the reader sees it (and as a choice widget writes it to the URL)."""
+        if value is None:
+            return t("choice.none", lang)
+        return self.show(value, lang) if self.show else self._display(value)
+
+    def _display(self, value) -> str:
+        return str(value)
+
+    def dump(self, value, lang: str = "en") -> dict[str, str | list[str]]:
+        """URL params for a value, in the form the page's widgets write; {} for the default."""
+        return {} if value == self.default else {self.key: self.display(value, lang)}
+
+
+@dataclass(frozen=True)
+class IntKnob(Knob):
+    """An integer in lo … hi (a slider by default; `stops` for a select slider's suggested values)."""
+
+    lo: int
+    hi: int
+    step: int | None = None
+    stops: tuple[int, ...] = ()
+    kind: ClassVar[str] = "int"
+
+    def __post_init__(self):
+        if self.lo > self.hi:
+            raise ValueError(f"{self.name}: a number knob needs a range lo ≤ hi")
+
+    def _clamp(self, value):
+        return int(min(max(value, self.lo), self.hi))
+
+    def _parse(self, text: str, values: list[str]):
+        x = read_number(text)
+        if math.isfinite(x) and x != int(x):
+            raise Invalid(text)
+        return x if math.isinf(x) else int(x)
+
+
+@dataclass(frozen=True)
+class FloatKnob(Knob):
+    """A number in lo … hi, snapped to lo + n·step when a step is given."""
+
+    lo: float
+    hi: float
+    step: float | None = None
+    kind: ClassVar[str] = "float"
+
+    def __post_init__(self):
+        if self.lo > self.hi:
+            raise ValueError(f"{self.name}: a number knob needs a range lo ≤ hi")
+
+    def _clamp(self, value):
+        x = min(max(float(value), self.lo), self.hi)
+        return round(self.lo + round((x - self.lo) / self.step) * self.step, 9) if self.step else x
+
+    def _parse(self, text: str, values: list[str]):
+        return read_number(text)
+
+
+@dataclass(frozen=True)
+class ChoiceKnob(Knob):
+    """One of `choices` (in display order), or with `multi` a non-empty tuple of them."""
+
+    choices: tuple = ()
+    multi: bool = False
+    kind: ClassVar[str] = "choice"
+
+    def __post_init__(self):
+        if not self.choices:
+            raise ValueError(f"{self.name}: a choice knob needs choices")
+
+    def _clamp(self, value):
+        if self.multi:
+            picked = tuple(c for c in self.choices if c in tuple(value))
+            if not picked:
+                raise Invalid(",".join(map(str, value)))
+            return picked
+        if value not in self.choices:
+            raise Invalid(str(value))
+        return value
+
+    def _parse(self, text: str, values: list[str]):
+        items = [s for v in values for s in (v.split(",") if self.multi else [v]) if s.strip()]
+        found = [self._choice(s) for s in items]
+        return tuple(c for c in found if c is not None) if self.multi else _only(found, text)
 
     def _choice(self, text: str):
         """The choice whose value or shown text (in any language) matches, case-insensitively."""
@@ -194,77 +258,117 @@ class Knob:
                     pass
         return None
 
-    def read(self, params: Params, lang: str = "en") -> tuple[object, list[Note]]:
-        """This knob's value from URL-like params: the default when absent, clamped into
-        range (with a note), or the default with a note when unreadable."""
-        key = next((k for k in self.keys if k in params), None)
-        if self.kind == "precision" or (self.kind == "tuple" and key is None):
-            return self._read_parts(params, lang)
-        if key is None:
-            return self.default, []
-        raw = params[key]
-        text = raw if isinstance(raw, str) else ",".join(raw)
-        try:
-            value = self.parse(raw)
-            used = self.clamp(value)
-        except (Invalid, TypeError, ValueError, OverflowError):
-            return self.default, [Note(key, text, "invalid", self.display(self.default, lang))]
+    def _changed(self, value, used, text: str) -> bool:
         if self.multi:  # some picks were unknown and dropped
-            changed = len(used) != len([s for s in text.split(",") if s.strip()])
-        else:
-            changed = used != value
-        return used, ([Note(key, text, "clamped", self.display(used, lang))] if changed else [])
+            return len(used) != len([s for s in text.split(",") if s.strip()])
+        return used != value
 
-    def _read_parts(self, params: Params, lang: str):
+    def display(self, value, lang: str = "en") -> str:
+        """For a multi-choice knob, one choice or the whole pick."""
+        if self.multi and isinstance(value, tuple | list):
+            return ", ".join(super(ChoiceKnob, self).display(v, lang) for v in value)
+        return super().display(value, lang)
+
+    def dump(self, value, lang: str = "en") -> dict[str, str | list[str]]:
+        """One entry per choice for a multi-choice knob, as its widget writes them."""
+        if self.multi and value != self.default:
+            return {self.key: [self.display(v, lang) for v in value]}
+        return super().dump(value, lang)
+
+
+@dataclass(frozen=True)
+class _Parted(Knob):
+    """A value made of parts, each read and written by a knob of its own."""
+
+    parts: tuple[Knob, ...] = ()
+
+    def __post_init__(self):
+        if not self.parts:
+            raise ValueError(f"{self.name}: a {self.kind} knob needs parts")
+
+    def read(self, params: Params, lang: str = "en") -> tuple[object, list[Note]]:
         values, notes = [], []
-        for part, default in zip(self.parts, self._part_defaults()):
+        for part, default in zip(self.parts, self._part_values(self.default)):
             value, n = replace(part, default=default).read(params, lang)
             values.append(value)
             notes += n
-        if self.kind == "tuple":
-            return tuple(values), notes
-        preset, *overrides = values
-        return Precision(preset, *(None if o == "auto" else o for o in overrides)), notes
-
-    def _part_defaults(self) -> tuple:
-        return self._part_values(self.default)
-
-    def display(self, value, lang: str = "en") -> str:
-        """A value as the reader sees it (and as a choice widget writes it to the URL);
-        for a multi-choice knob, one choice or the whole pick."""
-        if value is None:
-            return t("choice.none", lang)
-        if self.multi and isinstance(value, tuple | list):
-            return ", ".join(self.display(v, lang) for v in value)
-        if self.show:
-            return self.show(value, lang)
-        if self.kind == "tuple":
-            return ",".join(map(str, value))
-        if self.kind == "matrix":
-            return format_matrix(value)
-        if self.kind == "precision":
-            return value.preset
-        return str(value)
+        return self._joined(values), notes
 
     def dump(self, value, lang: str = "en") -> dict[str, str | list[str]]:
-        """URL params for a value, in the form the page's widgets write (parts for tuple
-        and precision, one entry per choice for multi); {} for the default."""
-        if value == self.default:
-            return {}
-        if self.kind in ("tuple", "precision"):
-            out = {}
-            for part, v, d in zip(self.parts, self._part_values(value), self._part_defaults()):
-                out |= replace(part, default=d).dump(v, lang)
-            return out
-        if self.kind == "choice" and self.multi:
-            return {self.key: [self.display(v, lang) for v in value]}
-        return {self.key: self.display(value, lang)}
+        """Each part's URL params (those that differ from the part's default)."""
+        out = {}
+        for part, v, d in zip(self.parts, self._part_values(value), self._part_values(self.default)):
+            out |= replace(part, default=d).dump(v, lang)
+        return out
 
     def _part_values(self, value) -> tuple:
-        """A tuple's items, or a precision's preset and its roles' overrides ('auto' for none)."""
-        if self.kind == "tuple":
-            return value
+        raise NotImplementedError
+
+    def _joined(self, values: list):
+        raise NotImplementedError
+
+
+@dataclass(frozen=True)
+class TupleKnob(_Parted):
+    """Fixed-length ints: "2,4" under the knob's own key, or one part knob per item."""
+
+    kind: ClassVar[str] = "tuple"
+
+    def read(self, params: Params, lang: str = "en") -> tuple[object, list[Note]]:
+        if any(k in params for k in self.keys):
+            return Knob.read(self, params, lang)
+        return super().read(params, lang)
+
+    def _clamp(self, value):
+        return tuple(p.clamp(v) for p, v in zip(self.parts, value, strict=True))
+
+    def _parse(self, text: str, values: list[str]):
+        items = [s for s in re.split(r"[,\s]+", text.strip()) if s]
+        if len(items) != len(self.parts):
+            raise Invalid(text)
+        return tuple(p.parse(s) for p, s in zip(self.parts, items))
+
+    def _display(self, value) -> str:
+        return ",".join(map(str, value))
+
+    def _part_values(self, value) -> tuple:
+        return value
+
+    def _joined(self, values: list):
+        return tuple(values)
+
+
+@dataclass(frozen=True)
+class PrecisionKnob(_Parted):
+    """A precision preset and per-role overrides, one part knob each ('auto': the preset's)."""
+
+    kind: ClassVar[str] = "precision"
+
+    def _display(self, value) -> str:
+        return value.preset
+
+    def _part_values(self, value) -> tuple:
         return (value.preset, *(value.main_kv or "auto", value.index_key or "auto", value.local_kv or "auto"))
+
+    def _joined(self, values: list):
+        preset, *overrides = values
+        return Precision(preset, *(None if o == "auto" else o for o in overrides))
+
+
+@dataclass(frozen=True)
+class MatrixKnob(Knob):
+    """Rows of numbers as text, e.g. B2's "1, 0; 0, 1" (core.mechanisms.matrix_text)."""
+
+    kind: ClassVar[str] = "matrix"
+
+    def _parse(self, text: str, values: list[str]):
+        try:
+            return tuple(map(tuple, parse_matrix(text, self.name)))
+        except ValueError as e:
+            raise Invalid(str(e)) from None
+
+    def _display(self, value) -> str:
+        return format_matrix(value)
 
 
 def _only(found: list, text: str):
@@ -297,28 +401,28 @@ def _named(prefix: str, kept: tuple = ()):
     return show
 
 
-LANG = Knob("lang", "choice", choices=LANGS, label="app.lang", widget="radio", default=DEFAULT_LANG)
-UNITS = Knob("units", "choice", choices=UNITS_CHOICES, label="app.units", widget="radio", show=_named("choice.units"),
+LANG = ChoiceKnob("lang", choices=LANGS, label="app.lang", widget="radio", default=DEFAULT_LANG)
+UNITS = ChoiceKnob("units", choices=UNITS_CHOICES, label="app.units", widget="radio", show=_named("choice.units"),
              default=UNITS_CHOICES[0])
 # 1K … 3M tokens, two steps per octave (K = 1,024); 128K = 131,072 is the article's N. A link
 # may ask for any N up to 2^30: the cost model is closed-form, its time does not grow with N.
 CONTEXT_STOPS = tuple(sorted({int(f * 2 ** (10 + k)) for k in range(12) for f in (1, 1.5)}))
-CONTEXT = Knob("context", "int", 1, 1 << 30, label="app.context", help="app.context.help", url="ctx",
+CONTEXT = IntKnob("context", 1, 1 << 30, label="app.context", help="app.context.help", url="ctx",
                widget="select_slider", show=_tokens, stops=CONTEXT_STOPS, default=1 << 17)
 # every layout name; a model that lacks one for a role keeps its deployed format there (core.cost.fitted)
 _OVERRIDES = ("auto", *LAYOUT_PRECISIONS)
-PRECISION = Knob("precision", "precision", label="app.precision", default=Precision(), parts=(
-    Knob("preset", "choice", choices=PRESETS, label="app.precision", help="app.precision.help", url="prec",
+PRECISION = PrecisionKnob("precision", label="app.precision", default=Precision(), parts=(
+    ChoiceKnob("preset", choices=PRESETS, label="app.precision", help="app.precision.help", url="prec",
          aliases=("precision",), widget="radio", show=_named("choice.preset"), default=PRESETS[0]),
-    *(Knob(role, "choice", choices=_OVERRIDES, label=f"role.{role}", url=url, widget="select",
+    *(ChoiceKnob(role, choices=_OVERRIDES, label=f"role.{role}", url=url, widget="select",
            show=_named("choice", LAYOUT_PRECISIONS), default="auto")
       for role, url in (("main_kv", "main"), ("index_key", "ikey"), ("local_kv", "local"))),
 ))
-SEED = Knob("seed", "int", 0, 9999, label="ctl.seed", widget="number")
+SEED = IntKnob("seed", 0, 9999, label="ctl.seed", widget="number")
 # the talk look: not a figure knob, applied to any figure on screen and in exports
-THEME = Knob("theme", "choice", choices=THEMES, label="app.theme", widget="radio", show=_named("choice.theme"),
+THEME = ChoiceKnob("theme", choices=THEMES, label="app.theme", widget="radio", show=_named("choice.theme"),
              default=THEMES[0])
-FONT_SCALE = Knob("font_scale", "choice", choices=(1.0, 1.25, 1.5, 2.0), label="app.font", url="fs",
+FONT_SCALE = ChoiceKnob("font_scale", choices=(1.0, 1.25, 1.5, 2.0), label="app.font", url="fs",
                   widget="select_slider", default=1.0)
 
 
@@ -334,7 +438,7 @@ def help_fields() -> dict:
 
 
 def models(choices: Sequence[str], *, multi: bool = True, nullable: bool = False, url: str = "models",
-           label: str = "ov.models", name: str = "models") -> Knob:
+           label: str = "ov.models", name: str = "models") -> ChoiceKnob:
     """A pick of model ids, shown by name."""
-    return Knob(name, "choice", choices=tuple(choices), multi=multi, nullable=nullable, url=url, label=label,
+    return ChoiceKnob(name, choices=tuple(choices), multi=multi, nullable=nullable, url=url, label=label,
                 widget="multiselect" if multi else "select", show=_model)

@@ -47,7 +47,22 @@ from .builders.v41 import (
     build_factors,
 )
 from .canvas import NATIVE, Canvas
-from .knobs import CONTEXT, LANG, PRECISION, SEED, UNITS, Knob, Note, Params, models
+from .knobs import (
+    CONTEXT,
+    LANG,
+    PRECISION,
+    SEED,
+    UNITS,
+    ChoiceKnob,
+    FloatKnob,
+    IntKnob,
+    Knob,
+    MatrixKnob,
+    Note,
+    Params,
+    TupleKnob,
+    models,
+)
 from .layout import Made, lay_out
 
 
@@ -87,7 +102,7 @@ class FigureSpec:
     def _bind_play(self, play: Play) -> Play:
         """The play range with the knob's ends filled in, checked to lie inside its range."""
         knob = next((k for k in self.knobs if k.name == play.knob), None)
-        if knob is None or knob.kind != "int":
+        if not isinstance(knob, IntKnob):
             raise ValueError(f"{self.id}: play steps {play.knob!r}, which is not one of its int knobs")
         lo, hi = (knob.lo if play.lo is None else play.lo), (knob.hi if play.hi is None else play.hi)
         if not knob.lo <= lo < hi <= knob.hi:
@@ -147,8 +162,8 @@ class FigureSpec:
             return make(**values), values, [*notes, Note(self.id, str(e), "build")]
 
 
-def _int(name: str, lo: int, hi: int, url: str, label: str, help: str = "", **kw) -> Knob:
-    return Knob(name, "int", lo, hi, url=url, label=label, help=help, **kw)
+def _int(name: str, lo: int, hi: int, url: str, label: str, help: str = "", **kw) -> IntKnob:
+    return IntKnob(name, lo, hi, url=url, label=label, help=help, **kw)
 
 
 # --- knobs of the mechanism figures (ranges bound the largest run a link can ask for) ----
@@ -158,7 +173,7 @@ TOPK = _int("topk", 1, 12, "k", "sym.k", "ctl.topk")
 HEAD = _int("head", 0, MLADims().n_heads - 1, "head", "ctl.head")
 MLA = (SEED, TOKENS, _int("kv_lora_rank", 2, 12, "rkv", "sym.rkv", "ctl.rkv"),
        _int("qk_nope_head_dim", 1, 8, "dk", "sym.dk", "ctl.dk"),
-       Knob("calc", "choice", choices=CALC_PRECISIONS, label="ctl.calc", widget="radio",
+       ChoiceKnob("calc", choices=CALC_PRECISIONS, label="ctl.calc", widget="radio",
             show=lambda v, lang: v.upper()),
        HEAD, LANG)
 RATIO = _int("ratio", 1, 8, "m", "sym.mprime", "v4.ctl.m")
@@ -179,10 +194,10 @@ def _gpu_name(gpu: str, lang: str) -> str:
 
 
 GPU_KNOBS = (
-    Knob("gpu", "choice", choices=(*G.GPUS, "custom"), label="gpu.gpu", widget="select", show=_gpu_name),
-    Knob("memory_gb", "float", 1.0, 4000.0, 1.0, label="gpu.memory", widget="number"),
-    Knob("bandwidth_tb", "float", 0.1, 100.0, 0.1, label="gpu.bandwidth", widget="number"),
-    Knob("tp", "choice", choices=(1, 2, 4, 8, 16), label="gpu.tp", help="gpu.tp.help", widget="select_slider"),
+    ChoiceKnob("gpu", choices=(*G.GPUS, "custom"), label="gpu.gpu", widget="select", show=_gpu_name),
+    FloatKnob("memory_gb", 1.0, 4000.0, 1.0, label="gpu.memory", widget="number"),
+    FloatKnob("bandwidth_tb", 0.1, 100.0, 0.1, label="gpu.bandwidth", widget="number"),
+    ChoiceKnob("tp", choices=(1, 2, 4, 8, 16), label="gpu.tp", help="gpu.tp.help", widget="select_slider"),
 )
 
 
@@ -221,7 +236,7 @@ _SPECS = (
     _spec("A13", build_a13, "a13.title", RATIO, SEED, LANG,
           title_fields=lambda: {"m": build_a13.__kwdefaults__["ratio"]}),
     _spec("A14", build_a14, "a14.title", STEP, RATIO, V4_WINDOW, LANG, play=Play("t_", 0, 15)),
-    _spec("A15", build_a15, "a15.title", Knob("sink", "float", -4.0, 4.0, 0.5, label="v4.ctl.sink"),
+    _spec("A15", build_a15, "a15.title", FloatKnob("sink", -4.0, 4.0, 0.5, label="v4.ctl.sink"),
           STEP, SEED, LANG),
     _spec("A16", build_a16, "a16.title", LANG),
     _spec("A17", build_a17, "a17.title", RATIO, SEED, LANG),
@@ -243,31 +258,31 @@ _SPECS = (
           _int("decoder_layers", 1, 8, "dec", "v41.ctl.dec"), LANG, play=Play("prompt")),
     _spec("B1", build_b1, "b1.title", _int("rows", 2, 16, "rows", "tb.rows"),
           _int("components", 2, 8, "comp", "tb.components", step=2), _int("group", 1, 4, "g", "tb.group"), LANG),
-    _spec("B2", build_b2, "b2.title", *(Knob(name, "matrix", url=url, label=f"tb.{url}", widget="text")
+    _spec("B2", build_b2, "b2.title", *(MatrixKnob(name, url=url, label=f"tb.{url}", widget="text")
                                         for name, url in (("H", "H"), ("W_u", "Wu"), ("W_s", "Ws"))), LANG),
     _spec("B3", build_b3, "b3.title", _int("position", 0, 24, "p", "tb.position"), B_GROUP, B_WINDOW, LANG,
           play=Play("position")),
     _spec("B4", build_b4, "b4.title", _int("position", 1, 32, "p4", "tb.position"),
-          Knob("groups", "tuple", parts=tuple(GROUP_PART.values()), label="tb.group"),
+          TupleKnob("groups", parts=tuple(GROUP_PART.values()), label="tb.group"),
           _int("topk", 1, 8, "k", "tb.k"), B_WINDOW, LANG),
     # charts the article describes in text but does not number
     _spec("crossover", build_crossover, "x.title",
           models(tuple(m for m in MODELS if local_kv(m))), PRECISION,
-          Knob("context", "int", 1, 1 << 30, nullable=True, url="ctx", label="app.context"), LANG, UNITS),
+          IntKnob("context", 1, 1 << 30, nullable=True, url="ctx", label="app.context"), LANG, UNITS),
     _spec("mla-cost", build_mla_cost, "cost.title", LANG,
           _int("max_tokens", 16, 1 << 24, "max", "cost.x")),
     _spec("ced-ratio", build_ced_ratio, "ced.title", LANG, _int("max_prompt", 2, 1 << 30, "max", "ced.x")),
     _spec("factors", build_factors, "fx.title", LANG, models(tuple(MODELS))),
     _spec("capacity", build_capacity, "cap.name", models(ALL_MODELS), CONTEXT, PRECISION, *GPU_KNOBS,
-          Knob("bytes_per_parameter", "choice", choices=BYTES_PER_PARAMETER, label="cap.weights", widget="radio",
+          ChoiceKnob("bytes_per_parameter", choices=BYTES_PER_PARAMETER, label="cap.weights", widget="radio",
                show=lambda b, lang: t(f"cap.weights.{b:g}", lang)),
-          Knob("reserved", "float", 0.0, 0.9, 0.05, label="cap.reserved", help="cap.reserved.help"),
-          Knob("block", "choice", choices=BLOCK_TOKENS, label="cap.block", help="cap.block.help",
+          FloatKnob("reserved", 0.0, 0.9, 0.05, label="cap.reserved", help="cap.reserved.help"),
+          ChoiceKnob("block", choices=BLOCK_TOKENS, label="cap.block", help="cap.block.help",
                widget="select_slider"), LANG, UNITS),
     _spec("read-floor", build_read_floor, "floor.title", models(ALL_MODELS), PRECISION, *GPU_KNOBS,
           _int("batch", 1, 1000, "batch", "floor.batch"), LANG),
     _spec("reconciliation", build_reconciliation, "rec.title",
-          Knob("variants", "choice", choices=tuple(VARIANTS), multi=True, label="rec.variants", url="var",
+          ChoiceKnob("variants", choices=tuple(VARIANTS), multi=True, label="rec.variants", url="var",
                widget="multiselect", show=variant_name), CONTEXT, LANG, UNITS),
 )
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 import inspect
 
 from core.mechanisms.matrix_text import MAX_SIZE
-from figures.knobs import Knob
+from figures.knobs import ChoiceKnob, FloatKnob, IntKnob, Knob, MatrixKnob, PrecisionKnob, TupleKnob
 from figures.registry import EXTRAS, FIGURES, FigureSpec, ordered_ids
 
 HEAD = """# Figure catalogue
@@ -50,7 +50,8 @@ def _plays(spec: FigureSpec) -> list[str]:
 
 def _keys(k: Knob) -> str:
     if k.parts:
-        return ", ".join(f"`{p.key}`" for p in k.parts) + (f" (or `{k.name}=a,b`)" if k.kind == "tuple" else "")
+        alone = f" (or `{k.name}=a,b`)" if isinstance(k, TupleKnob) else ""
+        return ", ".join(f"`{p.key}`" for p in k.parts) + alone
     return ", ".join(f"`{key}`" for key in k.keys)
 
 
@@ -59,20 +60,33 @@ def _kind(k: Knob) -> str:
 
 
 def _range(k: Knob) -> str:
-    if k.kind in ("int", "float"):
-        lo, hi = (f"{int(x):,}" if k.kind == "int" else f"{x:g}" for x in (k.lo, k.hi))
-        step = f", step {k.step:g}" if k.step else ""
-        return f"{lo} … {hi}{step}" + (", or none" if k.nullable else "")
-    if k.kind == "choice":
-        return ", ".join(f"`{c}`" for c in k.choices) + (", or none" if k.nullable else "")
-    if k.kind in ("tuple", "precision"):
-        return "; ".join(f"{p.key}: {_range(p)}" for p in k.parts)
-    return f"up to {MAX_SIZE} × {MAX_SIZE} numbers: rows by `;`, values by `,` (`ln 3` allowed)"
+    return RANGES[type(k)](k)
+
+
+def _numbers(k: IntKnob | FloatKnob) -> str:
+    lo, hi = (f"{int(x):,}" if isinstance(k, IntKnob) else f"{x:g}" for x in (k.lo, k.hi))
+    step = f", step {k.step:g}" if k.step else ""
+    return f"{lo} … {hi}{step}" + (", or none" if k.nullable else "")
+
+
+def _parts(k: TupleKnob | PrecisionKnob) -> str:
+    return "; ".join(f"{p.key}: {_range(p)}" for p in k.parts)
+
+
+# what a knob of each kind takes, as the catalogue writes it
+RANGES = {
+    IntKnob: _numbers,
+    FloatKnob: _numbers,
+    ChoiceKnob: lambda k: ", ".join(f"`{c}`" for c in k.choices) + (", or none" if k.nullable else ""),
+    TupleKnob: _parts,
+    PrecisionKnob: _parts,
+    MatrixKnob: lambda k: f"up to {MAX_SIZE} × {MAX_SIZE} numbers: rows by `;`, values by `,` (`ln 3` allowed)",
+}
 
 
 def _value(k: Knob, value) -> str:
-    if k.kind == "precision":
+    if isinstance(k, PrecisionKnob):
         return f"`{value.preset}`"
-    if k.kind == "choice":  # ids, as links take them
+    if isinstance(k, ChoiceKnob):  # ids, as links take them
         return f"`{', '.join(value) if k.multi else value or 'none'}`"
     return f"`{k.display(value)}`".replace("|", "\\|")

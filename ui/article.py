@@ -8,6 +8,7 @@ import streamlit as st
 
 from article import SECTIONS, Ask, Chart, Either, Heading, Metrics, Part, Table, Text, Title, Tool, run_section
 from article.prose import notation
+from figures.knobs import Knob, TupleKnob
 
 from .charts import chart
 from .state import control, follows_context, model_picker, view
@@ -57,13 +58,18 @@ def _table(table: Table) -> None:
         st.download_button(label, frame.to_csv(index=False).encode("utf-8"), file_name=name, mime="text/csv")
 
 
+def _widgets(k: Knob) -> int:
+    """How many widgets a knob takes: a tuple knob one per part (ui.state.control)."""
+    return len(k.parts) if isinstance(k, TupleKnob) else 1
+
+
 def _ask(knobs, widths) -> tuple:
     """One widget per knob, side by side (a tuple knob takes a column per part); alone, full width."""
-    slots = sum(len(k.parts) if k.kind == "tuple" else 1 for k in knobs)
+    slots = sum(_widgets(k) for k in knobs)
     columns = iter(st.columns(list(widths) if widths else slots)) if slots > 1 or widths else None
     values = []
     for k in knobs:
-        where = None if columns is None else [next(columns) for _ in k.parts] if k.kind == "tuple" else next(columns)
+        where = None if columns is None else [next(columns) for _ in k.parts] if _widgets(k) > 1 else next(columns)
         values.append(model_picker(k, where) if k.name == "models" else control(k, where))  # imported ones too
     return tuple(values)
 

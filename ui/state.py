@@ -19,7 +19,22 @@ from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 from core import Precision
 from figures.canvas import narrow
-from figures.knobs import CONTEXT, FONT_SCALE, LANG, PRECISION, THEME, UNITS, Invalid, Knob, help_fields
+from figures.knobs import (
+    CONTEXT,
+    FONT_SCALE,
+    LANG,
+    PRECISION,
+    THEME,
+    UNITS,
+    ChoiceKnob,
+    FloatKnob,
+    IntKnob,
+    Invalid,
+    Knob,
+    MatrixKnob,
+    TupleKnob,
+    help_fields,
+)
 from i18n import DEFAULT_LANG, t
 
 from .column import column_width, current
@@ -175,40 +190,47 @@ def control(knob: Knob, where=None, *, lang: str | None = None, on_change=None, 
     the URL under the knob's key; returns its value. A tuple knob takes one container per
     part; a matrix knob returns None (with an error shown) while its text does not parse."""
     lang = lang or view().lang
-    if knob.kind == "tuple":
+    if isinstance(knob, TupleKnob):
         places = where or [None] * len(knob.parts)
         return tuple(control(replace(p, default=d), w, lang=lang)
                      for p, d, w in zip(knob.parts, knob.default, places))
-    where = where or st
     _tidy_url(knob, lang)
-    if knob.kind == "choice" and knob is not LANG:
+    if isinstance(knob, ChoiceKnob) and knob is not LANG:
         st.session_state.setdefault(_RELABEL, set()).add(knob.key)
     label = t(knob.label, lang) if knob.label else knob.name
     kw = dict(key=knob.key, bind=QP, on_change=on_change, label_visibility=label_visibility,
               help=t(knob.help, lang, **help_fields()) if knob.help else None)
-    widget = knob.widget or {"int": "slider", "float": "slider", "choice": "radio", "matrix": "text"}[knob.kind]
+    widget = knob.widget or WIDGET_OF_KIND[type(knob)]
+    return WIDGETS[widget](knob, where or st, label, kw, lang)
 
-    def show(value) -> str:
-        return knob.display(value, lang)
 
-    if widget == "number":
-        kind = int if knob.kind == "int" else float
-        return where.number_input(label, kind(knob.lo), kind(knob.hi), kind(knob.default), kind(knob.step or 1), **kw)
-    if widget == "slider":
-        return where.slider(label, knob.lo, knob.hi, knob.default, knob.step, **kw)
-    if widget == "select_slider":
-        return where.select_slider(label, _stops(knob, lang), value=knob.default, format_func=show, **kw)
-    if widget == "radio":
-        return where.radio(label, knob.choices, index=knob.choices.index(knob.default), format_func=show,
-                           horizontal=True, **kw)
-    if widget == "select":
-        options = (None, *knob.choices) if knob.nullable else knob.choices
-        return where.selectbox(label, options, index=options.index(knob.default), format_func=show,
-                               placeholder=t("app.choose", lang), **kw)
-    if widget == "multiselect":
-        return tuple(where.multiselect(label, knob.choices, default=list(knob.default), format_func=show,
-                                       placeholder=t("app.choose", lang), **kw))
-    return _matrix(knob, where, label, kw, lang)
+def _number(knob, where, label: str, kw: dict, lang: str):
+    kind = int if isinstance(knob, IntKnob) else float
+    return where.number_input(label, kind(knob.lo), kind(knob.hi), kind(knob.default), kind(knob.step or 1), **kw)
+
+
+def _slider(knob, where, label: str, kw: dict, lang: str):
+    return where.slider(label, knob.lo, knob.hi, knob.default, knob.step, **kw)
+
+
+def _select_slider(knob, where, label: str, kw: dict, lang: str):
+    return where.select_slider(label, _stops(knob, lang), value=knob.default, format_func=_shown(knob, lang), **kw)
+
+
+def _radio(knob, where, label: str, kw: dict, lang: str):
+    return where.radio(label, knob.choices, index=knob.choices.index(knob.default), format_func=_shown(knob, lang),
+                       horizontal=True, **kw)
+
+
+def _select(knob, where, label: str, kw: dict, lang: str):
+    options = (None, *knob.choices) if knob.nullable else knob.choices
+    return where.selectbox(label, options, index=options.index(knob.default), format_func=_shown(knob, lang),
+                           placeholder=t("app.choose", lang), **kw)
+
+
+def _multiselect(knob, where, label: str, kw: dict, lang: str):
+    return tuple(where.multiselect(label, knob.choices, default=list(knob.default), format_func=_shown(knob, lang),
+                                   placeholder=t("app.choose", lang), **kw))
 
 
 def _matrix(knob: Knob, where, label: str, kw: dict, lang: str):
@@ -220,10 +242,20 @@ def _matrix(knob: Knob, where, label: str, kw: dict, lang: str):
         return None
 
 
+def _shown(knob: Knob, lang: str):
+    return lambda value: knob.display(value, lang)
+
+
+# A knob's widget: the one it names (`Knob.widget`), else its kind's.
+WIDGETS = {"number": _number, "slider": _slider, "select_slider": _select_slider, "radio": _radio, "select": _select,
+           "multiselect": _multiselect, "text": _matrix}
+WIDGET_OF_KIND = {IntKnob: "slider", FloatKnob: "slider", ChoiceKnob: "radio", MatrixKnob: "text"}
+
+
 def _stops(knob: Knob, lang: str) -> list:
     """A select slider's options: a choice knob's choices; a number knob's stops plus a
     linked or chosen value between them."""
-    if knob.kind == "choice":
+    if isinstance(knob, ChoiceKnob):
         return list(knob.choices)
     extra = {st.session_state.get(knob.key), knob.read(_given(knob), lang)[0]}
     return sorted(set(knob.stops) | {x for x in extra if isinstance(x, int)})
