@@ -1,23 +1,27 @@
-"""What a label's text measures. Plotly labels are HTML whose tags are not drawn: a label has
-narrow and wide (Hangul/CJK) characters, a width estimated from them or measured in the
-figures' font, and lines wrapped to a width. Every layout (screen, slide, phone, the deck's
-text boxes) measures text here."""
+"""What a label's text measures. Plotly labels are HTML whose tags are not drawn: a label is
+as wide as its characters' advances in the figures' font (their real metrics, read from the
+font once by scripts/measure_font.py into font_widths.json), at the sizes its tags give them,
+and is wrapped to a width by that measure. Every layout (screen, slide, phone, the matrix
+renderer, the deck's text boxes) measures text here, with `text_px`."""
 
 from __future__ import annotations
 
 import functools
+import json
 import re
-import subprocess
 from collections.abc import Callable
 from html import unescape
+from pathlib import Path
 
 FONT = "Noto Sans CJK KR, Noto Sans KR, Apple SD Gothic Neo, Malgun Gothic, Arial, sans-serif"  # every label's
 TAGS = re.compile(r"<[^>]+>")
 INLINE_SIZE = re.compile(r"font-size:\s*([\d.]+)px")  # a size given in a label's HTML
-NARROW_EM = 0.56  # a narrow character's width, in ems of its size; a wide one is two
 SUP = 0.7  # plotly draws <sup> and <sub> at 70 % of their label's size
+WIDE_FROM = 0x1100  # Hangul and CJK characters from here on are one em wide (Latin ones about half)
+OTHER = 1.0  # ems: a character the table lacks, drawn in some fallback font (wide, never short)
+WIDTHS_FILE = Path(__file__).with_name("font_widths.json")
 _TAG_SPLIT = re.compile(f"({TAGS.pattern})")  # the tags, kept by re.split
-_EM = 100  # px: the size text is measured at (widths scale with the size)
+KEPT_AFTER = ("=", "·")  # a line never starts with these: they stay with the word before
 
 
 def strip_tags(html: str) -> str:
@@ -33,65 +37,51 @@ def plain(html: str) -> str:
     return unescape(strip_tags(text)).strip()
 
 
-def narrow_wide(html: str) -> tuple[int, int]:
-    """How many narrow and how many wide (Hangul/CJK) characters a label shows."""
-    shown = strip_tags(html)
-    wide = sum(1 for ch in shown if ord(ch) >= 0x1100)
-    return len(shown) - wide, wide
-
-
-def chars(html: str) -> int:
-    """A label's width in narrow characters (Hangul/CJK count double)."""
-    narrow, wide = narrow_wide(html)
-    return narrow + 2 * wide
-
-
-def text_px(html: str, size: float, narrow: float = 1.0) -> float:
-    """Estimated width of one line of a label at `size` (in the size's unit), its narrow
-    characters `narrow` times their usual width (an estimate that must not run short widens them)."""
-    n, w = narrow_wide(html)
-    return NARROW_EM * size * (narrow * n + 2 * w)
-
-
-def measured_px(html: str, size: float) -> float:
-    """A line's width as the browser draws it, measured in the font fontconfig gives the figures'
-    family (bold where the label says <b>); `text_px`'s estimate, which errs wide, where no font
-    is to be had."""
-    faces = _faces()
-    if faces is None:
-        return text_px(html, size)
-    total, bold = 0.0, False
-    for part in _TAG_SPLIT.split(html):
-        if part.startswith("<"):
-            bold = {"<b>": True, "</b>": False}.get(part.lower(), bold)
-        elif part:
-            total += faces[bold].getlength(unescape(part))
-    return total * size / _EM
-
-
 @functools.cache
-def _faces() -> tuple | None:
-    """The figures' font, regular and bold, at _EM px (None without fontconfig)."""
-    from PIL import ImageFont
+def _widths() -> dict:
+    """The figures' font's advance widths (scripts/measure_font.py wrote them from the font itself)."""
+    return json.loads(WIDTHS_FILE.read_text(encoding="utf-8"))
 
-    faces = []
-    for style in ("", ":bold"):
-        try:
-            found = subprocess.run(["fc-match", "-f", "%{file}\n%{index}", FONT.split(",")[0] + style],
-                                   capture_output=True, text=True, timeout=10, check=True).stdout
-            path, index = found.split("\n")
-            faces.append(ImageFont.truetype(path, _EM, index=int(index)))
-        except (OSError, ValueError, subprocess.SubprocessError):
-            return None
-    return tuple(faces)
+
+def ems(text: str, bold: bool = False) -> float:
+    """How wide characters are in ems of their size: the font's own advances; a Hangul/CJK character
+    one em, one the font lacks (a fallback font draws it) OTHER em. A reader without Noto Sans CJK
+    sees Latin in the system's sans (SF, Roboto, Arial: lower case 0.50–0.53 em on average), which
+    runs no wider than Noto's (0.53 em), and Hangul one em wide in every Korean font."""
+    table = _widths()
+    advances, em = table["bold" if bold else "regular"], table["em"]
+    return sum(advances[ch] / em if ch in advances else 1.0 if ord(ch) >= WIDE_FROM else OTHER for ch in text)
+
+
+def text_px(html: str, size: float) -> float:
+    """How many px wide one line of a label is drawn at `size` px, in the figures' font:
+    bold inside <b>, sub- and superscripts at SUP of their size, a span's `font-size` its own,
+    entities read, tags not drawn."""
+    total, bold, sizes = 0.0, False, [size]
+    for part in _TAG_SPLIT.split(html or ""):
+        if not part.startswith("<"):
+            total += ems(unescape(part), bold) * sizes[-1] if part else 0.0
+            continue
+        tag = part.lower()
+        if tag in ("<b>", "</b>"):
+            bold = tag == "<b>"
+        elif tag in ("<sup>", "<sub>"):
+            sizes.append(sizes[-1] * SUP)
+        elif tag.startswith("<span"):
+            given = INLINE_SIZE.search(part)
+            sizes.append(float(given[1]) if given else sizes[-1])
+        elif tag in ("</sup>", "</sub>", "</span>") and len(sizes) > 1:
+            sizes.pop()
+    return total
 
 
 def wrap(text: str, width: float, measure: Callable[[str], float], first: float | None = None) -> list[str]:
     """`text` broken at spaces into lines no wider than `width` (the first no wider than `first`)
     as `measure` measures a line (a word wider than that keeps a line of its own; tags stay whole
-    where they hold no space)."""
+    where they hold no space). A number, `=` or `·` stays with the word before it: "seed 1",
+    "t = 11," and a separator end a line, never start one."""
     lines = [""]
-    for w in text.split(" "):
+    for w in _words(text):
         trial = f"{lines[-1]} {w}" if lines[-1] else w
         if lines[-1] and measure(trial) > (first if first is not None and len(lines) == 1 else width):
             lines.append(w)
@@ -100,8 +90,20 @@ def wrap(text: str, width: float, measure: Callable[[str], float], first: float 
     return lines
 
 
+def _words(text: str) -> list[str]:
+    """The text's words, each number, `=` or `·` joined to the word before it."""
+    out: list[str] = []
+    for w in text.split(" "):
+        lead = strip_tags(w)[:1]
+        if out and (lead.isdigit() or lead in KEPT_AFTER):
+            out[-1] += f" {w}"
+        else:
+            out.append(w)
+    return out
+
+
 def wrapped(html: str, width: float, size: float) -> list[str]:
-    """A label's lines (its own <br>s kept) broken at spaces to `width` px at `size`, by the estimate."""
+    """A label's lines (its own <br>s kept) broken at spaces to `width` px at `size`."""
     return [part for line in html.split("<br>") for part in wrap(line, width, lambda s: text_px(s, size))]
 
 

@@ -28,7 +28,7 @@ from figures.describe import description
 from figures.knobs import LANG
 from figures.registry import FIGURES, ordered_ids
 from figures.style import BACKGROUNDS, MUTED, TEMPLATE, apply_look, title_parts
-from figures.text import NARROW_EM, text_px
+from figures.text import text_px
 from i18n import t
 
 from .export import NO_BROWSER, ImagesUnavailable, figure, image, image_browser, read_values
@@ -38,6 +38,7 @@ WIDTH = Inches(40 / 3)  # PowerPoint's 16:9 slide, 13⅓ × 7.5 in
 MARGIN = Inches(0.45)
 INSET = Inches(0.05)  # a text box's padding above and below its text
 LINE = 1.25  # line height, in font sizes
+DECK_WIDER = 1.1  # how much wider than the figures' font a text box's theme font may run
 TITLE_PT, CREDIT_PT = Pt(28), Pt(11)
 MIME = "application/vnd.openxmlformats-officedocument.presentationml.presentation"
 
@@ -159,9 +160,9 @@ def _text_width(prs) -> int:
 
 
 def _height(text: str, size: Pt, width: int) -> int:
-    """A text box's height for `text` wrapped at `width`, roughly (figures.text's estimate, its
-    narrow characters taken at 0.6 of the font size: the deck's font runs wider)."""
-    widths = [text_px(line, size, narrow=0.6 / NARROW_EM) for line in text.split("\n")]
+    """A text box's height for `text` wrapped at `width`, roughly: the lines measured in the figures'
+    font (figures.text), DECK_WIDER as wide (the boxes name no font: PowerPoint's theme font draws them)."""
+    widths = [DECK_WIDER * text_px(line, size) for line in text.split("\n")]
     lines = sum(max(1, math.ceil(w / width)) for w in widths)
     return Emu(int(lines * size * LINE)) + 2 * INSET
 

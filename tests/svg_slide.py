@@ -1,7 +1,8 @@
 """What an exported SVG shows a projector's audience, read from the SVG itself: each text with
 its size, colour and box, and what is painted behind it (page, plot, shapes, bars, heatmap
 pixels), in paint order. Sizes of texts are estimated where the SVG does not state them
-(annotations carry a measured background box; other texts are estimated from their characters)."""
+(annotations carry a measured background box; other texts are as wide as their characters in the
+figures' font, figures.text.ems)."""
 
 from __future__ import annotations
 
@@ -16,7 +17,7 @@ from PIL import Image
 from figures.canvas import SAFE
 from figures.contrast import RGBA, contrast, over, rgba
 from figures.layout.chart_slide import overlap
-from figures.text import chars
+from figures.text import ems
 
 NS = "{http://www.w3.org/2000/svg}"
 XLINK = "{http://www.w3.org/1999/xlink}href"
@@ -157,8 +158,7 @@ def _text(el, dx: float, dy: float, bg_rect) -> Text:
         baseline = float(first.get("y")) + dy + _em(first.get("dy"), size)
     else:
         baseline = float(el.get("y", 0)) + dy + _em(el.get("dy"), size)
-    widths = [0.52 * sum(r.size * chars(r.text.replace("\u200b", "")) for r in _runs(line, size, colour))
-              for line in lines]
+    widths = [sum(r.size * ems(r.text.replace("\u200b", "")) for r in _runs(line, size, colour)) for line in lines]
     width = max(widths, default=0.0)
     anchor = el.get("text-anchor", "start")
     x0 = x - {"start": 0, "middle": width / 2, "end": width}[anchor]

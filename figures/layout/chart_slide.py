@@ -15,11 +15,12 @@ import plotly.graph_objects as go
 
 from ..canvas import LINE, SAFE, SLIDE_TEXT, SLIDE_TITLE, TITLE_GAP, font_sizes, slide_title, title_height, unit
 from ..style import TEMPLATE
-from ..text import measured_px, text_px
+from ..text import text_px
 
 Rect = tuple[float, float, float, float]  # x0, y0, x1, y1 in px from the slide's top-left
 SCALE_STEP = 0.02  # font scales closer than this are one
 CLEARANCE = 0.1  # ems: what a text keeps clear on its left and right
+BORDER_PAD = 1  # px: plotly's padding inside an annotation's box, on every side (its borderpad)
 
 
 @dataclass(frozen=True)
@@ -55,7 +56,7 @@ def _margins(c: _Chart, u: float, top: float, k: float) -> dict:
     for a in lay.get("annotations", []):
         size = a["font"]["size"] * k if a.get("font", {}).get("size") else body
         if a.get("xref") == "paper" and a.get("x") is not None and a["x"] <= 0 and a.get("xanchor") == "right":
-            left.append(text_px(a.get("text") or "", size) - (a.get("xshift") or 0) * k)
+            left.append(text_px(a.get("text") or "", size) + 2 * BORDER_PAD - (a.get("xshift") or 0) * k)
         if a.get("yref") == "paper" and a.get("y") is not None and a["y"] >= 1:
             above = max(above, LINE * size * (1 + (a.get("text") or "").count("<br>")) + 8 * u)
     axes = [ax for name, ax in lay.items() if name.startswith("xaxis")]
@@ -110,7 +111,7 @@ def _clashes(c: _Chart, width: int, height: int, scale: float) -> set:
     top = title_height(title, width, height, scale, beside)
     margin = _margins(c, u, top, k)
     boxes = list(_texts(c, width, height, margin, k))
-    title_w = max((measured_px(s, SLIDE_TITLE * u * scale) for s in lines), default=0)
+    title_w = max((text_px(s, SLIDE_TITLE * u * scale) for s in lines), default=0)
     title_box = (SAFE * u, SAFE * u, SAFE * u + title_w, top - TITLE_GAP * u)
     out = {("out", i) for i, b in enumerate(boxes) if _outside(b, width, height, SAFE * u, title_box[3])}
     boxes.append(title_box)
@@ -164,7 +165,7 @@ def _texts(c: _Chart, width: int, height: int, margin: dict, k: float):
 def _box(text: str, size: float, x: float, y: float, xanchor: str, yanchor: str) -> Rect:
     """The text's box, CLEARANCE wider on each side: texts side by side must not touch to be read apart."""
     lines = text.split("<br>")
-    w, h = max(measured_px(line, size) for line in lines), LINE * size * len(lines)
+    w, h = max(text_px(line, size) for line in lines), LINE * size * len(lines)
     x0 = x - {"left": 0, "right": w}.get(xanchor, w / 2)
     y0 = y - {"top": 0, "bottom": h}.get(yanchor, h / 2)
     return x0 - CLEARANCE * size, y0, x0 + w + CLEARANCE * size, y0 + h

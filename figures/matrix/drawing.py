@@ -43,6 +43,7 @@ from .geometry import (
     rows_extent,
     text_width,
     title_room,
+    value_extent,
     value_label,
 )
 from .model import ROLE_FILL, Box, Diagram, Op, shape_label
@@ -89,7 +90,7 @@ def draw_block(d: Diagram, lanes: list[int], x0: float, y0: float, ranks, m: Tex
             out.notes.append(dict(x=x0, y=y + 0.2, text="<br>".join(f"<b>{line}</b>" for line in lines),
                                   xanchor="left", yanchor="top", align="left", showarrow=False,
                                   font=dict(size=m.font(12), color=MUTED), xref="x", yref="y"))
-            right = max(right, x0 + max(m.width(f"<b>{line}</b>", 13.5) for line in lines))
+            right = max(right, x0 + max(m.width(f"<b>{line}</b>", 12) for line in lines))
         right = max(right, x)
         notes = any(isinstance(it, Box) and it.note for it in lane)
         y = centre + height / 2 + ((0.55 if notes else 0.15) * m.grow)
@@ -181,8 +182,9 @@ def _draw_box(b: Box, x, y, w, h, cached_label, m: TextSizes, out: Drawing):
     fill, line = ROLE_FILL[b.role]
     lw = row_label_width(b, m)
     cw, ch = cell_size(b, m)
-    if b.values is not None:  # centre the cells when the label made the slot wider
-        x += (w - (b.values.shape[1] * cw + lw)) / 2
+    if b.values is not None:  # the cells and what is centred on them, centred in the slot
+        left, right = value_extent(b, m)
+        x += (w - (right - left)) / 2 - left
         w = b.values.shape[1] * cw + lw
     for i, text in enumerate(b.row_labels):
         out.notes.append(dict(x=x + lw - 0.1, y=y + (i + 0.5) * ch, text=text, xref="x", yref="y", showarrow=False,

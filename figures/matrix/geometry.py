@@ -10,12 +10,10 @@ import numpy as np
 
 from i18n import t
 
-from ..text import NARROW_EM, text_px, wrap
+from ..text import text_px, wrap
 from .model import Box, Diagram, Op, shape_label
 
 CELL = 0.62  # size of one value cell, in layout units
-CHAR = 0.0105  # a narrow character's width in layout units, per px of text size (0.46 em at PX)
-TEXT_UNITS = CHAR / NARROW_EM  # layout units per px of figures.text's width estimate
 PX = 44  # pixels per layout unit
 OP_W = 0.9  # width of an operator glyph
 ITEM_GAP = 0.25  # space between items in a lane
@@ -41,11 +39,8 @@ class TextSizes:
         return max(size * SLIDE_FLAT, SLIDE_FLOOR) * self.text if self.slide else size
 
     def width(self, html: str, size: float) -> float:
-        """A label's width in layout units at the renderer's `size` (made a slide's size); on a
-        slide narrow characters are estimated more generously (wide ones are not: they are)."""
-        if not self.slide:
-            return text_width(html, size)
-        return TEXT_UNITS * text_px(html, self.font(size), narrow=SLIDE_EM)
+        """A label's width in layout units at the renderer's `size` (made a slide's size)."""
+        return text_width(html, self.font(size))
 
     @property
     def grow(self) -> float:  # how much the label lines grew
@@ -55,7 +50,6 @@ class TextSizes:
 SCREEN = TextSizes()
 SLIDE_FLOOR = 10  # on a slide, the renderer's 9 px cell text is raised to its 10 px labels
 SLIDE_FLAT = 0.84  # on a slide, the renderer's labels come near the floor (headings stay a little larger)
-SLIDE_EM = 1.15  # slide text is large: narrow characters' widths are estimated more generously
 COLUMN_PAD = 10  # px around a diagram on a page
 FOLDED_CELL = 0.04  # layout units (under 2 px): a folded box's cells keep at least this
 
@@ -110,14 +104,10 @@ def folded(box: Box, m: TextSizes) -> bool:
 
 def _size(box: Box, col_rank: dict, row_rank: dict, m: TextSizes) -> tuple[float, float]:
     if box.values is not None:
-        r, c = box.values.shape
-        cw, ch = cell_size(box, m)
-        label = m.width(box.label, 12) + m.width(shape_label(box.shape), 10)
-        if m.slide:  # the bold name, a space, and a note under the box as wide as it
-            label = max([_value_label_width(box, m), *(m.width(line, 10) for line in note_lines(box, m))])
-        return max(c * cw + row_label_width(box, m), label), r * ch
+        left, right = value_extent(box, m)
+        return right - left, box.values.shape[0] * cell_size(box, m)[1]
     # the rank sets the width; a long name or shape widens the box so its text stays inside
-    fit = max(m.width(box.label, 13.5), m.width(shape_label(box.shape), 12)) + 0.3  # the name is bold
+    fit = max(m.width(f"<b>{box.label}</b>", 12), m.width(shape_label(box.shape), 12)) + 0.3
     lines = 2 * 1.3 * m.font(12) / PX + 0.2  # the two lines inside: name over shape
     if m.slide:  # a note under the box as wide as it
         fit = max([fit, *(m.width(line, 10) for line in note_lines(box, m))])
@@ -127,21 +117,32 @@ def _size(box: Box, col_rank: dict, row_rank: dict, m: TextSizes) -> tuple[float
     return max(ranked, fit), max(1.0 + 0.3 * row_rank[box.shape[0]], lines)
 
 
+def value_extent(box: Box, m: TextSizes) -> tuple[float, float]:
+    """How far a value box reaches left and right of its row labels' left edge, in layout units:
+    its row labels and cells, and what is centred on the cells: the label over them (on a slide
+    also the note under them), which may reach past either side."""
+    lw = row_label_width(box, m)
+    cells = box.values.shape[1] * cell_size(box, m)[0]
+    notes = note_lines(box, m) if m.slide else []
+    half = max([_value_label_width(box, m), *(m.width(line, 10) for line in notes)]) / 2
+    return min(0.0, lw + cells / 2 - half), max(lw + cells, lw + cells / 2 + half)
+
+
 def value_label(b: Box, m: TextSizes) -> list[str]:
     """The lines over a value box: its bold name and its shape; in a column too narrow for them on
     one line, the name (broken at spaces where it must) over the shape."""
     name, shape = f"<b>{b.label}</b>", f"<span style='font-size:{m.font(10):g}px'>{shape_label(b.shape)}</span>"
-    if m.wrap is None or m.width(f"{name} ", 13.5) + m.width(shape_label(b.shape), 10) <= m.wrap:
+    if m.wrap is None or m.width(f"{name} ", 12) + m.width(shape_label(b.shape), 10) <= m.wrap:
         return [f"{name} {shape}"]
-    return [f"<b>{line}</b>" for line in wrap(b.label, m.wrap, lambda s: m.width(f"<b>{s}</b>", 13.5))] + [shape]
+    return [f"<b>{line}</b>" for line in wrap(b.label, m.wrap, lambda s: m.width(f"<b>{s}</b>", 12))] + [shape]
 
 
 def _value_label_width(b: Box, m: TextSizes) -> float:
     """How wide the lines over a value box are: the bold name at its size, the shape at its own."""
     lines = value_label(b, m)
     if len(lines) == 1:  # the name and, after a space, the shape
-        return m.width(f"{b.label} ", 13.5) + m.width(shape_label(b.shape), 10)
-    return max([*(m.width(line, 13.5) for line in lines[:-1]), m.width(shape_label(b.shape), 10)])
+        return m.width(f"<b>{b.label}</b> ", 12) + m.width(shape_label(b.shape), 10)
+    return max([*(m.width(line, 12) for line in lines[:-1]), m.width(shape_label(b.shape), 10)])
 
 
 def note_lines(b: Box, m: TextSizes) -> list[str]:
@@ -167,7 +168,7 @@ def label_lines(label: str, m: TextSizes) -> list[str]:
     """A lane's label, broken to the column it is laid out for (one line elsewhere)."""
     if not label or m.wrap is None:
         return [label]
-    return wrap(label, m.wrap, lambda line: m.width(f"<b>{line}</b>", 13.5))
+    return wrap(label, m.wrap, lambda line: m.width(f"<b>{line}</b>", 12))
 
 
 def lane_lines(d: Diagram, lanes: list[int], ranks, m: TextSizes):
@@ -329,8 +330,8 @@ def format_cell(val: float, fmt: str) -> str:
 
 
 def text_width(html: str, size: float = 10) -> float:
-    """Approximate width of a label in layout units."""
-    return TEXT_UNITS * text_px(html, size)
+    """A label's width in layout units, drawn at `size` px."""
+    return text_px(html, size) / PX
 
 
 def _op_width(op: Op, m: TextSizes) -> float:
