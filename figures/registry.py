@@ -83,7 +83,7 @@ class FigureSpec:
     builder that lays itself out for one takes it as its keyword `canvas`, which is not a knob."""
 
     id: str
-    builder: Callable[..., go.Figure]
+    builder: Callable[..., Made]  # a chart, or a diagram the layout pass draws
     title_key: str
     knobs: tuple[Knob, ...]
     title_fields: Callable[[], dict] = field(default=dict, compare=False)
@@ -174,7 +174,7 @@ HEAD = _int("head", 0, MLADims().n_heads - 1, "head", "ctl.head")
 MLA = (SEED, TOKENS, _int("kv_lora_rank", 2, 12, "rkv", "sym.rkv", "ctl.rkv"),
        _int("qk_nope_head_dim", 1, 8, "dk", "sym.dk", "ctl.dk"),
        ChoiceKnob("calc", choices=CALC_PRECISIONS, label="ctl.calc", widget="radio",
-            show=lambda v, lang: v.upper()),
+                  show=lambda v, lang: v.upper()),
        HEAD, LANG)
 RATIO = _int("ratio", 1, 8, "m", "sym.mprime", "v4.ctl.m")
 STEP = _int("t_", 0, 30, "t", "sym.t", "v4.ctl.t")
@@ -275,15 +275,15 @@ _SPECS = (
     _spec("factors", build_factors, "fx.title", LANG, models(tuple(MODELS))),
     _spec("capacity", build_capacity, "cap.name", models(ALL_MODELS), CONTEXT, PRECISION, *GPU_KNOBS,
           ChoiceKnob("bytes_per_parameter", choices=BYTES_PER_PARAMETER, label="cap.weights", widget="radio",
-               show=lambda b, lang: t(f"cap.weights.{b:g}", lang)),
+                     show=lambda b, lang: t(f"cap.weights.{b:g}", lang)),
           FloatKnob("reserved", 0.0, 0.9, 0.05, label="cap.reserved", help="cap.reserved.help"),
           ChoiceKnob("block", choices=BLOCK_TOKENS, label="cap.block", help="cap.block.help",
-               widget="select_slider"), LANG, UNITS),
+                     widget="select_slider"), LANG, UNITS),
     _spec("read-floor", build_read_floor, "floor.title", models(ALL_MODELS), PRECISION, *GPU_KNOBS,
           _int("batch", 1, 1000, "batch", "floor.batch"), LANG),
     _spec("reconciliation", build_reconciliation, "rec.title",
           ChoiceKnob("variants", choices=tuple(VARIANTS), multi=True, label="rec.variants", url="var",
-               widget="multiselect", show=variant_name), CONTEXT, LANG, UNITS),
+                     widget="multiselect", show=variant_name), CONTEXT, LANG, UNITS),
 )
 
 FIGURES: dict[str, FigureSpec] = {s.id: s for s in _SPECS if s.id[0] in "AB" and s.id[1:].isdigit()}

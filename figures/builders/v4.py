@@ -36,7 +36,7 @@ def _query_lane(lang: str):
             Box("Q", ("T", "n<sub>h</sub>·c")))
 
 
-def build_a12(*, lang: str = "ko"):
+def build_a12(*, lang: str = "ko") -> Diagram:
     """HCA's branches from X: the query, the uncompressed local KV, and the candidates C and
     scores Z that compression pools."""
     c = _entry_width()
@@ -56,7 +56,7 @@ def build_a12(*, lang: str = "ko"):
         subtitle=t("a12.sub", lang), size_order=_sizes())
 
 
-def build_a16(*, lang: str = "ko"):
+def build_a16(*, lang: str = "ko") -> Diagram:
     """CSA's branches: as HCA's, with double-width a|b compression weights and an indexer fed
     by the shared c^Q."""
     c = _entry_width()
@@ -85,7 +85,7 @@ def build_a16(*, lang: str = "ko"):
 
 
 
-def build_a13(*, ratio: int = 4, seed: int = 0, lang: str = "ko"):
+def build_a13(*, ratio: int = 4, seed: int = 0, lang: str = "ko") -> Diagram:
     """One HCA entry from a block of m′ tokens: Z + B → softmax over tokens → Σ S⊙C → RMSNorm → RoPE."""
     from core.mechanisms.compression import CompressDims, hca_compress
 
@@ -115,7 +115,7 @@ def build_a13(*, ratio: int = 4, seed: int = 0, lang: str = "ko"):
 
 
 
-def build_a14(*, t_: int = 6, ratio: int = 4, window: int = 4, lang: str = "ko"):
+def build_a14(*, t_: int = 6, ratio: int = 4, window: int = 4, lang: str = "ko") -> Diagram:
     """What token t reads: complete compressed entries + the recent window, at t and t + 1."""
     from core.mechanisms.visibility import visible_rows
 
@@ -131,7 +131,7 @@ def build_a14(*, t_: int = 6, ratio: int = 4, window: int = 4, lang: str = "ko")
         subtitle=t("a14.sub", lang, m=ratio, w=window), lang=lang)
 
 
-def build_a15(*, sink: float = 0.0, t_: int = 7, seed: int = 0, lang: str = "ko"):
+def build_a15(*, sink: float = 0.0, t_: int = 7, seed: int = 0, lang: str = "ko") -> Diagram:
     """Attention of token t over shared K = V entries with a per-head sink, inverse RoPE, grouped output."""
     from core.mechanisms.compression import CompressDims, hca_compress
     from core.mechanisms.sink_attention import SinkDims, shared_kv_attention
@@ -169,7 +169,7 @@ def build_a15(*, sink: float = 0.0, t_: int = 7, seed: int = 0, lang: str = "ko"
         subtitle=t("a15.sub", lang, t=t_, n=N), lang=lang)
 
 
-def build_a17(*, ratio: int = 4, seed: int = 0, lang: str = "ko"):
+def build_a17(*, ratio: int = 4, seed: int = 0, lang: str = "ko") -> Diagram:
     """One CSA entry from 2m rows: the previous segment's a-half + its own b-half, one softmax."""
     from core.mechanisms.compression import CompressDims, csa_compress
 
@@ -209,7 +209,7 @@ def _csa_scores(t_: int, ratio: int, topk: int, seed: int):
     return csa_indexer(CompressDims(tokens=max(3 * ratio, t_ + 1), ratio=ratio), topk=topk, seed=seed)
 
 
-def build_a18(*, t_: int = 11, ratio: int = 4, topk: int = 2, seed: int = 0, lang: str = "ko"):
+def build_a18(*, t_: int = 11, ratio: int = 4, topk: int = 2, seed: int = 0, lang: str = "ko") -> Diagram:
     """The CSA indexer: its own compressed keys, I[t, s] over completed blocks, top-k block numbers."""
     run = _csa_scores(t_, ratio, topk, seed)
     T, n = run.dims.tokens, run.K_icomp.shape[0]
@@ -233,7 +233,7 @@ def build_a18(*, t_: int = 11, ratio: int = 4, topk: int = 2, seed: int = 0, lan
 
 
 def build_a19(*, t_: int = 11, ratio: int = 4, topk: int = 2, window: int = 4, seed: int = NEWEST_SKIPPED_SEED,
-              lang: str = "ko"):
+              lang: str = "ko") -> Diagram:
     """What t actually reads: the indexer's top-k of the complete entries + the recent window.
     The default seed is one where the newest complete entry is not chosen."""
     from core.mechanisms.visibility import visible_rows

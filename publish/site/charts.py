@@ -39,13 +39,13 @@ class Figures:
         if key not in self._at:
             n = self._at[key] = len(self.json)
             shown = {}
-            for canvas in CANVASES:
-                column = Canvas(column=canvas)
+            for width in CANVASES:
+                column = Canvas(column=width)
                 fig = SPECS[chart.figure_id].build(chart.knobs, column)
                 plays = SPECS[chart.figure_id].play
                 played = animated(chart.figure_id, canvas=column, **chart.knobs) if plays else None
-                shown[str(canvas)] = orjson.Fragment(_json(played or fig))
-                if canvas == CANVASES[0]:
+                shown[str(width)] = orjson.Fragment(_json(played or fig))
+                if width == CANVASES[0]:
                     self.still.append(fig)
                     if played:
                         self.played[n] = played
