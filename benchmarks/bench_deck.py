@@ -9,8 +9,9 @@ Goal: the deck takes at most 2× the PNG export. Run: python -m benchmarks.bench
 import argparse
 
 from benchmarks.timing import measure, verdict
+from figures import ordered_ids
 from figures.canvas import SLIDE_SIZES
-from publish import deck, ordered_ids
+from publish import deck
 from publish.export import files
 
 RATIO = 2.0

@@ -19,7 +19,6 @@ from ..canvas import LINE, NATIVE, Canvas, title_at_top
 from ..style import MUTED, ROLE_COLOURS, TEMPLATE, heading
 from ..text import SUP, wrapped
 
-NOTE_PX = 110  # px under a phone's read-floor chart for its note
 NOTE_WIDTH = 640  # px a subtitle note is broken to for the builder's own layout (an export's 700 px, less margins)
 TITLE_PX = TEMPLATE.layout.title.font.size  # plotly spaces a title's lines, a subtitle's too, by this size
 
@@ -122,21 +121,14 @@ def build_read_floor(*, models: Sequence[str] = PLANNER_MODELS, precision: Preci
     title = t("floor.title", lang)
     what = t("floor.what.state" if any(get(m).state for m in models) else "floor.what", lang)
     sub = t("floor.sub", lang, g=g.name, tp=tp, bw=f"{g.bandwidth_bytes_per_s * tp / 1e12:g}", b=batch, what=what)
+    bound = t("floor.bound", lang)
+    # that the floor is a bound: in the plot's corner; on a phone's column, a last subtitle line (the
+    # screen pass breaks it to the width, which a note beside the y axis's labels cannot know)
+    notes = [] if canvas.narrow else [dict(text=bound, x=1, y=0, xref="paper", yref="paper", xanchor="right",
+                                           yanchor="bottom", showarrow=False, font=dict(size=11, color=MUTED))]
     return go.Figure(data=traces, layout=dict(
-        template="kv_atlas", title=heading(title, sub), height=480,
-        margin=dict(l=10, r=20, t=90, b=10 + (NOTE_PX if canvas.narrow else 0)),
+        template="kv_atlas", title=heading(title, f"{sub}<br>{bound}" if canvas.narrow else sub), height=480,
+        margin=dict(l=10, r=20, t=90, b=10),
         xaxis=dict(type="log", title=dict(text=t("x.axis.x", lang)), exponentformat="SI"),
         yaxis=dict(type="log", title=dict(text=t("floor.y", lang)), exponentformat="SI"),
-        legend=dict(x=0.01, y=0.99, bgcolor="rgba(255,255,255,0.8)"),
-        annotations=[_bound_note(t("floor.bound", lang), canvas)]))
-
-
-def _bound_note(text: str, canvas: Canvas) -> dict:
-    """The note that the floor is a bound: in the plot's corner; on a phone's column, under the chart,
-    broken to its width."""
-    if not canvas.narrow:
-        return dict(text=text, x=1, y=0, xref="paper", yref="paper", xanchor="right", yanchor="bottom",
-                    showarrow=False, font=dict(size=11, color=MUTED))
-    lines = wrapped(text, canvas.screen_width - 30, 11)  # the margins' 10 + 20 px
-    return dict(text="<br>".join(lines), x=0, y=0, xref="paper", yref="paper", xanchor="left", yanchor="top",
-                yshift=-60, align="left", showarrow=False, font=dict(size=11, color=MUTED))
+        legend=dict(x=0.01, y=0.99, bgcolor="rgba(255,255,255,0.8)"), annotations=notes))

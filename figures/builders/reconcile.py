@@ -13,15 +13,15 @@ from core.units import fmt_bytes, fmt_exact, fmt_ratio, fmt_tokens
 from core.variants import V4_PAGE_ALIGN, VARIANTS, Varied
 from i18n import model_name, t
 
-from ..canvas import LINE, NATIVE, Canvas
+from ..canvas import LINE, NATIVE, Canvas, title_at_top
 from ..contrast import INK
-from ..style import MUTED, ROLE_COLOURS, heading
+from ..style import MUTED, ROLE_COLOURS, TEMPLATE, heading
 from ..text import wrapped
 
 PANELS = ("x", "x2")
 PHONE_TEXT, PANEL_TEXT = 12, 14  # px on a phone: a row's name and numbers; a panel's heading
 BAR_PX, ROW_GAP, TICKS_PX = 16, 14, 28  # px on a phone: a bar's thickness, between rows, an axis's labels
-TITLE_ROOM = 56  # px on a phone for a title of one line and a subtitle of one (figures.layout.screen adds the rest)
+TITLE_ROOM = 56  # px on a phone for a title of one line and a subtitle of one, set at the top (the screen pass adds the rest)
 
 
 def build_reconciliation(*, variants: Sequence[str] = tuple(VARIANTS), context: int = 131072, lang: str = "ko",
@@ -111,9 +111,11 @@ def _stacked(traces: list[dict], ranges: dict, titles: tuple[str, str], rows, co
                           showarrow=False, font=dict(size=PANEL_TEXT)))
         at -= height + gap
     top = TITLE_ROOM + len(panels[0][2]) * LINE * PANEL_TEXT + 4  # the title, then the upper panel's heading
+    height = top + total + 70
+    # at the top edge, not plotly's middle of the margin, which the panel's heading shares
+    title = title_at_top(heading(t("rec.title", lang), t("rec.sub", lang)), height, TEMPLATE.layout.title.font.size)
     return go.Figure(data=traces, layout=dict(
-        template="kv_atlas", title=heading(t("rec.title", lang), t("rec.sub", lang)), annotations=notes,
-        height=top + total + 70, margin=dict(l=10, r=10, t=top, b=70),
+        template="kv_atlas", title=title, annotations=notes, height=height, margin=dict(l=10, r=10, t=top, b=70),
         legend=dict(orientation="h", x=0, yref="container", y=0, yanchor="bottom", font=dict(color=MUTED)),
         meta=_numbers(rows, context), **layout))
 
