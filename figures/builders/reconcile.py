@@ -21,7 +21,7 @@ from ..text import wrapped
 PANELS = ("x", "x2")
 PHONE_TEXT, PANEL_TEXT = 12, 14  # px on a phone: a row's name and numbers; a panel's heading
 BAR_PX, ROW_GAP, TICKS_PX = 16, 14, 28  # px on a phone: a bar's thickness, between rows, an axis's labels
-TITLE_ROOM = 56  # px on a phone for a title of one line and a subtitle of one, set at the top (the screen pass adds the rest)
+TITLE_ROOM = 56  # px on a phone for a title of one line and a subtitle of one, at the top (the screen pass adds more)
 
 
 def build_reconciliation(*, variants: Sequence[str] = tuple(VARIANTS), context: int = 131072, lang: str = "ko",

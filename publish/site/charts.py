@@ -18,7 +18,7 @@ from ..animation import animated
 
 CANVASES = (900, 360)  # px: the site's column on a desktop, on a phone (figures/canvas.py's width classes)
 # the charts' shared template, shipped once per page rather than in every figure
-TEMPLATE = go.Figure(layout=dict(template="kv_atlas")).to_plotly_json()["layout"]["template"]
+SHARED_TEMPLATE = go.Figure(layout=dict(template="kv_atlas")).to_plotly_json()["layout"]["template"]
 
 
 class Figures:
@@ -63,6 +63,6 @@ def _json(fig: go.Figure | dict) -> str:
     """A figure (or a played one's dict) as JSON, without the template every page ships once
     (site.js puts it back)."""
     plain = fig if isinstance(fig, dict) else fig.to_plotly_json()
-    if plain["layout"].get("template") == TEMPLATE:
+    if plain["layout"].get("template") == SHARED_TEMPLATE:
         plain["layout"] = {k: v for k, v in plain["layout"].items() if k != "template"}
     return pio.to_json(plain, validate=False)

@@ -12,7 +12,7 @@ from figures.style import plotly_config
 from i18n import LANGS, t
 from i18n.text import TEXT
 
-from .charts import TEMPLATE
+from .charts import SHARED_TEMPLATE
 from .states import DEFAULT_STOP, PRESET, ROLES, precision, ticks
 
 
@@ -28,7 +28,7 @@ def page_data(p, figures) -> dict:
     return {"slug": p.slug, "stops": CONTEXT_STOPS, "stop": DEFAULT_STOP, "combos": p.combos, "charts": p.charts,
             "roles": {r.name: r.default for r in ROLES}, "ticks": ticks(), "address": address(p.lang),
             "classes": [p.classes[k] if k in p.inline else None for k in range(len(p.classes))],
-            "template": TEMPLATE, "config": {**plotly_config("x"), "responsive": True},
+            "template": SHARED_TEMPLATE, "config": {**plotly_config("x"), "responsive": True},
             "locale": _plotly_locale(p.lang)}
 
 

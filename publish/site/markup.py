@@ -60,7 +60,8 @@ def block(b, lang: str) -> str:
 
 def linked(text: str) -> Markup:
     """A text, escaped, with its addresses made links (Streamlit's markdown does the same in the app)."""
-    return Markup(re.sub(r"https?://[^\s<>()]+", lambda m: f'<a href="{m[0]}">{m[0]}</a>', str(escape(text))))
+    link = Markup('<a href="{0}">{0}</a>')  # the address is escaped text already: Markup keeps it as it is
+    return Markup(re.sub(r"https?://[^\s<>()]+", lambda m: link.format(Markup(m[0])), str(escape(text))))
 
 
 def wrapped(el: str, html: str, lang: str) -> str:
