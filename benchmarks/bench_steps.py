@@ -11,7 +11,7 @@ import argparse
 
 from benchmarks.timing import measure, verdict
 from figures.canvas import Canvas
-from figures.layout import draw_alike, fit, is_diagram, lay_out
+from figures.layout import built, draw_alike, fit, is_diagram
 from figures.registry import PLAYS
 from publish.animation import steps
 
@@ -20,7 +20,7 @@ PHONE = Canvas(column=360)
 
 
 def alone(spec, values) -> list:
-    return [lay_out(spec.make(v, PHONE), PHONE) for v in values]
+    return [built(spec.make(v, PHONE), PHONE).figure for v in values]
 
 
 def alike(spec, values) -> list:

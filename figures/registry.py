@@ -63,7 +63,8 @@ from .knobs import (
     TupleKnob,
     models,
 )
-from .layout import Made, lay_out
+from .layout import built
+from .made import Built, Made
 
 
 @dataclass(frozen=True)
@@ -118,9 +119,14 @@ class FigureSpec:
             return self.builder(**values, canvas=canvas)
         return self.builder(**values)
 
+    def built(self, values: dict, canvas: Canvas = NATIVE) -> Built:
+        """The figure with these knob values laid out for the canvas (figures/layout/), with its
+        title, captions and records."""
+        return built(self.make(values, canvas), canvas)
+
     def build(self, values: dict, canvas: Canvas = NATIVE) -> go.Figure:
-        """The figure with these knob values, laid out for the canvas (figures/layout/)."""
-        return lay_out(self.make(values, canvas), canvas)
+        """The figure alone (`built`'s drawing)."""
+        return self.built(values, canvas).figure
 
     def knob(self, name: str) -> Knob:
         return next(k for k in self.knobs if k.name == name)

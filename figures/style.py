@@ -8,7 +8,7 @@ import plotly.graph_objects as go
 import plotly.io as pio
 
 from .contrast import INK, readable
-from .text import FONT, INLINE_SIZE, plain
+from .text import FONT, INLINE_SIZE
 
 # Colours by role, as the article uses them.
 ROLE_COLOURS = {
@@ -31,8 +31,7 @@ pio.templates["kv_atlas"] = TEMPLATE
 
 def heading(title: str, subtitle: str = "") -> dict:
     """A figure's layout title: the title and, under it, the subtitle as a smaller <sup> line. The
-    one place that writes this form; `heading_parts` reads it back (figures/layout/slide.py keeps the
-    builder's text in layout.meta["title"] when it breaks the lines anew for a slide)."""
+    one place that writes this form; `heading_parts` reads it back."""
     return dict(text=title + (f"<br><sup>{subtitle}</sup>" if subtitle else ""))
 
 
@@ -40,13 +39,6 @@ def heading_parts(text: str) -> tuple[str, str]:
     """(title, subtitle) of a `heading`'s text."""
     title, _, subtitle = (text or "").partition("<br><sup>")
     return title, subtitle.removesuffix("</sup>")
-
-
-def title_parts(fig: go.Figure) -> tuple[str, str]:
-    """A figure's title and subtitle as plain one-line text, as its builder wrote them (a slide's
-    own line breaks do not count)."""
-    meta = fig.layout.meta if isinstance(fig.layout.meta, dict) else {}
-    return tuple(" ".join(plain(part).split()) for part in heading_parts(meta.get("title", fig.layout.title.text)))
 
 
 def plotly_config(figure_id: str) -> dict:

@@ -35,8 +35,8 @@ BUTTONS_TOP = 22  # px from that room's top to the buttons': level with the slid
 BUTTONS_PX = 96  # the play/pause buttons, left of the slider
 RAIL = "rgba({:g}, {:g}, {:g}, 0.25)".format(*rgba(MUTED)[:3])  # the slider's rail: MUTED, faint on any background
 AXES = ("xaxis", "yaxis")
-# fixed across frames: the canvas (axes: a range that spans every step), and what is not drawn
-FIXED = ("width", "height", *AXES, "meta", "template")
+# fixed across frames: the canvas (axes: a range that spans every step) and the template
+FIXED = ("width", "height", *AXES, "template")
 LISTS = ("shapes", "annotations")  # layout lists plotly.js merges item by item
 
 

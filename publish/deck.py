@@ -27,7 +27,7 @@ from figures.contrast import hex_colour, readable, rgba
 from figures.describe import description
 from figures.knobs import LANG
 from figures.registry import FIGURES, ordered_ids
-from figures.style import BACKGROUNDS, MUTED, TEMPLATE, apply_look, title_parts
+from figures.style import BACKGROUNDS, MUTED, TEMPLATE, apply_look
 from figures.text import text_px
 from i18n import t
 
@@ -106,20 +106,20 @@ def _figure_slide(prs, fid: str, colours: Colours, *, lang, theme, font_scale, p
     title just above the visible area: PowerPoint's outline and screen readers read it. The
     figure is built once: the picture, the title and the notes all come from it."""
     w, h = size
-    fig = figure(fid, read_values(fid, lang, params), theme=theme, font_scale=font_scale,
-                 size={"width": w, "height": h})
-    png = image(fig, "png", width=w, height=h)
+    built = figure(fid, read_values(fid, lang, params), theme=theme, font_scale=font_scale,
+                   size={"width": w, "height": h})
+    png = image(built.figure, "png", width=w, height=h)
     spec = FIGURES[fid]
     values = spec.read(params)[0]
     slide = _slide(prs, colours, "Title Only")
-    height = _place(slide.shapes.title, title_parts(fig)[0], 0, TITLE_PT, colours.text, bold=True)
+    height = _place(slide.shapes.title, built.title, 0, TITLE_PT, colours.text, bold=True)
     slide.shapes.title.top = -height
     extra = settings(spec.dump(values))
     credit = t("deck.credit", lang, fid=fid) + (f" · {extra}" if extra else "")
     strip = _height(credit, CREDIT_PT, _text_width(prs))
     _picture(slide, png, size, prs.slide_height - strip, prs.slide_width)
     _place(slide.shapes.add_textbox(0, 0, 0, 0), credit, prs.slide_height - strip, CREDIT_PT, colours.muted)
-    slide.notes_slide.notes_text_frame.text = description(fig, lang, values.get("units", "decimal"))
+    slide.notes_slide.notes_text_frame.text = description(built, lang, values.get("units", "decimal"))
 
 
 def _title_slide(prs, colours: Colours, lang: str, subtitle: str) -> None:

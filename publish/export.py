@@ -17,6 +17,7 @@ import time
 import uuid
 import zipfile
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 
 import pandas as pd
@@ -24,6 +25,7 @@ import plotly.graph_objects as go
 import plotly.io as pio
 
 from figures.canvas import Canvas, slide_size_of
+from figures.made import Built
 from figures.registry import FIGURES, SPECS
 from figures.style import apply_look
 
@@ -116,14 +118,14 @@ def html(fig: go.Figure | dict, *, cdn: bool = False) -> str:
                        config={"displaylogo": False}, auto_play=False, validate=False)
 
 
-def numbers(fig: go.Figure) -> pd.DataFrame:
-    """The numbers a figure draws: the records its builder attached (layout.meta.numbers),
-    else every trace's points (x, y, z cells, text) in long form."""
-    meta = fig.layout.meta
-    if isinstance(meta, dict) and meta.get("numbers"):
-        return pd.DataFrame(meta["numbers"])
+def numbers(built: Built) -> pd.DataFrame:
+    """The numbers a figure draws: the records its builder gave, else every trace's points (x, y,
+    z cells, text) in long form."""
+    if built.numbers:
+        return pd.DataFrame(list(built.numbers))
     rows = []
-    drawn = [tr for tr in fig.data if not (tr.type == "scatter" and tr.mode == "text")]  # text repeats a heatmap
+    # text traces repeat a heatmap's cells
+    drawn = [tr for tr in built.figure.data if not (tr.type == "scatter" and tr.mode == "text")]
     for i, tr in enumerate(drawn):
         name = tr.name or (getattr(tr, "hovertemplate", None) or "").split(":")[0]  # a box's label
         if tr.type == "heatmap" and tr.z is not None:
@@ -138,16 +140,16 @@ def numbers(fig: go.Figure) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def to_bytes(fig: go.Figure, fmt: str, **size) -> bytes:
+def to_bytes(built: Built, fmt: str, **size) -> bytes:
     """Any export format as bytes (the download buttons and the CLI share this)."""
     if fmt in IMAGE_FORMATS:
-        return image(fig, fmt, **size)
+        return image(built.figure, fmt, **size)
     if fmt == "html":
-        return html(fig).encode()
+        return html(built.figure).encode()
     if fmt == "csv":
-        return numbers(fig).to_csv(index=False).encode()
+        return numbers(built).to_csv(index=False).encode()
     if fmt == "json":
-        return json.dumps(numbers(fig).to_dict(orient="records"), ensure_ascii=False, default=float).encode()
+        return json.dumps(numbers(built).to_dict(orient="records"), ensure_ascii=False, default=float).encode()
     raise ValueError(f"unknown format {fmt!r}; choose from {', '.join(FORMATS)}")
 
 
@@ -156,7 +158,7 @@ def slug(fid: str) -> str:
     return f"{fid[0]}{int(fid[1:]):02d}"
 
 
-def figure(fid: str, values: dict, *, theme="light", font_scale=1.0, size=None) -> go.Figure:
+def figure(fid: str, values: dict, *, theme="light", font_scale=1.0, size=None) -> Built:
     """The one way an export makes a figure: built with builder keyword `values`, in the look. At a
     slide size ({"width": 1920, "height": 1080}: figures.canvas.SLIDE_SIZES) it is built for that
     slide (figures/layout/slide.py), its title and text floor `font_scale` times the slide's own before
@@ -164,8 +166,13 @@ def figure(fid: str, values: dict, *, theme="light", font_scale=1.0, size=None) 
     layout, every text `font_scale` times its size."""
     at = slide_size_of((size or {}).get("width"), (size or {}).get("height"))
     if at is None:
-        return apply_look(SPECS[fid].build(values), theme, font_scale)
-    return apply_look(SPECS[fid].build(values, Canvas(slide=at, font_scale=font_scale)), theme)
+        return looked(SPECS[fid].built(values), theme, font_scale)
+    return looked(SPECS[fid].built(values, Canvas(slide=at, font_scale=font_scale)), theme)
+
+
+def looked(built: Built, theme="light", font_scale=1.0) -> Built:
+    """A built figure in the look (figures.style.apply_look), what it says beside it kept."""
+    return replace(built, figure=apply_look(built.figure, theme, font_scale))
 
 
 def read_values(fid: str, lang: str, params=None) -> dict:
@@ -175,7 +182,7 @@ def read_values(fid: str, lang: str, params=None) -> dict:
 
 
 def figure_file(fid: str, fmt: str, values: dict, *, theme="light", font_scale=1.0, size=None,
-                screen: go.Figure | None = None, pictured: go.Figure | None = None,
+                screen: Built | None = None, pictured: Built | None = None,
                 animation: dict | None = None) -> bytes:
     """A figure's file in any format, built with builder keyword `values` in the look: what a
     chart's download button and every export write. A figure that plays writes its HTML with a
@@ -186,8 +193,8 @@ def figure_file(fid: str, fmt: str, values: dict, *, theme="light", font_scale=1
         return html(animation or animated(fid, theme, font_scale, **values)).encode()
     if fmt in IMAGE_FORMATS:
         at = slide_size_of(size.get("width"), size.get("height"))
-        fig = (pictured or figure(fid, values, theme=theme, font_scale=font_scale, size=size)) if at else screen
-        return image(fig or figure(fid, values, theme=theme, font_scale=font_scale), fmt, **size)
+        built = (pictured or figure(fid, values, theme=theme, font_scale=font_scale, size=size)) if at else screen
+        return image((built or figure(fid, values, theme=theme, font_scale=font_scale)).figure, fmt, **size)
     return to_bytes(screen or figure(fid, values, theme=theme, font_scale=font_scale), fmt)
 
 

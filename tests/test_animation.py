@@ -74,8 +74,7 @@ def test_an_animation_drawn_at_another_step_is_the_animation_built_there(fid):
         moved = at_step(built, value)
         assert moved["frames"] == want["frames"]
         assert _set(moved["data"]) == _set(want["data"])
-        assert ({k: _set(v) for k, v in moved["layout"].items() if k != "meta"}
-                == {k: _set(v) for k, v in want["layout"].items() if k != "meta"})  # meta: numbers, not drawn
+        assert {k: _set(v) for k, v in moved["layout"].items()} == {k: _set(v) for k, v in want["layout"].items()}
 
 
 def _set(obj):
@@ -232,7 +231,6 @@ def test_the_frames_at_a_slide_size_are_slides_laid_out_alike():
     from svg_slide import clashes, outside_margins, read, shown
 
     from figures.canvas import SAFE, SLIDE_SIZES, SLIDE_TEXT
-    from figures.layout.slide import is_laid_out
     from publish.export import figure, image
 
     w, h = SLIDE_SIZES["1080p"]
@@ -240,12 +238,12 @@ def test_the_frames_at_a_slide_size_are_slides_laid_out_alike():
     assert len(figs) == len(steps(FIGURES["A14"]))
     texts = [_text_sizes(f) for f in figs]
     for f, sizes in zip(figs, texts):
-        assert is_laid_out(f) and (f.layout.width, f.layout.height) == (w, h)
+        assert (f.layout.width, f.layout.height) == (w, h) and f.layout.title.yref == "container"
         assert (f.layout.margin.l, f.layout.margin.r, f.layout.margin.b) == (SAFE, SAFE, SAFE)
         assert (f.layout.xaxis.range, f.layout.yaxis.range) == (figs[0].layout.xaxis.range, figs[0].layout.yaxis.range)
         assert set(sizes) == set(texts[-1]) and min(sizes) >= SLIDE_TEXT  # one text size for every step
     last = FIGURES["A14"].play.hi
-    alone = figure("A14", {"lang": "en", "t_": last}, size={"width": w, "height": h})
+    alone = figure("A14", {"lang": "en", "t_": last}, size={"width": w, "height": h}).figure
     assert set(_text_sizes(alone)) == set(texts[-1]) and alone.layout.xaxis.range == figs[-1].layout.xaxis.range
     if image_browser():  # what the largest step draws
         s = read(image(figs[-1], "svg", width=w, height=h).decode())

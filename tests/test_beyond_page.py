@@ -85,16 +85,17 @@ def test_the_planner_shows_core_s_numbers():
     capacity = charts(at)[1]
     expected = plan("llama-3.1-8b", core.ARTICLE_CONTEXT, GPUS["h100-sxm"],
                     weights_bytes(core.registry.get("llama-3.1-8b").parameters, 1.0), tp=2)
-    row = next(r for r in capacity["layout"]["meta"]["numbers"] if r["model"] == "llama-3.1-8b")
-    assert row["max_requests"] == expected.max_requests and row["tp"] == 2
+    (bars,) = capacity["data"]
+    assert bars["x"][bars["y"].index("Llama 3.1 8B")] == expected.max_requests
+    assert "2 × NVIDIA H100" in capacity["layout"]["title"]["text"]
 
 
 def test_reconciliation_shows_the_article_until_a_variant_is_switched_on():
     at = assert_page_runs()
     assert len(charts(at)) == 3 and at.info  # no variant on: the article's numbers, a hint
     at = assert_page_runs(**{"var-sglang-fp8-index-key": "true"})
-    rows = charts(at)[-1]["layout"]["meta"]["numbers"]
-    assert [r["variant_storage"] for r in rows] == [3850.25]
+    variant, article = charts(at)[-1]["data"][:2]  # the storage panel: the variant's bars, the article's ticks
+    assert (variant["x"], article["x"]) == ([3850.25], [3514.25])
     assert EXTRAS["reconciliation"].knob("variants").choices  # every variant is a knob value
 
 

@@ -16,7 +16,7 @@ import pytest
 import core
 from figures import FIGURES, ordered_ids
 from figures.canvas import SLIDE_SIZES, SLIDE_TEXT, SLIDE_TITLE
-from figures.style import title_parts
+from figures.made import Built
 from publish import export
 from publish.export import image, slug
 
@@ -39,7 +39,7 @@ def exported(tmp_path_factory) -> Path:
 
 
 def plain_title(fid: str) -> str:
-    return title_parts(FIGURES[fid](lang="en"))[0]
+    return FIGURES[fid].built({"lang": "en"}).title
 
 
 @pytest.mark.parametrize("fid", ordered_ids())
@@ -152,7 +152,7 @@ def test_files_build_a_figure_once_per_layout_its_formats_need(monkeypatch, form
 
     def figure(fid, values, *, theme="light", font_scale=1.0, size=None):
         made.append(bool(size))
-        return go.Figure()
+        return Built(go.Figure(), diagram=False, title="")
 
     monkeypatch.setattr(export, "figure", figure)
     monkeypatch.setattr(export, "image", lambda fig, fmt, **size: b"x")

@@ -29,7 +29,7 @@ def test_set_knobs_reproduce_the_figure(tmp_path):
     done = run_cli("--out", str(tmp_path), "--ids", "B4", "--format", "json", "--set", "groups=3,5",
                    "--set", "k=3", "--set", "p4=20")
     assert done.returncode == 0, done.stderr
-    expected = numbers(FIGURES["B4"](groups=(3, 5), topk=3, position=20)).to_dict(orient="records")
+    expected = numbers(FIGURES["B4"].built(dict(groups=(3, 5), topk=3, position=20))).to_dict(orient="records")
     assert exported_numbers(tmp_path, "B04-ko.json") == json.loads(json.dumps(expected, default=float))
 
 
@@ -62,6 +62,6 @@ def test_bad_knobs_stop_with_one_clear_line(tmp_path, args, message):
 def test_a_key_shared_by_figures_is_clamped_by_each_figure_s_own_range(tmp_path):
     done = run_cli("--out", str(tmp_path), "--ids", "A9,A18", "--format", "json", "--set", "k=10")
     assert done.returncode == 0, done.stderr
-    a9 = json.loads(json.dumps(numbers(FIGURES["A9"](topk=10)).to_dict(orient="records"), default=float))
+    a9 = json.loads(json.dumps(numbers(FIGURES["A9"].built(dict(topk=10))).to_dict(orient="records"), default=float))
     assert exported_numbers(tmp_path, "A09-ko.json") == a9  # A9 takes k up to 12
     assert "A18: " in done.stderr and "A9: " not in done.stderr  # A18 takes at most 8: clamped, said so

@@ -155,7 +155,7 @@ def test_a_chart_s_slide_png_download_is_the_slide_the_export_draws(figure_id):
 
     size = dict(zip(("width", "height"), SLIDE_SIZES["1080p"]))
     pixels = [np.asarray(Image.open(io.BytesIO(png)).convert("RGB")) for png in (
-        file_bytes(FIGURES[figure_id](lang="en"), figure_id, {"lang": "en"}, "png", size, "dark", 1.0),
+        file_bytes(FIGURES[figure_id].built({"lang": "en"}), figure_id, {"lang": "en"}, "png", size, "dark", 1.0),
         to_bytes(figure(figure_id, read_values(figure_id, "en"), theme="dark", size=size), "png", **size))]
     assert pixels[0].shape == (size["height"], size["width"], 3)
     assert np.array_equal(*pixels)

@@ -13,11 +13,12 @@ from figures import FIGURES, SPECS
 from figures.canvas import NATIVE, SLIDE_SIZES, Canvas, narrow
 from figures.describe import description
 from figures.knobs import FONT_SCALE, LANG, THEME
+from figures.made import Built
 from figures.registry import PLAYS
-from figures.style import apply_look, plotly_config, title_parts
+from figures.style import plotly_config
 from i18n import t
 from publish.animation import animated, at_step, steps
-from publish.export import IMAGE_FORMATS, figure_file, image_browser
+from publish.export import IMAGE_FORMATS, figure_file, image_browser, looked
 
 from .plot import plot
 from .state import View, view
@@ -26,12 +27,13 @@ from .state import View, view
 # Figures (≈ 0.2–1.2 MB each) serve only downloads and a first serialisation; their JSON is
 # what every run needs, so that cache is the large one.
 @st.cache_resource(max_entries=2 * len(SPECS), show_spinner=False)  # every figure twice: as shown, as downloaded
-def figure(figure_id: str, theme: str = "light", font_scale: float = 1.0, canvas: int | None = None, **knobs):
+def figure(figure_id: str, theme: str = "light", font_scale: float = 1.0, canvas: int | None = None,
+           **knobs) -> Built:
     """Build a registered figure once per distinct set of knobs, look and column width (None: its
     builder's own layout, as downloads draw it). Figures are shared, not copied: nothing downstream
-    mutates them (st.plotly_chart only serialises)."""
-    fig = SPECS[figure_id].build(knobs, _canvas(canvas))
-    return fig if (theme, font_scale) == (THEME.default, FONT_SCALE.default) else apply_look(fig, theme, font_scale)
+    mutates them (the plot component only serialises)."""
+    built = SPECS[figure_id].built(knobs, _canvas(canvas))
+    return built if (theme, font_scale) == (THEME.default, FONT_SCALE.default) else looked(built, theme, font_scale)
 
 
 def _canvas(column: int | None) -> Canvas:
@@ -42,7 +44,7 @@ def _canvas(column: int | None) -> Canvas:
 def figure_json(figure_id: str, theme: str = "light", font_scale: float = 1.0, canvas: int | None = None,
                 **knobs) -> str:
     """The figure's JSON, serialised once per set of knobs, look and column width."""
-    return pio.to_json(figure(figure_id, theme, font_scale, canvas, **knobs), validate=False)
+    return pio.to_json(figure(figure_id, theme, font_scale, canvas, **knobs).figure, validate=False)
 
 
 @st.cache_resource(max_entries=500, show_spinner=False)
@@ -50,9 +52,9 @@ def alternative(figure_id: str, theme: str = "light", font_scale: float = 1.0, c
                 **knobs) -> tuple[str, str]:
     """The chart's text alternative, from the figure the page shows: its title (the accessible
     name) and a description with the numbers core computed (figures/describe.py), in its language."""
-    fig = figure(figure_id, theme, font_scale, canvas, **knobs)
+    built = figure(figure_id, theme, font_scale, canvas, **knobs)
     lang = knobs.get("lang", SPECS[figure_id].defaults.get("lang", LANG.default))
-    return title_parts(fig)[0], description(fig, lang, knobs.get("units", "decimal"))
+    return built.title, description(built, lang, knobs.get("units", "decimal"))
 
 
 # A figure's animation: every step's build, a few MB while building (seconds for the largest);
@@ -133,13 +135,14 @@ def download_files(figure_id: str) -> tuple[tuple[str, str, str, dict, str], ...
             ("CSV", "csv", "text/csv", {}, f"kv-atlas-{figure_id}.csv"))
 
 
-def file_bytes(fig, figure_id: str, knobs: dict, fmt: str, size: dict, theme: str, font_scale: float) -> bytes:
+def file_bytes(built: Built, figure_id: str, knobs: dict, fmt: str, size: dict, theme: str,
+               font_scale: float) -> bytes:
     """A download's bytes, written as every export writes them (publish.export.figure_file), from
     the figure and animation this page already built. The look comes as arguments: Streamlit
     calls a download's callable on another thread, where this session's state is not to be had."""
     played = json.loads(animation(figure_id, theme, font_scale, **knobs)) if fmt == "html" and figure_id in PLAYS \
         else None
-    return figure_file(figure_id, fmt, knobs, theme=theme, font_scale=font_scale, size=size, screen=fig,
+    return figure_file(figure_id, fmt, knobs, theme=theme, font_scale=font_scale, size=size, screen=built,
                        animation=played)
 
 
@@ -152,7 +155,7 @@ def downloads(figure_id: str, knobs: dict) -> None:
     popover = st.popover(t("app.download", lang), width="content", key=f"dl-{figure_id}", on_change="rerun")
     if not popover.open:
         return
-    fig = figure(figure_id, v.theme, v.font_scale, **knobs)  # looked up only while open
+    built = figure(figure_id, v.theme, v.font_scale, **knobs)  # looked up only while open
     with popover:
         images = bool(image_browser())
         if not images:
@@ -160,7 +163,7 @@ def downloads(figure_id: str, knobs: dict) -> None:
         for label, fmt, mime, size, name in download_files(figure_id):
             if fmt in IMAGE_FORMATS and not images:
                 continue
-            st.download_button(label, data=lambda fmt=fmt, size=size: file_bytes(fig, figure_id, knobs, fmt, size,
+            st.download_button(label, data=lambda fmt=fmt, size=size: file_bytes(built, figure_id, knobs, fmt, size,
                                                                                  v.theme, v.font_scale),
                                file_name=name, mime=mime, key=f"dl-{name}", on_click="ignore")
         if figure_id in FIGURES:

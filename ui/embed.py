@@ -37,7 +37,7 @@ def embed() -> None:
     font_scale, scale_notes = FONT_SCALE.read(params, lang)
     v = View(lang=lang, theme=theme, font_scale=font_scale, canvas=column_width(st.container()))
     fig, values, notes = spec.from_params(params, lang,
-                                          make=lambda **k: figure(spec.id, theme, font_scale, v.canvas, **k))
+                                          make=lambda **k: figure(spec.id, theme, font_scale, v.canvas, **k).figure)
     for note in (*notes, *look_notes, *scale_notes):
         st.caption(f":material/link: {note.text(lang)}")
     draw(spec.id, values, v, width="content" if fig.layout.width else "stretch", tools=False)

@@ -26,6 +26,7 @@ from i18n import LANGS, model_name, t
 
 from ..canvas import NATIVE, Canvas, title_at_top
 from ..contrast import PAPER, hex_colour, ink_on, over, readable
+from ..made import Chart
 from ..style import MUTED, ON_FILL, ROLE_COLOURS, TEMPLATE, heading
 from ..text import wrapped
 
@@ -54,7 +55,7 @@ def build_a1(
     lang: str = "ko",
     units: str = "decimal",
     canvas: Canvas = NATIVE,
-) -> go.Figure:
+) -> Chart:
     """Storage growth per token (left) and bytes read per decoded token at `context` (right), on
     axes that hold every model in any format (a precision step moves the bars, not the axes);
     on a phone's column, stacked."""
@@ -76,7 +77,7 @@ class Panel(NamedTuple):
     title: str
 
 
-def _bars(context, precision, models, highlight, lang, units, canvas, title_key, **title_fields) -> go.Figure:
+def _bars(context, precision, models, highlight, lang, units, canvas, title_key, **title_fields) -> Chart:
     if lang not in LANGS:
         raise ValueError(f"unknown language {lang!r}")
     if not models:
@@ -94,9 +95,10 @@ def _bars(context, precision, models, highlight, lang, units, canvas, title_key,
     storage = _storage_panel(rows, lang, [s.storage.total for s in scale])
     read = _read_panel(rows, lang, units, [s.read.total for s in scale])
     title = heading(t(title_key, lang, **title_fields), _subtitle(rows, lang))
-    meta = {"numbers": [_record(s) for s in rows]}  # what exports write as CSV/JSON
+    numbers = tuple(_record(s) for s in rows)  # what exports write as CSV/JSON
     if canvas.narrow:
-        return _stacked(rows, names, highlight, dimmed, lang, (storage, read), title, meta, canvas.screen_width)
+        return Chart(_stacked(rows, names, highlight, dimmed, lang, (storage, read), title, canvas.screen_width),
+                     numbers)
     traces, notes, axes = [], [], {}
     for xref, panel in zip(PANELS, (storage, read)):
         lo, hi = panel.lo, panel.hi
@@ -124,13 +126,12 @@ def _bars(context, precision, models, highlight, lang, units, canvas, title_key,
         margin=dict(l=10, r=20, t=110, b=10),
         legend=dict(orientation="h", y=1.1, yanchor="bottom", x=1.0, xanchor="right", font=dict(size=12)),
         hovermode="closest",
-        meta=meta,
         **axes,
     )
-    return go.Figure(data=traces, layout=layout)
+    return Chart(go.Figure(data=traces, layout=layout), numbers)
 
 
-def _stacked(rows, names, highlight, dimmed, lang, panels: tuple[Panel, Panel], title, meta, column: int) -> go.Figure:
+def _stacked(rows, names, highlight, dimmed, lang, panels: tuple[Panel, Panel], title, column: int) -> go.Figure:
     """A phone's column `column` px wide: the storage panel over the read panel, each bar under a
     line with its model's name and its value, its format lines under it, broken to the column."""
     width = column - NARROW_MARGIN["l"] - NARROW_MARGIN["r"]
@@ -168,7 +169,7 @@ def _stacked(rows, names, highlight, dimmed, lang, panels: tuple[Panel, Panel], 
                   margin=dict(NARROW_MARGIN, t=TOP_PX, b=AXIS_PX), hovermode="closest",
                   legend=dict(orientation="h", x=0, xanchor="left", y=1 + LEGEND_UP / inner, yanchor="bottom",
                               font=dict(size=12)),
-                  meta=meta, **axes)
+                  **axes)
     return go.Figure(data=traces, layout=layout)
 
 
@@ -323,7 +324,7 @@ def generation_chart(model_id: str):
     upto = generation_models(model_id)
 
     def build(*, context: int = 131072, precision: Precision = DEPLOYED, lang: str = "ko",
-              units: str = "decimal", canvas: Canvas = NATIVE) -> go.Figure:
+              units: str = "decimal", canvas: Canvas = NATIVE) -> Chart:
         return _bars(context, precision, upto, model_id, lang, units, canvas, "a.gen", m=get(model_id).name)
 
     build.__name__ = f"build_{model_id.replace('.', '').replace('-', '_')}_bars"

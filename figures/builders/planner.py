@@ -16,6 +16,7 @@ from core.units import fmt_bytes, fmt_tokens
 from i18n import model_name, t
 
 from ..canvas import LINE, NATIVE, Canvas, title_at_top
+from ..made import Chart
 from ..style import MUTED, ROLE_COLOURS, TEMPLATE, heading
 from ..text import SUP, wrapped
 
@@ -41,7 +42,7 @@ def build_capacity(*, models: Sequence[str] = PLANNER_MODELS, context: int = 131
                    precision: Precision = DEPLOYED, gpu: str = "h200", memory_gb: float = 141.0,
                    bandwidth_tb: float = 4.8, bytes_per_parameter: float = 1.0, reserved: float = 0.1,
                    block: int = 16, tp: int = 8, lang: str = "ko", units: str = "decimal",
-                   canvas: Canvas = NATIVE) -> go.Figure:
+                   canvas: Canvas = NATIVE) -> Chart:
     """Concurrent requests at `context` on tp GPUs, per model: the KV budget left after the
     weights and a reserve, over one request's cache in whole blocks (local KV included)."""
     if not models:
@@ -69,12 +70,11 @@ def build_capacity(*, models: Sequence[str] = PLANNER_MODELS, context: int = 131
     sub = t("cap.sub", lang, b=bytes_per_parameter, r=f"{reserved:.0%}", blk=block)
     assumed = _replication_note(plans, tp, lang, canvas)
     height = 140 + row_px * len(rows) + len(assumed) * LINE * TITLE_PX
-    return go.Figure(bars, layout=dict(
+    return Chart(go.Figure(bars, layout=dict(
         template="kv_atlas", title=title_at_top(heading(title, "<br>".join((sub, *assumed))), height, TITLE_PX),
         height=height, margin=dict(l=10, r=40, t=90 + len(assumed) * LINE * TITLE_PX, b=10), showlegend=False,
         xaxis=dict(title=dict(text=t("cap.x", lang)), range=[0, max(max(counts), 1) * room], rangemode="tozero"),
-        yaxis=dict(autorange="reversed"),
-        meta={"numbers": [_record(p) for p in plans]}))
+        yaxis=dict(autorange="reversed"))), tuple(_record(p) for p in plans))
 
 
 def _replication_note(plans, tp: int, lang: str, canvas: Canvas) -> list[str]:

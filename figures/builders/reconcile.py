@@ -15,6 +15,7 @@ from i18n import model_name, t
 
 from ..canvas import LINE, NATIVE, Canvas, title_at_top
 from ..contrast import INK
+from ..made import Chart
 from ..style import MUTED, ROLE_COLOURS, TEMPLATE, heading
 from ..text import wrapped
 
@@ -25,7 +26,7 @@ TITLE_ROOM = 56  # px on a phone for a title of one line and a subtitle of one, 
 
 
 def build_reconciliation(*, variants: Sequence[str] = tuple(VARIANTS), context: int = 131072, lang: str = "ko",
-                         units: str = "decimal", canvas: Canvas = NATIVE) -> go.Figure:
+                         units: str = "decimal", canvas: Canvas = NATIVE) -> Chart:
     """One row per (variant, model it changes): the variant's storage per token and read per
     decoded token as bars, the article's as a black tick on each."""
     if not variants:
@@ -55,27 +56,26 @@ def build_reconciliation(*, variants: Sequence[str] = tuple(VARIANTS), context: 
         tight[xref] = [math.log10(low) - 0.3, math.log10(high) + 0.3]  # a phone's: the labels are over the bars
     titles = (t("a1.storage", lang), t("a1.read", lang, n=fmt_tokens(context)))
     if canvas.narrow:
-        return _stacked(traces, tight, titles, rows, context, lang, canvas.screen_width)
+        return Chart(_stacked(traces, tight, titles, lang, canvas.screen_width), _numbers(rows, context))
     notes = [dict(text=text, x=x, y=1.0, xref="paper", yref="paper", xanchor="center", yanchor="bottom",
                   showarrow=False, font=dict(size=14)) for text, x in zip(titles, (0.24, 0.76))]
-    return go.Figure(data=traces, layout=dict(
+    return Chart(go.Figure(data=traces, layout=dict(
         template="kv_atlas", title=heading(t("rec.title", lang), t("rec.sub", lang)),
         height=160 + 58 * len(rows), margin=dict(l=10, r=90, t=110, b=10), annotations=notes,
         xaxis=dict(type="log", domain=[0, 0.46], range=axes["x"], exponentformat="SI"),
         xaxis2=dict(type="log", domain=[0.54, 1], range=axes["x2"], exponentformat="SI"),
         yaxis=dict(autorange="reversed", tickfont=dict(size=12)),
-        legend=dict(orientation="h", x=1, xanchor="right", y=1.09, yanchor="bottom", font=dict(color=MUTED)),
-        meta=_numbers(rows, context)))
+        legend=dict(orientation="h", x=1, xanchor="right", y=1.09, yanchor="bottom", font=dict(color=MUTED)))),
+        _numbers(rows, context))
 
 
-def _numbers(rows, context: int) -> dict:
-    return {"numbers": [{"row": n, "article_storage": a.storage_per_token().total,
-                         "variant_storage": v.storage_per_token().total, "article_read": a.reads(context).total,
-                         "variant_read": v.reads(context).total} for n, a, _, v, _ in rows]}
+def _numbers(rows, context: int) -> tuple[dict, ...]:
+    return tuple({"row": n, "article_storage": a.storage_per_token().total,
+                  "variant_storage": v.storage_per_token().total, "article_read": a.reads(context).total,
+                  "variant_read": v.reads(context).total} for n, a, _, v, _ in rows)
 
 
-def _stacked(traces: list[dict], ranges: dict, titles: tuple[str, str], rows, context: int, lang: str,
-             column: int) -> go.Figure:
+def _stacked(traces: list[dict], ranges: dict, titles: tuple[str, str], lang: str, column: int) -> go.Figure:
     """The chart for a phone's column `column` px wide: the storage panel over the read panel, each as wide as the
     column, every bar under its row's name and numbers (broken to the column). A y axis in px places
     each bar under its own lines."""
@@ -117,7 +117,7 @@ def _stacked(traces: list[dict], ranges: dict, titles: tuple[str, str], rows, co
     return go.Figure(data=traces, layout=dict(
         template="kv_atlas", title=title, annotations=notes, height=height, margin=dict(l=10, r=10, t=top, b=70),
         legend=dict(orientation="h", x=0, yref="container", y=0, yanchor="bottom", font=dict(color=MUTED)),
-        meta=_numbers(rows, context), **layout))
+        **layout))
 
 
 def variant_name(vid: str, lang: str) -> str:

@@ -1,9 +1,10 @@
-"""The one layout pass: what a builder made, drawn and fitted to the canvas it is built for
-(figures/canvas.py). A builder makes a chart (a plotly figure; the few that lay themselves out
-for a phone take the canvas as an argument) or a diagram (figures.matrix.Diagram: data, drawn
-here). Drawing renders a diagram for the canvas — several alike, as an animation's steps on one
-canvas —; fitting lays the drawn figure out for a page column (figures/layout/screen.py) or a slide
-(figures/layout/slide.py). Natively (an export of the screen figure) neither changes anything.
+"""The one layout pass: what a builder made (figures/made.py), drawn and fitted to the canvas it
+is built for (figures/canvas.py). A builder makes a chart (a plotly figure, with its records or
+without; the few that lay themselves out for a phone take the canvas as an argument) or a diagram
+(figures.matrix.Diagram: data, drawn here). Drawing renders a diagram for the canvas — several
+alike, as an animation's steps on one canvas —; fitting lays the drawn figure out for a page
+column (figures/layout/screen.py) or a slide (figures/layout/slide.py). Natively (an export of
+the screen figure) neither changes anything. `built` returns the result typed (figures.made.Built).
 """
 
 from __future__ import annotations
@@ -13,17 +14,18 @@ from collections.abc import Sequence
 import plotly.graph_objects as go
 
 from ..canvas import Canvas
+from ..made import Built, Chart, Made
 from ..matrix import Diagram, render_alike
+from ..style import heading_parts
+from ..text import plain
 from .screen import screen_layout
 from .slide import slide_layout
-
-Made = go.Figure | Diagram  # what a builder returns
 
 
 def draw_alike(made: Sequence[Made], canvas: Canvas) -> list[go.Figure]:
     """Each made figure drawn for the canvas, its diagrams laid out alike (charts as they are)."""
     diagrams = iter(render_alike([m for m in made if isinstance(m, Diagram)], canvas))
-    return [next(diagrams) if isinstance(m, Diagram) else m for m in made]
+    return [next(diagrams) if isinstance(m, Diagram) else m.figure if isinstance(m, Chart) else m for m in made]
 
 
 def is_diagram(made: Made) -> bool:
@@ -40,6 +42,10 @@ def fit(fig: go.Figure, canvas: Canvas, diagram: bool) -> go.Figure:
     return fig
 
 
-def lay_out(made: Made, canvas: Canvas) -> go.Figure:
-    """What a builder made, drawn and fitted to the canvas."""
-    return fit(draw_alike([made], canvas)[0], canvas, is_diagram(made))
+def built(made: Made, canvas: Canvas) -> Built:
+    """What a builder made, drawn and fitted to the canvas, with what it says beside the drawing."""
+    fig, diagram = draw_alike([made], canvas)[0], is_diagram(made)
+    title, subtitle = (" ".join(plain(part).split()) for part in heading_parts(fig.layout.title.text))
+    return Built(fit(fig, canvas, diagram), diagram, title, subtitle,  # the title as drawn before fitting
+                 captions=tuple(made.captions) if diagram else (),
+                 numbers=tuple(made.numbers) if isinstance(made, Chart) else ())

@@ -66,9 +66,7 @@ def slide_layout(fig: go.Figure, width: int, height: int, font_scale: float = 1.
     out.update_layout(
         width=width, height=height, margin=margin,
         title=dict(text=title, x=SAFE * u / width, xref="container", xanchor="left", y=1 - baseline / height,
-                   yref="container", yanchor="top", font_size=title_size, pad=dict(l=0, t=0, r=0, b=0)),
-        meta={**(out.layout.meta if isinstance(out.layout.meta, dict) else {}), "slide": [width, height, font_scale],
-              "title": text})  # the builder's title: the lines above are the slide's
+                   yref="container", yanchor="top", font_size=title_size, pad=dict(l=0, t=0, r=0, b=0)))
     if diagram:  # right under the title (an animation's steps grow from the same top-left corner)
         out.update_yaxes(constraintoward="top")
     out.update_xaxes(dtick=1, selector=dict(type="log"))  # decades only: minor labels would crowd at this size
@@ -80,7 +78,3 @@ def slide_layout(fig: go.Figure, width: int, height: int, font_scale: float = 1.
                                       y=1 - SAFE * u / height, yanchor="top", bgcolor="rgba(0,0,0,0)"))
     return out
 
-
-def is_laid_out(fig: go.Figure) -> bool:
-    """Whether `slide_layout` already made this figure a slide."""
-    return isinstance(fig.layout.meta, dict) and "slide" in fig.layout.meta

@@ -149,7 +149,6 @@ def _figure(d: Diagram, out: Drawing, width: float, y: float, top: int, pad: int
         width=int((width + 0.2) * PX) + 2 * pad, height=int((y + 0.2) * PX) + top + 2 * pad,
         margin=dict(l=pad, r=pad, t=top, b=pad), showlegend=False,
         plot_bgcolor="white", hovermode="closest",
-        meta={"captions": list(d.captions)},  # as plain text for a talk deck's speaker notes
     )
     return go.Figure(data=out.traces, layout=layout)
 

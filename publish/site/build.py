@@ -57,11 +57,11 @@ def write_files(out: Path, p: Page, figures: Figures, images: bool) -> None:
     for c in p.charts:
         shown = figures.still[c["fig"]]
         (files / f"kv-atlas-{c['id']}.csv").write_text(export.numbers(shown).to_csv(index=False), encoding="utf-8")
-        (files / f"kv-atlas-{c['id']}.html").write_text(export.html(figures.played.get(c["fig"], shown), cdn=True),
-                                                        encoding="utf-8")
+        (files / f"kv-atlas-{c['id']}.html").write_text(
+            export.html(figures.played.get(c["fig"], shown.figure), cdn=True), encoding="utf-8")
         if images:
             for fmt in ("svg", "png"):
-                (files / f"kv-atlas-{c['id']}.{fmt}").write_bytes(export.image(shown, fmt))
+                (files / f"kv-atlas-{c['id']}.{fmt}").write_bytes(export.image(shown.figure, fmt))
 
 
 def preview_png(chart: Chart) -> bytes:

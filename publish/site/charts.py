@@ -12,7 +12,7 @@ from figures import SPECS
 from figures.canvas import Canvas
 from figures.describe import description
 from figures.knobs import UNITS
-from figures.style import title_parts
+from figures.made import Built
 
 from ..animation import animated
 
@@ -28,7 +28,7 @@ class Figures:
     def __init__(self, lang: str):
         self.lang = lang
         self.json: list[str] = []  # what a page draws, per canvas, as JSON: a figure that plays, a frame per step
-        self.still: list[go.Figure] = []  # the figure on a desktop: its numbers
+        self.still: list[Built] = []  # the figure on a desktop: its downloads and numbers
         self.text: list[tuple[str, str]] = []  # its title and description (figures/describe.py)
         self.played: dict[int, dict] = {}
         self._at: dict = {}
@@ -41,16 +41,16 @@ class Figures:
             shown = {}
             for width in CANVASES:
                 column = Canvas(column=width)
-                fig = SPECS[chart.figure_id].build(chart.knobs, column)
+                built = SPECS[chart.figure_id].built(chart.knobs, column)
                 plays = SPECS[chart.figure_id].play
                 played = animated(chart.figure_id, canvas=column, **chart.knobs) if plays else None
-                shown[str(width)] = orjson.Fragment(_json(played or fig))
+                shown[str(width)] = orjson.Fragment(_json(played or built.figure))
                 if width == CANVASES[0]:
-                    self.still.append(fig)
+                    self.still.append(built)
                     if played:
                         self.played[n] = played
             self.json.append(orjson.dumps(shown).decode())
-            self.text.append((title_parts(self.still[n])[0], description(self.still[n], self.lang, UNITS.default)))
+            self.text.append((self.still[n].title, description(self.still[n], self.lang, UNITS.default)))
         n = self._at[key]
         return (n, *self.text[n])
 

@@ -1,0 +1,40 @@
+"""What a builder makes, and what a build returns.
+
+A builder makes a chart — a plotly figure, or a `Chart` when it gives records beside it (the rows
+an export writes as CSV/JSON) — or a diagram (figures.matrix.Diagram: data the layout pass draws).
+`FigureSpec.built` returns a `Built`: the figure drawn and fitted to its canvas, with what it says
+beside the drawing typed, so nothing rides in the figure's own fields.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import NamedTuple
+
+import plotly.graph_objects as go
+
+from .matrix import Diagram
+
+
+class Chart(NamedTuple):
+    """A chart and the records it draws, a dict per row."""
+
+    figure: go.Figure
+    numbers: tuple[dict, ...]
+
+
+Made = go.Figure | Chart | Diagram
+
+
+@dataclass(frozen=True)
+class Built:
+    """A figure built for a canvas: the drawing, whether it is a diagram, its title and subtitle as
+    plain one-line text (as its builder wrote them: a canvas's own line breaks do not count), a
+    diagram's captions and a chart's records."""
+
+    figure: go.Figure
+    diagram: bool
+    title: str
+    subtitle: str = ""
+    captions: tuple[str, ...] = ()
+    numbers: tuple[dict, ...] = ()
