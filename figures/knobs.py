@@ -218,10 +218,12 @@ class FloatKnob(Knob):
 
 @dataclass(frozen=True)
 class ChoiceKnob(Knob):
-    """One of `choices` (in display order), or with `multi` a non-empty tuple of them."""
+    """One of `choices` (in display order), or with `multi` a non-empty tuple of them. With
+    `imports`, a page adds the models its reader imported to the choices (ui.state.control)."""
 
     choices: tuple = ()
     multi: bool = False
+    imports: bool = False
     kind: ClassVar[str] = "choice"
 
     def __post_init__(self):
@@ -438,7 +440,8 @@ def help_fields() -> dict:
 
 
 def models(choices: Sequence[str], *, multi: bool = True, nullable: bool = False, url: str = "models",
-           label: str = "ov.models", name: str = "models") -> ChoiceKnob:
-    """A pick of model ids, shown by name."""
+           label: str = "ov.models", name: str = "models", imports: bool = True) -> ChoiceKnob:
+    """A pick of model ids, shown by name; on a page, the reader's imported models among them
+    unless `imports` is off."""
     return ChoiceKnob(name, choices=tuple(choices), multi=multi, nullable=nullable, url=url, label=label,
-                widget="multiselect" if multi else "select", show=_model)
+                      widget="multiselect" if multi else "select", show=_model, imports=imports)

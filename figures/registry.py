@@ -227,7 +227,8 @@ def _a24_title() -> dict:
 
 _SPECS = (
     _spec("A1", build_a1, "a1.title", *BAR_KNOBS, models(ALL_MODELS),
-          models(ALL_MODELS, multi=False, nullable=True, url="hl", label="ov.highlight", name="highlight")),
+          models(ALL_MODELS, multi=False, nullable=True, url="hl", label="ov.highlight", name="highlight",
+                 imports=False)),
     _generation("A2", "v2"),
     _spec("A3", build_a3, "a3.title", LANG),
     _spec("A4", build_a4, "a4.title", LANG),

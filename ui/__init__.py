@@ -17,7 +17,6 @@ from .state import (
     follows_context,
     imported_models,
     language,
-    model_picker,
     remember_import,
     run_completed,
     sidebar,
@@ -26,5 +25,5 @@ from .state import (
 )
 
 __all__ = ["View", "chart", "control", "embed", "figure_link", "follows_context",
-           "imported_models", "language", "model_picker", "remember_import",
+           "imported_models", "language", "remember_import",
            "run_completed", "section_links", "show", "sidebar", "url_notes", "view"]

@@ -11,7 +11,7 @@ from article.prose import notation
 from figures.knobs import Knob, TupleKnob
 
 from .charts import chart
-from .state import control, follows_context, model_picker, view
+from .state import control, follows_context, view
 
 _TEXT = {"markdown": st.markdown, "caption": st.caption, "info": st.info, "error": st.error,
          # the article's own prose (article/prose/): Markdown with <sub>/<sup>, no reader's input in it
@@ -70,7 +70,7 @@ def _ask(knobs, widths) -> tuple:
     values = []
     for k in knobs:
         where = None if columns is None else [next(columns) for _ in k.parts] if _widgets(k) > 1 else next(columns)
-        values.append(model_picker(k, where) if k.name == "models" else control(k, where))  # imported ones too
+        values.append(control(k, where))
     return tuple(values)
 
 

@@ -190,6 +190,8 @@ def control(knob: Knob, where=None, *, lang: str | None = None, on_change=None, 
     the URL under the knob's key; returns its value. A tuple knob takes one container per
     part; a matrix knob returns None (with an error shown) while its text does not parse."""
     lang = lang or view().lang
+    if isinstance(knob, ChoiceKnob) and knob.imports:  # the models this session imported, too
+        knob = replace(knob, choices=(*knob.choices, *imported_models()), imports=False)
     if isinstance(knob, TupleKnob):
         places = where or [None] * len(knob.parts)
         return tuple(control(replace(p, default=d), w, lang=lang)
@@ -316,11 +318,6 @@ def remember_import(imported) -> str:
     while len(found) > MAX_IMPORTS:
         del found[next(iter(found))]
     return model_id
-
-
-def model_picker(knob: Knob, where=None):
-    """A models knob's control, with this session's imported models among its choices."""
-    return control(replace(knob, choices=(*knob.choices, *imported_models())), where)
 
 
 def url_notes() -> None:
