@@ -22,6 +22,7 @@ OTHER = 1.0  # ems: a character the table lacks, drawn in some fallback font (wi
 WIDTHS_FILE = Path(__file__).with_name("font_widths.json")
 _TAG_SPLIT = re.compile(f"({TAGS.pattern})")  # the tags, kept by re.split
 KEPT_AFTER = ("=", "·")  # a line never starts with these: they stay with the word before
+UNIT = re.compile(r"(?:[kKMGTP]i?)?B(?:/s)?|[µm]s")  # a unit after a number stays with it ("6.30 GB")
 
 
 def strip_tags(html: str) -> str:
@@ -91,11 +92,13 @@ def wrap(text: str, width: float, measure: Callable[[str], float], first: float 
 
 
 def _words(text: str) -> list[str]:
-    """The text's words, each number, `=` or `·` joined to the word before it."""
+    """The text's words, each number, `=` or `·` joined to the word before it, and a unit to the
+    number before it."""
     out: list[str] = []
     for w in text.split(" "):
-        lead = strip_tags(w)[:1]
-        if out and (lead.isdigit() or lead in KEPT_AFTER):
+        bare = strip_tags(w)
+        unit = out and UNIT.fullmatch(bare) and strip_tags(out[-1])[-1:].isdigit()
+        if out and (bare[:1].isdigit() or bare[:1] in KEPT_AFTER or unit):
             out[-1] += f" {w}"
         else:
             out.append(w)

@@ -51,3 +51,9 @@ def test_a_number_an_equals_sign_or_a_separator_never_starts_a_line():
     lines = wrap("window · t = 11, k = 2 · seed 1", 12, measure)
     assert all(not line.split(" ")[0][:1].isdigit() and line[:1] not in "=·" for line in lines), lines
     assert "seed 1" in lines[-1]
+
+
+def test_a_unit_stays_with_its_number():
+    lines = wrap("6 requests · 6.30 GB each", 16, len)
+    assert any(line.endswith("6.30 GB") or "6.30 GB " in line for line in lines), lines
+    assert wrap("read 191 MB per token", 8, len)[:2] == ["read 191 MB", "per"]  # a word that is no unit breaks
