@@ -1,4 +1,4 @@
-"""Figures: pure plotly builders, one typed registry.
+"""Figures: builders (plotly charts, or diagrams as data the layout pass draws), one typed registry.
 
 `FIGURES` maps each figure id of the catalogue (docs/catalogue.md: "A1" … "A27",
 "B1" … "B4") to a `FigureSpec`; calling it with no arguments draws the article's figure,

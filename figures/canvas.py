@@ -1,9 +1,10 @@
-"""The canvas a figure is built for. On the screen (none set) a figure takes the sizes its
-builder gives it. A slide (SLIDE_SIZES) is a canvas of its own: sizes are given for a 1080-line
-slide and scale with its height (`unit`): a SAFE margin on every side, the title at the top-left
-of that safe area at SLIDE_TITLE px, every other text at least SLIDE_TEXT px, all of them
-`font_scale` times that. A `Canvas` names which of them a figure is built for; figures.layout
-builds every figure for one, the only place that reads it.
+"""The canvas a figure is built for. Natively (`NATIVE`: an export of the screen figure) a figure
+takes the sizes its builder gives it; a page column (its width class) has rules of its own. A
+slide (SLIDE_SIZES) is a canvas of its own: sizes are given for a 1080-line slide and scale with
+its height (`unit`): a SAFE margin on every side, the title at the top-left of that safe area at
+SLIDE_TITLE px, every other text at least SLIDE_TEXT px, all of them `font_scale` times that. A
+`Canvas` names which of them a figure is built for; it is an argument: the builders that lay
+themselves out for a phone, the matrix renderer and figures.layout read it.
 """
 
 from __future__ import annotations

@@ -9,7 +9,7 @@ way the page's widget writes it to the URL, so a link and the page agree.
 Kinds: IntKnob, FloatKnob, ChoiceKnob (one, or `multi` for a tuple of them), TupleKnob
 (fixed-length ints: "2,4", or one part knob per item), PrecisionKnob (a preset and per-role
 overrides, one part knob each) and MatrixKnob (rows of numbers as text, e.g. B2's "1, 0; 0, 1").
-ui/ draws each kind with the widget its mapping names (ui.state.WIDGETS).
+ui/ draws each kind with the widget its mapping names (ui.state.WIDGET_OF_KIND).
 """
 
 from __future__ import annotations
@@ -397,7 +397,7 @@ def _tokens(value, lang: str) -> str:
 def _named(prefix: str, kept: tuple = ()):
     """A choice shown by its label `prefix.<value>` in the page's language (values in `kept` as
     they are, upper-cased: format names). A widget writes what it shows to the URL, and a link
-    is read in either language (`Knob._choice`)."""
+    is read in either language (`ChoiceKnob._choice`)."""
     def show(value, lang: str) -> str:
         return str(value).upper() if value in kept else t(f"{prefix}.{value}", lang)
     return show
@@ -440,8 +440,8 @@ def help_fields() -> dict:
 
 
 def models(choices: Sequence[str], *, multi: bool = True, nullable: bool = False, url: str = "models",
-           label: str = "ov.models", name: str = "models", imports: bool = True) -> ChoiceKnob:
-    """A pick of model ids, shown by name; on a page, the reader's imported models among them
-    unless `imports` is off."""
+           label: str = "ov.models", name: str = "models", imports: bool = False) -> ChoiceKnob:
+    """A pick of model ids, shown by name; with `imports`, on a page the reader's imported models
+    among them."""
     return ChoiceKnob(name, choices=tuple(choices), multi=multi, nullable=nullable, url=url, label=label,
                       widget="multiselect" if multi else "select", show=_model, imports=imports)

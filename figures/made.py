@@ -3,7 +3,8 @@
 A builder makes a chart — a plotly figure, or a `Chart` when it gives records beside it (the rows
 an export writes as CSV/JSON) — or a diagram (figures.matrix.Diagram: data the layout pass draws).
 `FigureSpec.built` returns a `Built`: the figure drawn and fitted to its canvas, with what it says
-beside the drawing typed, so nothing rides in the figure's own fields.
+beside the drawing typed (only the look's "on fill" mark stays on the texts it marks, for
+figures.style.apply_look, which sees the figure alone).
 """
 
 from __future__ import annotations

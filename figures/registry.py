@@ -89,9 +89,12 @@ class FigureSpec:
     knobs: tuple[Knob, ...]
     title_fields: Callable[[], dict] = field(default=dict, compare=False)
     play: Play | None = None
+    takes_canvas: bool = field(init=False, repr=False, compare=False)  # a builder that lays itself out
 
     def __post_init__(self):
-        params = {n: p for n, p in inspect.signature(self.builder).parameters.items() if n != "canvas"}
+        signature = inspect.signature(self.builder).parameters
+        object.__setattr__(self, "takes_canvas", "canvas" in signature)
+        params = {n: p for n, p in signature.items() if n != "canvas"}
         names = [k.name for k in self.knobs]
         if sorted(names) != sorted(params):
             raise ValueError(f"{self.id}: knobs {sorted(names)} do not match the builder's keywords {sorted(params)}")
@@ -115,7 +118,7 @@ class FigureSpec:
 
     def make(self, values: dict, canvas: Canvas = NATIVE) -> Made:
         """What the builder makes with these knob values for the canvas: a chart, or a diagram to draw."""
-        if "canvas" in inspect.signature(self.builder).parameters:
+        if self.takes_canvas:
             return self.builder(**values, canvas=canvas)
         return self.builder(**values)
 
@@ -157,8 +160,8 @@ class FigureSpec:
     def from_params(self, params: Params, lang: str = "en", make=None) -> tuple[go.Figure, dict, list[Note]]:
         """The figure for outside params: values read through the knobs; if together they
         do not make a figure (e.g. a highlight that is not among the models), the
-        defaults with a note. `make(**values)` builds it (by default the builder; a page passes
-        its cached, laid-out build)."""
+        defaults with a note. `make(**values)` builds it (by default the native figure; a page
+        passes its cached build for its column)."""
         values, notes = self.read(params, lang)
         make = make or self
         try:
@@ -226,9 +229,8 @@ def _a24_title() -> dict:
 
 
 _SPECS = (
-    _spec("A1", build_a1, "a1.title", *BAR_KNOBS, models(ALL_MODELS),
-          models(ALL_MODELS, multi=False, nullable=True, url="hl", label="ov.highlight", name="highlight",
-                 imports=False)),
+    _spec("A1", build_a1, "a1.title", *BAR_KNOBS, models(ALL_MODELS, imports=True),
+          models(ALL_MODELS, multi=False, nullable=True, url="hl", label="ov.highlight", name="highlight")),
     _generation("A2", "v2"),
     _spec("A3", build_a3, "a3.title", LANG),
     _spec("A4", build_a4, "a4.title", LANG),
@@ -274,19 +276,19 @@ _SPECS = (
           _int("topk", 1, 8, "k", "tb.k"), B_WINDOW, LANG),
     # charts the article describes in text but does not number
     _spec("crossover", build_crossover, "x.title",
-          models(tuple(m for m in MODELS if local_kv(m))), PRECISION,
+          models(tuple(m for m in MODELS if local_kv(m)), imports=True), PRECISION,
           IntKnob("context", 1, 1 << 30, nullable=True, url="ctx", label="app.context"), LANG, UNITS),
     _spec("mla-cost", build_mla_cost, "cost.title", LANG,
           _int("max_tokens", 16, 1 << 24, "max", "cost.x")),
     _spec("ced-ratio", build_ced_ratio, "ced.title", LANG, _int("max_prompt", 2, 1 << 30, "max", "ced.x")),
-    _spec("factors", build_factors, "fx.title", LANG, models(tuple(MODELS))),
-    _spec("capacity", build_capacity, "cap.name", models(ALL_MODELS), CONTEXT, PRECISION, *GPU_KNOBS,
+    _spec("factors", build_factors, "fx.title", LANG, models(tuple(MODELS), imports=True)),
+    _spec("capacity", build_capacity, "cap.name", models(ALL_MODELS, imports=True), CONTEXT, PRECISION, *GPU_KNOBS,
           ChoiceKnob("bytes_per_parameter", choices=BYTES_PER_PARAMETER, label="cap.weights", widget="radio",
                      show=lambda b, lang: t(f"cap.weights.{b:g}", lang)),
           FloatKnob("reserved", 0.0, 0.9, 0.05, label="cap.reserved", help="cap.reserved.help"),
           ChoiceKnob("block", choices=BLOCK_TOKENS, label="cap.block", help="cap.block.help",
                      widget="select_slider"), LANG, UNITS),
-    _spec("read-floor", build_read_floor, "floor.title", models(ALL_MODELS), PRECISION, *GPU_KNOBS,
+    _spec("read-floor", build_read_floor, "floor.title", models(ALL_MODELS, imports=True), PRECISION, *GPU_KNOBS,
           _int("batch", 1, 1000, "batch", "floor.batch"), LANG),
     _spec("reconciliation", build_reconciliation, "rec.title",
           ChoiceKnob("variants", choices=tuple(VARIANTS), multi=True, label="rec.variants", url="var",

@@ -17,12 +17,12 @@ FONT = "Noto Sans CJK KR, Noto Sans KR, Apple SD Gothic Neo, Malgun Gothic, Aria
 TAGS = re.compile(r"<[^>]+>")
 INLINE_SIZE = re.compile(r"font-size:\s*([\d.]+)px")  # a size given in a label's HTML
 SUP = 0.7  # plotly draws <sup> and <sub> at 70 % of their label's size
-WIDE_FROM = 0x1100  # Hangul and CJK characters from here on are one em wide (Latin ones about half)
 OTHER = 1.0  # ems: a character the table lacks, drawn in some fallback font (wide, never short)
 WIDTHS_FILE = Path(__file__).with_name("font_widths.json")
 _TAG_SPLIT = re.compile(f"({TAGS.pattern})")  # the tags, kept by re.split
 KEPT_AFTER = ("=", "·")  # a line never starts with these: they stay with the word before
 UNIT = re.compile(r"(?:[kKMGTP]i?)?B(?:/s)?|[µm]s")  # a unit after a number stays with it ("6.30 GB")
+CLOSING = ",.;:)]"  # what may follow a unit in the same word ("240 GB)")
 
 
 def strip_tags(html: str) -> str:
@@ -51,7 +51,7 @@ def ems(text: str, bold: bool = False) -> float:
     runs no wider than Noto's (0.53 em), and Hangul one em wide in every Korean font."""
     table = _widths()
     advances, em = table["bold" if bold else "regular"], table["em"]
-    return sum(advances[ch] / em if ch in advances else 1.0 if ord(ch) >= WIDE_FROM else OTHER for ch in text)
+    return sum(advances[ch] / em if ch in advances else OTHER for ch in text)
 
 
 def text_px(html: str, size: float) -> float:
@@ -97,7 +97,7 @@ def _words(text: str) -> list[str]:
     out: list[str] = []
     for w in text.split(" "):
         bare = strip_tags(w)
-        unit = out and UNIT.fullmatch(bare) and strip_tags(out[-1])[-1:].isdigit()
+        unit = out and UNIT.fullmatch(bare.rstrip(CLOSING)) and strip_tags(out[-1])[-1:].isdigit()
         if out and (bare[:1].isdigit() or bare[:1] in KEPT_AFTER or unit):
             out[-1] += f" {w}"
         else:

@@ -4,7 +4,7 @@ the title in the slide's title placeholder, and speaker notes with what the figu
 its numbers.
 
 Every word comes from the figure itself (its title, subtitle and captions, which its builder
-filled from core) or from i18n; the bar charts' notes read the numbers their builder attached.
+filled from core) or from i18n; the bar charts' notes read the records their build gives.
 """
 
 from __future__ import annotations

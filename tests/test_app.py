@@ -308,7 +308,7 @@ def test_a_figure_link_is_laid_out_for_the_column_as_a_page_lays_it_out():
     at.query_params["figure"] = "A1"
     at.run()
     (a1,) = page_charts(at)
-    assert a1 == json.loads(figure("A1", canvas=width_class(GUESS["desktop"]), **SPECS["A1"].defaults).figure.to_json())
+    assert a1 == json.loads(figure("A1", column=width_class(GUESS["desktop"]), **SPECS["A1"].defaults).figure.to_json())
 
 
 def test_an_unknown_figure_link_explains_itself():

@@ -27,8 +27,13 @@ def test_every_test_id_our_css_and_scripts_select_is_one_streamlits_frontend_wri
     assert not names - written, f"Streamlit no longer writes {sorted(names - written)}"
 
 
-def test_the_flag_that_leaves_the_pages_folder_mode_is_still_there():
-    """ui.state.view() sets it once when a fresh process ran a page without app.py (no public API)."""
-    from streamlit.runtime.pages_manager import PagesManager
+def test_the_flag_that_leaves_the_pages_folder_mode_is_still_streamlits_own():
+    """ui.state.view() sets it once when a fresh process ran a page without app.py (no public API):
+    Streamlit must still declare it (our own assignment would create it) and its runner read it."""
+    import inspect
 
-    assert isinstance(PagesManager.uses_pages_directory, (bool, type(None)))
+    from streamlit.runtime.pages_manager import PagesManager
+    from streamlit.runtime.scriptrunner import script_runner
+
+    assert "uses_pages_directory" in PagesManager.__annotations__
+    assert "PagesManager.uses_pages_directory" in inspect.getsource(script_runner)

@@ -57,3 +57,5 @@ def test_a_unit_stays_with_its_number():
     lines = wrap("6 requests · 6.30 GB each", 16, len)
     assert any(line.endswith("6.30 GB") or "6.30 GB " in line for line in lines), lines
     assert wrap("read 191 MB per token", 8, len)[:2] == ["read 191 MB", "per"]  # a word that is no unit breaks
+    assert "(240 GB)" in " ".join(line for line in wrap("the weights (240 GB) do not fit", 16, len) if "GB" in line)
+    assert all(not line.startswith("GB") for line in wrap("the weights (240 GB) do not fit", 16, len))

@@ -27,12 +27,12 @@ from .state import View, view
 # Figures (≈ 0.2–1.2 MB each) serve only downloads and a first serialisation; their JSON is
 # what every run needs, so that cache is the large one.
 @st.cache_resource(max_entries=2 * len(SPECS), show_spinner=False)  # every figure twice: as shown, as downloaded
-def figure(figure_id: str, theme: str = "light", font_scale: float = 1.0, canvas: int | None = None,
+def figure(figure_id: str, theme: str = "light", font_scale: float = 1.0, column: int | None = None,
            **knobs) -> Built:
     """Build a registered figure once per distinct set of knobs, look and column width (None: its
     builder's own layout, as downloads draw it). Figures are shared, not copied: nothing downstream
     mutates them (the plot component only serialises)."""
-    built = SPECS[figure_id].built(knobs, _canvas(canvas))
+    built = SPECS[figure_id].built(knobs, _canvas(column))
     return built if (theme, font_scale) == (THEME.default, FONT_SCALE.default) else looked(built, theme, font_scale)
 
 
@@ -41,18 +41,18 @@ def _canvas(column: int | None) -> Canvas:
 
 
 @st.cache_resource(max_entries=500, show_spinner=False)
-def figure_json(figure_id: str, theme: str = "light", font_scale: float = 1.0, canvas: int | None = None,
+def figure_json(figure_id: str, theme: str = "light", font_scale: float = 1.0, column: int | None = None,
                 **knobs) -> str:
     """The figure's JSON, serialised once per set of knobs, look and column width."""
-    return pio.to_json(figure(figure_id, theme, font_scale, canvas, **knobs).figure, validate=False)
+    return pio.to_json(figure(figure_id, theme, font_scale, column, **knobs).figure, validate=False)
 
 
 @st.cache_resource(max_entries=500, show_spinner=False)
-def alternative(figure_id: str, theme: str = "light", font_scale: float = 1.0, canvas: int | None = None,
+def alternative(figure_id: str, theme: str = "light", font_scale: float = 1.0, column: int | None = None,
                 **knobs) -> tuple[str, str]:
     """The chart's text alternative, from the figure the page shows: its title (the accessible
     name) and a description with the numbers core computed (figures/describe.py), in its language."""
-    built = figure(figure_id, theme, font_scale, canvas, **knobs)
+    built = figure(figure_id, theme, font_scale, column, **knobs)
     lang = knobs.get("lang", SPECS[figure_id].defaults.get("lang", LANG.default))
     return built.title, description(built, lang, knobs.get("units", "decimal"))
 
@@ -61,22 +61,22 @@ def alternative(figure_id: str, theme: str = "light", font_scale: float = 1.0, c
 # kept as JSON (0.1–1.1 MB). Its frames do not depend on the stepped knob's value within the play
 # range, so a step of that knob redraws the built animation at another step (≈ 10 ms).
 @st.cache_resource(max_entries=2 * len(PLAYS), show_spinner=False)
-def _animation(figure_id: str, theme: str = "light", font_scale: float = 1.0, canvas: int | None = None,
+def _animation(figure_id: str, theme: str = "light", font_scale: float = 1.0, column: int | None = None,
                **knobs) -> str:
-    return pio.to_json(animated(figure_id, theme, font_scale, canvas=_canvas(canvas), **knobs), validate=False)
+    return pio.to_json(animated(figure_id, theme, font_scale, canvas=_canvas(column), **knobs), validate=False)
 
 
 @st.cache_resource(max_entries=2 * len(PLAYS), show_spinner=False)
-def animation(figure_id: str, theme: str = "light", font_scale: float = 1.0, canvas: int | None = None,
+def animation(figure_id: str, theme: str = "light", font_scale: float = 1.0, column: int | None = None,
               **knobs) -> str:
     """A figure with a play control, a frame per step (publish/animation.py), as JSON, built
     once per set of knobs, look and column width and shown at the knobs' own step."""
     play = SPECS[figure_id].play
     value = knobs.get(play.knob, SPECS[figure_id].defaults[play.knob])
     if not play.lo <= value <= play.hi:  # a wider range: frames of its own
-        return _animation(figure_id, theme, font_scale, canvas, **knobs)
-    built = json.loads(_animation(figure_id, theme, font_scale, canvas, **{**knobs, play.knob: play.lo}))
-    return pio.to_json(at_step(built, value), validate=False)
+        return _animation(figure_id, theme, font_scale, column, **knobs)
+    frames = json.loads(_animation(figure_id, theme, font_scale, column, **{**knobs, play.knob: play.lo}))
+    return pio.to_json(at_step(frames, value), validate=False)
 
 
 def chart(figure_id: str, *, width: str = "stretch", **knobs) -> None:

@@ -22,8 +22,6 @@ BLOCK_GAP = 0.8  # between lane groups side by side on a slide
 
 
 @dataclass(frozen=True)
-
-
 class TextSizes:
     """How large text is against the boxes. On screen every size is the renderer's own; on a
     slide the smallest sizes are raised to one floor and all text grows by `text`, cells grow to
@@ -293,8 +291,6 @@ def diagram_ranks(d: Diagram) -> tuple[dict, dict]:
 
 
 @dataclass(frozen=True)
-
-
 class SlideLayout:
     """How a diagram is laid out on a slide: its text against its boxes, and its lane groups' rows."""
 

@@ -46,8 +46,6 @@ class Box:
 
 
 @dataclass(frozen=True)
-
-
 class Op:
     """An operator between boxes: ×, +, ⊙, =, →, softmax, mask …; `over` labels an arrow."""
 
@@ -56,8 +54,6 @@ class Op:
 
 
 @dataclass(frozen=True)
-
-
 class Diagram:
     title: str
     lanes: tuple[tuple[Box | Op, ...], ...]
