@@ -118,6 +118,9 @@ UNPRICED = {
                            "spec models them",
     "sparse_attention_config": "block-sparse attention with its own index keys (MiniMax-M3) is not priced",
 }
+# A field named like a per-layer kind or layout the import did not read (GPT-Neo's attention_types,
+# a new family's block_types): its layers may not all be attention, so the config is refused
+LAYOUT_LIKE = re.compile(r"(attn|attention)_(types?|kinds?|layers|layer_types|pattern)|(layers_)?block_types?")
 ALIASES = {"gemma3": "gemma3_text", "kimi_k2": "deepseek_v3"}  # Kimi K2 loads DeepseekV3Config
 
 
@@ -358,6 +361,9 @@ def import_config(config: dict | bytes | str, *, name: str = "custom", mtp: bool
     if (n_mtp := _mtp(r, notes, mtp)) and mtp:
         model = replace(model, layers=model.layers + _draft_layers(r, model, n_mtp))
     ignored = _ignored(config, r)
+    if layout := next((key for key in ignored if LAYOUT_LIKE.fullmatch(key.rpartition(".")[2])), None):
+        raise ConfigError(f"{layout} names layer kinds or a layout the importer does not read: it cannot tell "
+                          "which layers are attention, so it does not price them as attention")
     notes += [f"{key} is {literal}, which JSON does not allow; the import does not read it" for key in ignored
               if (literal := _non_finite(_field(config, key)))]
     return Imported(model=model, design=design, used=r.used, defaulted=r.defaulted, ignored=ignored,

@@ -89,6 +89,17 @@ def test_lfm2s_attention_indices_place_its_short_convolutions():
     assert bf16_storage(imported) == 6 * 2 * 8 * 64 * 2
 
 
+@pytest.mark.parametrize("key, value", [("attention_types", [[["global", "local"], 16]]),
+                                        ("attention_layers", ["local"] * 32), ("block_types", ["retention"] * 32),
+                                        ("attn_pattern", "LLLG")])
+def test_a_layer_kind_field_the_import_does_not_read_is_refused_by_name(key, value):
+    """GPT-Neo's local layers, a new family's block kinds: never priced as plain attention."""
+    for text in (config(**{key: value}), json.dumps({"text_config": {**LLAMA, key: value}})):
+        with pytest.raises(ConfigError, match=key):
+            import_config(text)
+    assert import_config(config(attention_dropout=0.0, attention_bias=False)).ignored  # the harmless ones pass
+
+
 def test_sparse_attention_switched_off_is_plain_attention():
     imported = import_config(config(sparse_attention_config={"use_sparse_attention": False}))
     assert bf16_storage(imported) == 32 * 2 * 8 * 128 * 2

@@ -60,9 +60,11 @@ def build_capacity(*, models: Sequence[str] = PLANNER_MODELS, context: int = 131
     names, counts, labels, hovers, plans = zip(*rows)
     room, row_px = 1.8, 52
     if canvas.narrow:  # a phone's column: more room right of the bars, their labels broken to it
-        room, row_px = 2.6, 78
+        size = TEMPLATE.layout.font.size
+        room = 2.6
         width = (canvas.screen_width - 150) * (1 - 1 / room)
-        labels = ["<br>".join(wrapped(label, width, TEMPLATE.layout.font.size)) for label in labels]
+        labels = ["<br>".join(wrapped(label, width, size)) for label in labels]
+        row_px = max(78, max(label.count("<br>") + 1 for label in labels) * LINE * size + 16)  # every line in its row
     bars = go.Bar(y=list(names), x=list(counts), orientation="h", text=list(labels), textposition="outside",
                   cliponaxis=False, marker_color=ROLE_COLOURS["main_kv"], customdata=list(hovers),
                   hovertemplate="%{customdata}<extra></extra>")
