@@ -65,8 +65,9 @@ def build_capacity(*, models: Sequence[str] = PLANNER_MODELS, context: int = 131
         width = (canvas.screen_width - 150) * (1 - 1 / room)
         labels = ["<br>".join(wrapped(label, width, size)) for label in labels]
         row_px = max(78, max(label.count("<br>") + 1 for label in labels) * LINE * size + 16)  # every line in its row
+    # constraintext: plotly would shrink a label of several lines to its bar's thickness; its row holds it
     bars = go.Bar(y=list(names), x=list(counts), orientation="h", text=list(labels), textposition="outside",
-                  cliponaxis=False, marker_color=ROLE_COLOURS["main_kv"], customdata=list(hovers),
+                  constraintext="none", cliponaxis=False, marker_color=ROLE_COLOURS["main_kv"], customdata=list(hovers),
                   hovertemplate="%{customdata}<extra></extra>")
     title = t("cap.title", lang, tp=tp, g=g.name, n=fmt_tokens(context))
     sub = t("cap.sub", lang, b=bytes_per_parameter, r=f"{reserved:.0%}", blk=block)

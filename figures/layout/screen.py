@@ -59,8 +59,6 @@ def _text_floor(fig: go.Figure) -> None:
         if a.text and "font-size" in a.text:
             a.text = _inline(a.text)
     for tr in fig.data:
-        if tr.type == "bar" and tr.text is not None:  # plotly would shrink a label to its bar's thickness
-            tr.constraintext = "none"
         if "textfont" in tr and tr.textfont.size is not None:
             sizes = tr.textfont.size
             tr.textfont.size = [max(s, SCREEN_TEXT) for s in sizes] if isinstance(sizes, (list, tuple)) \
