@@ -32,11 +32,12 @@ from numbers import Real
 
 import numpy as np
 
-from . import cost
+from . import cost, engines
 from .checks import int_at_least, whole_numbers
 from .gpus import GPU
 from .gpus import get as get_gpu
 from .models import Model
+from .parallel import Parallel, stages
 from .registry import get
 
 # Paged-KV block sizes in tokens that serving engines use (vLLM's default 16, SGLang's 64 for
@@ -88,30 +89,33 @@ def _stores_by_ratio(m: Model) -> tuple[tuple[int, Model], ...]:
 
 @dataclass(frozen=True, kw_only=True)
 class Plan:
-    """KV memory of one replica (tp GPUs) at a context: the budget, what a request holds, how many fit."""
+    """KV memory of a node (parallel.gpus GPUs) at a context: the budget, what a request holds, how many fit."""
 
     model: Model = field(repr=False)
     gpu: GPU
     context: object  # int, or an array of contexts
-    tp: int
+    parallel: Parallel
     block_tokens: int
-    weights_bytes: int  # the whole model, split evenly over the tp GPUs
+    weights_bytes: int  # the whole model
+    weights_per_gpu_bytes: int  # split over the GPUs; attention weights whole on each DP attention rank
     reserved_per_gpu_bytes: int  # activations, runtime: the reserved fraction of each GPU
     kv_budget_per_gpu_bytes: int  # what is left for KV on each GPU (0 when the weights do not fit)
-    per_request: cost.Parts  # one request's KV at context, block-rounded, one whole copy
-    kv_heads: int | None  # KV heads split over the ranks; None: every rank holds the whole cache
-    per_request_per_gpu_bytes: object  # the share of a request each GPU holds
-    max_requests: object  # ⌊budget / share⌋, int or array
+    engine: str  # "theory" (core.cost in whole blocks) or an engine of core.engines
+    per_request: cost.Parts | None  # the theory's request at context, block-rounded, one whole copy, by role
+    per_request_bytes: object  # one request, one whole copy: the theory's total or the engine's charge at tp = 1
+    kv_heads: int | None  # KV heads split over the TP ranks; None: every TP rank holds the whole cache
+    per_request_per_gpu_bytes: object  # the share of a request the most loaded GPU holds
+    max_requests: object  # dp × ⌊budget / share⌋, int or array
     notes: tuple[str, ...]
 
     @property
-    def kv_budget_bytes(self) -> int:
-        """KV budget of the whole replica."""
-        return self.kv_budget_per_gpu_bytes * self.tp
+    def tp(self) -> int:
+        return self.parallel.tp
 
     @property
-    def per_request_bytes(self):
-        return self.per_request.total
+    def kv_budget_bytes(self) -> int:
+        """KV budget of the whole node."""
+        return self.kv_budget_per_gpu_bytes * self.parallel.gpus
 
     @property
     def fits(self) -> bool:
@@ -120,26 +124,57 @@ class Plan:
 
 
 def plan(model: Model | str, context, gpu: GPU | str, weights: int, precision: cost.Precision = cost.DEPLOYED,
-         *, reserved: float = 0.1, block_tokens: int = 16, tp: int = 1) -> Plan:
-    """Plan KV memory for `model` at context N on tp × `gpu`, `weights` bytes of weights in all."""
+         *, reserved: float = 0.1, block_tokens: int = 16, tp: int = 1, parallel: Parallel | None = None,
+         attention_weights: int = 0, engine: str = "theory") -> Plan:
+    """Plan KV memory for `model` at context N on a node of `gpu`s, `weights` bytes of weights in all
+    (`attention_weights` of them the attention's, whole on each DP attention rank), spread as
+    `parallel` (default: tp GPUs of tensor parallelism), a request's cache as `engine` allocates it
+    (`block_tokens` its --block-size or --page-size where its kernels allow)."""
     m, g = get(model), get_gpu(gpu)
-    tp = int_at_least("tp", tp)
+    par = parallel or Parallel(tp=int_at_least("tp", tp))
     reserve = round(g.memory_bytes * _real("reserved", reserved, at_least=0, below=1))
     weights = math.ceil(_real("weights", weights, at_least=0))
-    weights_per_gpu = -(-weights // tp)
-    left = g.memory_bytes - reserve - weights_per_gpu
-    per_request = request_bytes(m, context, precision, block_tokens)
+    per_gpu = weights_per_gpu(weights, math.ceil(_real("attention_weights", attention_weights, at_least=0)), par)
+    left = g.memory_bytes - reserve - per_gpu
     heads = kv_heads(m)
-    share = _share(per_request.total - per_request.state, heads, tp) + _state_share(per_request.state, tp)
+    if engine == "theory":
+        per_request = request_bytes(m, context, precision, block_tokens)
+        whole = per_request.total
+    else:
+        per_request = None
+        whole = engines.allocation(m, context, precision, engine, block=block_tokens).charge
+    parts = stages(m, par.pp) if par.pp > 1 else (m,)
+    shares = [_rank_share(s, context, precision, block_tokens, par.tp, engine) for s in parts]
+    share = np.maximum.reduce(shares) if np.ndim(context) else max(shares)
     budget = max(left, 0)
-    notes = [_split_note(heads, tp)]
+    notes = [_split_note(heads, par.tp)]
     if left <= 0:
-        notes.append(f"the weights ({weights_per_gpu:,} B a GPU) and the reserve ({reserve:,} B) leave no room "
+        notes.append(f"the weights ({per_gpu:,} B a GPU) and the reserve ({reserve:,} B) leave no room "
                      f"in the {g.memory_bytes:,} B of each GPU (short by {-left:,} B): no request fits")
-    return Plan(model=m, gpu=g, context=context, tp=tp, block_tokens=block_tokens, weights_bytes=weights,
-                reserved_per_gpu_bytes=reserve, kv_budget_per_gpu_bytes=budget, per_request=per_request,
-                kv_heads=heads, per_request_per_gpu_bytes=share, max_requests=_like(budget // share, context),
+    return Plan(model=m, gpu=g, context=context, parallel=par, block_tokens=block_tokens, weights_bytes=weights,
+                weights_per_gpu_bytes=per_gpu, reserved_per_gpu_bytes=reserve, kv_budget_per_gpu_bytes=budget,
+                engine=engine, per_request=per_request, per_request_bytes=_like(whole, context), kv_heads=heads,
+                per_request_per_gpu_bytes=share, max_requests=_like(budget // share * par.dp, context),
                 notes=tuple(notes))
+
+
+def weights_per_gpu(weights: int, attention: int, par: Parallel) -> int:
+    """Weights on each GPU: all of them split over tp × pp; with DP attention the attention's whole on
+    each of the dp ranks and the rest split over every GPU."""
+    if attention > weights:
+        raise ValueError(f"attention weights ({attention:,} B) exceed the weights ({weights:,} B)")
+    if par.dp == 1:
+        return -(-weights // (par.tp * par.pp))
+    return -(-attention // (par.tp * par.pp)) + -(-(weights - attention) // par.gpus)
+
+
+def _rank_share(m: Model, context, precision: cost.Precision, block_tokens: int, tp: int, engine: str):
+    """What one of tp ranks holds of a request to `m` (a whole model or one pipeline stage): the theory's KV
+    split by heads (or whole) and its states by tp, or what the engine allocates on a rank."""
+    if engine != "theory":
+        return engines.allocation(m, context, precision, engine, tp=tp, block=block_tokens).charge
+    held = request_bytes(m, context, precision, block_tokens)
+    return _share(held.total - held.state, kv_heads(m), tp) + _state_share(held.state, tp)
 
 
 def read_floor_seconds(model: Model | str, context, precision: cost.Precision, bandwidth_bytes_per_s: float,

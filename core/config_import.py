@@ -242,7 +242,7 @@ class _Reader:
     """The language model's fields, with the family's defaults; records what it reads."""
 
     def __init__(self, fields: dict, prefix: str, family: str):
-        self.fields, self.prefix = fields, prefix
+        self.fields, self.prefix, self.family = fields, prefix, family
         self.config_class, self.defaults = FAMILIES.get(family, ("", {}))
         self.used: dict[str, object] = {}
         self.defaulted: dict[str, tuple[object, str]] = {}
@@ -366,8 +366,8 @@ def import_config(config: dict | bytes | str, *, name: str = "custom", mtp: bool
                           "which layers are attention, so it does not price them as attention")
     notes += [f"{key} is {literal}, which JSON does not allow; the import does not read it" for key in ignored
               if (literal := _non_finite(_field(config, key)))]
-    return Imported(model=model, design=design, used=r.used, defaulted=r.defaulted, ignored=ignored,
-                    notes=tuple(notes), draft=n_mtp)
+    return Imported(model=replace(model, family=r.family), design=design, used=r.used, defaulted=r.defaulted,
+                    ignored=ignored, notes=tuple(notes), draft=n_mtp)
 
 
 def _mla(r: _Reader, notes: list[str]):

@@ -262,6 +262,7 @@ class Model:
     pool_block_size: int = 0  # entries per candidate block (config candidate_block_size)
     state: State | None = None  # what each STATE_KINDS layer holds per sequence
     parameters: int = 0  # total parameters, for weights' memory; 0 where none is published
+    family: str = ""  # the config's model_type, as serving engines recognise the architecture
     source: str = ""  # the config's URL, or a citation
 
     @cached_property
@@ -368,17 +369,17 @@ MODELS: dict[str, Model] = {
                         head_dim=_V2.v_head_dim),
               cache=(Cache("main_kv", mha_entry, "bf16"),),
               source="DeepSeek-V2 report (arXiv:2405.04434), Table 1: V2's heads with full keys and values"),
-        Model(id="v2", name="V2", layers=tuple(Layer("MLA") for _ in range(60)), dims=_V2,
+        Model(id="v2", family="deepseek_v2", name="V2", layers=tuple(Layer("MLA") for _ in range(60)), dims=_V2,
               cache=(Cache("main_kv", mla_entry, "bf16"),),
               parameters=236_000_000_000, source=f"{_HF}/DeepSeek-V2/blob/main/config.json"),
-        Model(id="v3", name="V3", layers=tuple(Layer("MLA") for _ in range(61)), dims=_V3,
+        Model(id="v3", family="deepseek_v3", name="V3", layers=tuple(Layer("MLA") for _ in range(61)), dims=_V3,
               cache=(Cache("main_kv", mla_entry, "bf16"),),
               parameters=671_000_000_000, source=f"{_GH}/DeepSeek-V3/blob/main/inference/configs/config_671B.json"),
-        Model(id="v3.2", name="V3.2", layers=tuple(Layer("DSA") for _ in range(61)), dims=_V32,
+        Model(id="v3.2", family="deepseek_v32", name="V3.2", layers=tuple(Layer("DSA") for _ in range(61)), dims=_V32,
               cache=(Cache("main_kv", mla_entry, "fp8"), Cache("index_key", index_entry, "fp8")),
               index_topk=2048, parameters=671_000_000_000,
               source=f"{_GH}/DeepSeek-V3.2-Exp/blob/main/inference/config_671B_v3.2.json"),
-        Model(id="v4-flash", name="V4-Flash", layers=_v4_flash_layers(), dims=_V4_FLASH,
+        Model(id="v4-flash", family="deepseek_v4", name="V4-Flash", layers=_v4_flash_layers(), dims=_V4_FLASH,
               cache=(Cache("main_kv", v4_entry, "fp8"), Cache("index_key", index_entry, "fp4"),
                      Cache("local_kv", v4_entry, "fp8")),
               index_topk=512, window=128, parameters=284_000_000_000,

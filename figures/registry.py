@@ -21,9 +21,11 @@ import plotly.graph_objects as go
 from core import MODELS, local_kv
 from core import gpus as G
 from core.capacity import BLOCK_TOKENS
+from core.engines import ENGINES
 from core.mechanisms.mla import MLADims
 from core.mechanisms.numerics import PRECISIONS as CALC_PRECISIONS
 from core.open_models import OPEN_MODELS
+from core.parallel import MODES as PARALLEL_MODES
 from core.variants import VARIANTS
 from i18n import t
 
@@ -287,7 +289,11 @@ _SPECS = (
                      show=lambda b, lang: t(f"cap.weights.{b:g}", lang)),
           FloatKnob("reserved", 0.0, 0.9, 0.05, label="cap.reserved", help="cap.reserved.help"),
           ChoiceKnob("block", choices=BLOCK_TOKENS, label="cap.block", help="cap.block.help",
-                     widget="select_slider"), LANG, UNITS),
+                     widget="select_slider"),
+          ChoiceKnob("parallel", choices=PARALLEL_MODES, label="cap.parallel", help="cap.parallel.help", widget="radio",
+                     show=lambda mode, lang: t(f"cap.mode.{mode}", lang)),
+          ChoiceKnob("engine", choices=ENGINES, label="cap.engine", help="cap.engine.help", widget="radio",
+                     show=lambda engine, lang: t(f"eng.{engine}", lang)), LANG, UNITS),
     _spec("read-floor", build_read_floor, "floor.title", models(ALL_MODELS, imports=True), PRECISION, *GPU_KNOBS,
           _int("batch", 1, 1000, "batch", "floor.batch"), LANG),
     _spec("reconciliation", build_reconciliation, "rec.title",

@@ -12,6 +12,8 @@ from core import DEPLOYED, Precision, get
 from core import gpus as G
 from core.capacity import plan, read_floor_seconds, weights_bytes
 from core.cost import fitted
+from core.engines import EngineError
+from core.parallel import MODES, Parallel, attention_parameters
 from core.units import fmt_bytes, fmt_tokens
 from i18n import model_name, t
 
@@ -26,6 +28,9 @@ TITLE_PX = TEMPLATE.layout.title.font.size  # plotly spaces a title's lines, a s
 PLANNER_MODELS = ("v3.2", "v4-flash", "v4.1-flash", "llama-3.1-8b", "qwen3-32b", "gemma-3-4b", "gpt-oss-120b",
                   "kimi-k2")
 BYTES_PER_PARAMETER = (2.0, 1.0, 0.5)  # BF16, FP8, FP4 weights
+RECORD_KEYS = ("model", "context", "gpu", "parallel", "tp", "pp", "dp", "engine", "block", "weights_bytes",
+               "weights_per_gpu_bytes", "kv_budget_per_gpu_bytes", "per_request_bytes", "per_request_per_gpu_bytes",
+               "max_requests")
 DASHES = ("solid", "dash", "dot", "dashdot", "longdash", "longdashdot")
 
 
@@ -41,60 +46,101 @@ def _name(model_id: str, lang: str) -> str:
 def build_capacity(*, models: Sequence[str] = PLANNER_MODELS, context: int = 131072,
                    precision: Precision = DEPLOYED, gpu: str = "h200", memory_gb: float = 141.0,
                    bandwidth_tb: float = 4.8, bytes_per_parameter: float = 1.0, reserved: float = 0.1,
-                   block: int = 16, tp: int = 8, lang: str = "ko", units: str = "decimal",
-                   canvas: Canvas = NATIVE) -> Chart:
-    """Concurrent requests at `context` on tp GPUs, per model: the KV budget left after the
-    weights and a reserve, over one request's cache in whole blocks (local KV included)."""
+                   block: int = 16, tp: int = 8, parallel: str = "tp", engine: str = "theory", lang: str = "ko",
+                   units: str = "decimal", canvas: Canvas = NATIVE) -> Chart:
+    """Concurrent requests at `context` on a node of tp GPUs spread one way (core.parallel.MODES), per
+    model: the KV budget left after the weights and a reserve, over one request's cache in whole blocks
+    (local KV included), as `engine` allocates it. A row says why where its count is 0, where another
+    way of spreading the node changes it more than 2×, and where the model has no published weights."""
     if not models:
         raise ValueError("need at least one model")
     g = gpu_of(gpu, memory_gb, bandwidth_tb)
     rows = []
     for m in models:
-        parameters = get(m).parameters  # 0 where no count is published: the weights are left out, and said so
-        weights = weights_bytes(parameters, bytes_per_parameter) if parameters else 0
-        p = plan(m, context, g, weights, fitted(m, precision), reserved=reserved, block_tokens=block, tp=tp)
-        label = (t("cap.row", lang, n=f"{p.max_requests:,}", b=fmt_bytes(p.per_request_bytes, units))
-                 if p.fits else t("cap.nofit", lang, w=fmt_bytes(p.weights_bytes, units)))
-        rows.append((_name(m, lang), p.max_requests, label if parameters else f"{label}<br>{t('cap.noparams', lang)}",
-                     _hover(p, lang, units), p))
+        every = {mode: _plan(m, context, precision, g, bytes_per_parameter, reserved, block, Parallel.mode(mode, tp),
+                             engine, lang) for mode in MODES}
+        p = every[parallel]
+        if isinstance(p, str):  # this engine or this way of spreading cannot serve the model: the row says why
+            rows.append((_name(m, lang), 0, p, p, None))
+            continue
+        lines = [_count(p, lang, units), *_why(p, every, lang)]
+        rows.append((_name(m, lang), p.max_requests, "<br>".join(lines), _hover(p, lang, units), p))
     names, counts, labels, hovers, plans = zip(*rows)
     room, row_px = 1.8, 52
+    size = TEMPLATE.layout.font.size
     if canvas.narrow:  # a phone's column: more room right of the bars, their labels broken to it
-        size = TEMPLATE.layout.font.size
         room = 2.6
         width = (canvas.screen_width - 150) * (1 - 1 / room)
         labels = ["<br>".join(wrapped(label, width, size)) for label in labels]
-        row_px = max(78, max(label.count("<br>") + 1 for label in labels) * LINE * size + 16)  # every line in its row
+    row_px = max(52 if not canvas.narrow else 78, max(label.count("<br>") + 1 for label in labels) * LINE * size + 16)
     # constraintext: plotly would shrink a label of several lines to its bar's thickness; its row holds it
     bars = go.Bar(y=list(names), x=list(counts), orientation="h", text=list(labels), textposition="outside",
                   constraintext="none", cliponaxis=False, marker_color=ROLE_COLOURS["main_kv"], customdata=list(hovers),
                   hovertemplate="%{customdata}<extra></extra>")
     title = t("cap.title", lang, tp=tp, g=g.name, n=fmt_tokens(context))
     sub = t("cap.sub", lang, b=bytes_per_parameter, r=f"{reserved:.0%}", blk=block)
-    assumed = _replication_note(plans, tp, lang, canvas)
+    assumed = _mode_note(Parallel.mode(parallel, tp), parallel, engine, lang, canvas)
     height = 140 + row_px * len(rows) + len(assumed) * LINE * TITLE_PX
     return Chart(go.Figure(bars, layout=dict(
         template="kv_atlas", title=title_at_top(heading(title, "<br>".join((sub, *assumed))), height, TITLE_PX),
         height=height, margin=dict(l=10, r=40, t=90 + len(assumed) * LINE * TITLE_PX, b=10), showlegend=False,
         xaxis=dict(title=dict(text=t("cap.x", lang)), range=[0, max(max(counts), 1) * room], rangemode="tozero"),
-        yaxis=dict(autorange="reversed"))), tuple(_record(p) for p in plans))
+        yaxis=dict(autorange="reversed"))), tuple(_record(m, p, engine) for m, p in zip(models, plans)))
 
 
-def _replication_note(plans, tp: int, lang: str, canvas: Canvas) -> list[str]:
-    """The assumption that moves the count most, as subtitle lines (broken for the builder's own width;
-    on a page, figures.layout.screen breaks it to the column): under tensor parallelism every GPU holds a whole copy of
-    a latent cache, where data-parallel attention would keep each request on one GPU — up to tp times
-    as many requests. Only when some model's cache has no heads to split, and tp > 1."""
-    if tp < 2 or all(p.kv_heads for p in plans):
-        return []
-    note = t("cap.tp", lang, tp=tp)
+def _plan(model: str, context: int, precision: Precision, g: G.GPU, bytes_per_parameter: float, reserved: float,
+          block: int, parallel: Parallel, engine: str, lang: str):
+    """One model's plan, or why it has none (an engine that does not serve it, more stages than layers); no
+    published parameter count: the weights are left out (and the row says so)."""
+    parameters = get(model).parameters
+    weights = weights_bytes(parameters, bytes_per_parameter) if parameters else 0
+    attention = weights_bytes(attention_parameters(model), bytes_per_parameter) if parameters else 0
+    try:
+        return plan(model, context, g, weights, fitted(model, precision), reserved=reserved, block_tokens=block,
+                    parallel=parallel, attention_weights=min(attention, weights), engine=engine)
+    except EngineError as e:
+        return t(f"eng.none.{e.why}", lang, e=t(f"eng.{engine}", lang))
+    except ValueError:  # more pipeline stages than layers
+        return t("cap.unpriced.pp", lang, n=parallel.pp, layers=get(model).n_layers)
+
+
+def _count(p, lang: str, units: str) -> str:
+    """The count and what a request takes; where none fits, why."""
+    if not p.fits:
+        return t("cap.nofit", lang, w=fmt_bytes(p.weights_per_gpu_bytes, units),
+                 r=fmt_bytes(p.reserved_per_gpu_bytes, units))
+    if not p.max_requests:
+        return t("cap.zero", lang, left=fmt_bytes(p.kv_budget_per_gpu_bytes, units),
+                 r=fmt_bytes(p.per_request_per_gpu_bytes, units))
+    return t("cap.row", lang, n=f"{p.max_requests:,}", b=fmt_bytes(p.per_request_bytes, units))
+
+
+def _why(p, every: dict, lang: str) -> list[str]:
+    """What the row's count rests on: another way of spreading the node that changes it more than 2×,
+    and weights left out."""
+    lines = []
+    for mode, other in every.items():
+        if isinstance(other, str) or other is p:
+            continue
+        n, base = other.max_requests, p.max_requests
+        if n > 2 * base or 2 * n < base:
+            lines.append(t("cap.other", lang, mode=t(f"cap.mode.{mode}", lang), n=f"{n:,}"))
+    if not p.model.parameters:
+        lines.append(t("cap.noparams", lang))
+    return lines
+
+
+def _mode_note(par: Parallel, mode: str, engine: str, lang: str, canvas: Canvas) -> list[str]:
+    """How the node is spread, and by which allocation, as subtitle lines (broken for the builder's own width;
+    on a page, figures.layout.screen breaks it to the column)."""
+    note = t(f"cap.how.{mode}", lang, mode=par.name) + " · " + t(f"cap.engine.{engine}", lang)
     return [note] if canvas.screen_width else wrapped(note, NOTE_WIDTH, TITLE_PX * SUP)
 
 
 def _hover(p, lang: str, units: str) -> str:
     """Where a row's number comes from: weights, the KV budget per GPU, a request's share of it."""
-    return t("cap.hover", lang, w=fmt_bytes(p.weights_bytes, units), kv=fmt_bytes(p.kv_budget_per_gpu_bytes, units),
-             r=fmt_bytes(p.per_request_per_gpu_bytes, units),
+    return t("cap.hover", lang, w=fmt_bytes(p.weights_per_gpu_bytes, units),
+             kv=fmt_bytes(p.kv_budget_per_gpu_bytes, units), r=fmt_bytes(p.per_request_per_gpu_bytes, units),
              split=t("cap.split", lang, h=p.kv_heads) if p.kv_heads else t("cap.replicated", lang))
 
 
@@ -102,10 +148,15 @@ def _floor_us(model: str, n, precision: Precision, g: G.GPU, batch: int, tp: int
     return read_floor_seconds(model, n, fitted(model, precision), g.bandwidth_bytes_per_s, batch, tp) * 1e6
 
 
-def _record(p) -> dict:
-    return {"model": p.model.id, "context": int(p.context), "gpu": p.gpu.name, "tp": p.tp, "block": p.block_tokens,
-            "weights_bytes": p.weights_bytes, "kv_budget_per_gpu_bytes": p.kv_budget_per_gpu_bytes,
-            "per_request_bytes": int(p.per_request_bytes), "max_requests": int(p.max_requests)}
+def _record(model: str, p, engine: str) -> dict:
+    """A row's numbers for the CSV and JSON downloads (None where the engine or the spread cannot serve it)."""
+    if p is None:
+        return dict.fromkeys(RECORD_KEYS) | {"model": model, "engine": engine}
+    return {"model": p.model.id, "context": int(p.context), "gpu": p.gpu.name, "parallel": p.parallel.name,
+            "tp": p.parallel.tp, "pp": p.parallel.pp, "dp": p.parallel.dp, "engine": p.engine,
+            "block": p.block_tokens, "weights_bytes": p.weights_bytes, "weights_per_gpu_bytes": p.weights_per_gpu_bytes,
+            "kv_budget_per_gpu_bytes": p.kv_budget_per_gpu_bytes, "per_request_bytes": int(p.per_request_bytes),
+            "per_request_per_gpu_bytes": int(p.per_request_per_gpu_bytes), "max_requests": int(p.max_requests)}
 
 
 def build_read_floor(*, models: Sequence[str] = PLANNER_MODELS, precision: Precision = DEPLOYED,

@@ -1,0 +1,517 @@
+"""What vLLM and SGLang allocate for a model, beside the theory of `core.cost`.
+
+The theory counts entries: each layer's bytes per token, windows, states. An engine allocates
+pages: whole blocks of tokens per layer, byte layouts of its own, pools whose split is fixed before
+the first request, states in slots. `allocation(model, n, precision, engine)` gives, for one
+request at context n on one GPU rank, what each kind of layer holds under the engine, the share of
+the KV budget the request takes, and every way the engine departs from the theory for this model,
+each a `Rule` that names the engine's file and lines.
+
+Read from the engines' released source (the git snapshots were too large to fetch):
+vLLM 0.34.0 (its PyPI wheel; vllm/_version.py: commit 62d4bc3c7) and SGLang 0.5.23 (its PyPI
+wheel, which records no commit; paths are the repository's, under python/). Defaults are each
+engine's on a Hopper GPU (H100, H200): SGLang picks FlashAttention 3 there (pages of 1 token),
+vLLM FlashMLA for MLA. Not priced, and said so by a rule where it applies: CUDA graphs, activations
+and the runtime (the planner's reserve), an engine's admission reserves, V4's compressor states.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from fractions import Fraction
+
+import numpy as np
+
+from . import cost
+from . import formats as F
+from .checks import int_at_least, one_of, whole_numbers
+from .models import ATTENTION_KINDS, Model
+from .registry import get
+
+ENGINES = ("theory", "vllm", "sglang")
+VLLM = "vLLM 0.34.0 (commit 62d4bc3c7)"
+SGLANG = "SGLang 0.5.23 (release wheel, no commit recorded)"
+V4_KINDS = ("CSA", "HCA")
+FULL_WINDOWS = 1 << 30  # a context past every window
+
+
+@dataclass(frozen=True)
+class Rule:
+    """One way an engine's allocation departs from the theory: what (i18n's eng.<id>) and where."""
+
+    id: str
+    engine: str
+    source: str  # file:lines in the engine's source at the release read
+
+    @property
+    def release(self) -> str:
+        return VLLM if self.engine == "vllm" else SGLANG
+
+
+def _rules(engine: str, *rows: tuple[str, str]) -> dict[str, Rule]:
+    return {rid: Rule(rid, engine, src) for rid, src in rows}
+
+
+VLLM_RULES = _rules(
+    "vllm",
+    ("block", "vllm/config/cache.py:185 (DEFAULT_BLOCK_SIZE = 64); kernels' block sizes "
+              "vllm/platforms/interface.py:759-800"),
+    ("dsa-block", "vllm/v1/attention/backends/mla/flashmla_sparse.py:165-173, mla/indexer.py:237-238 (64)"),
+    ("v4-block", "vllm/models/deepseek_v4/sparse_mla.py:60-61 (256); mla/sparse_swa.py:76-150 (window: 64)"),
+    ("mla-fp8", "vllm/model_executor/layers/attention/mla_attention.py:490 (576 values, per-tensor scale)"),
+    ("dsa-fp8", "vllm/v1/attention/backend.py:1017-1018 (fp8_ds_mla: 656 B); mla_attention.py:367-377"),
+    ("index-fp8", "vllm/model_executor/models/deepseek_v2.py:724-736 (k cache 128 + 4 B, uint8)"),
+    ("v4-layout", "vllm/models/deepseek_v4/attention.py:95-124, 817-840 (584 B, pages rounded to 576 B)"),
+    ("v4-index", "vllm/models/deepseek_v4/attention.py:868-883, 976-993 (132 B or MXFP4 68 B, pages of 576 B)"),
+    ("v4-compressor", "vllm/models/deepseek_v4/compressor.py:139-197 (FP32 states in sliding pages)"),
+    ("v4-packed", "vllm/v1/core/kv_cache_planning.py:620-648, 958-1085 (one block size for every group)"),
+    ("fp8-scale", "vllm/model_executor/layers/attention/attention.py:148-165 (one K and V scale a layer)"),
+    ("window", "vllm/v1/core/single_type_kv_cache_manager.py:1153-1188 (blocks behind the window freed)"),
+    ("window-reserve", "vllm/v1/kv_cache_interface.py:951-958 (W − 1 + in-flight tokens, for admission)"),
+    ("no-hybrid", "vllm/v1/core/kv_cache_planning.py:783-856 (sliding layers promoted to full attention)"),
+    ("groups", "vllm/v1/core/kv_cache_planning.py:462-602 (group size; 'Add %d padding layers')"),
+    ("state-page", "vllm/platforms/interface.py:1088-1140 (attention block raised, state page padded)"),
+    ("state-pages", "vllm/v1/kv_cache_interface.py:1168-1174; layers/mamba/mamba_mixer2.py:1089-1099"),
+    ("shared", "vllm/v1/worker/gpu/attn_utils.py:140-147 (a shared layer allocates nothing)"),
+    ("budget", "vllm/v1/worker/utils.py:742-743; config/cache.py:495-501; v1/worker/gpu_worker.py:715-780"),
+    ("log", "vllm/v1/core/kv_cache_utils.py:1082-1175 (KV cache size = max concurrency × max_model_len)"),
+)
+SGLANG_RULES = _rules(
+    "sglang",
+    ("page", "sglang/srt/arg_groups/overrides.py:1341-1363 (page_size 1); model_executor/pool_configurator.py:"
+             "637-653 (tokens floored to pages)"),
+    ("dsa-page", "sglang/srt/arg_groups/model_overrides/deepseek_v2.py:160-175 (64 × index_kpool)"),
+    ("v4-page", "sglang/srt/arg_groups/model_overrides/deepseek_v4.py:51-61 (256)"),
+    ("mla-fp8", "sglang/srt/mem_cache/memory_pool.py:4793-4797 (576 values, per-layer scale)"),
+    ("dsa-fp8", "sglang/srt/mem_cache/kv_cache_configurator.py:3458-3472 (512 + 16 + 128 = 656 B)"),
+    ("index-fp8", "sglang/srt/model_executor/pool_configurator.py:567-573 (128 + 4 B)"),
+    ("v4-layout", "sglang/srt/mem_cache/deepseek_v4_memory_pool.py:295-318; kernels/ops/attention/dsv4/"
+                  "kv_layout.py:103-105 (584 B, pages rounded to 576 B)"),
+    ("v4-pools", "sglang/srt/model_executor/pool_configurator.py:1046, 1437-1497 (window pool 0.1 of the tokens)"),
+    ("v4-compressor", "sglang/srt/model_executor/pool_configurator.py:1509-1543 (compress-state rings)"),
+    ("fp8-scale", "sglang/srt/layers/radix_attention.py:94-97 (one K and V scale a layer)"),
+    ("swa-pool", "sglang/srt/model_executor/pool_configurator.py:797-803, 880-881 (window pool 0.8 of the "
+                 "tokens); arg_groups/fields/schedule.py:150-161"),
+    ("swa-evict", "sglang/srt/managers/schedule_batch.py:4068-4122 (freed a page at a time, every 128 tokens)"),
+    ("no-swa-pool", "sglang/srt/configs/model_config.py:1215-1218, 2651-2699; model_overrides/"
+                    "gemma2_gemma3.py:13-26 (sliding layers get the whole context)"),
+    ("state-pool", "sglang/srt/mem_cache/kv_cache_configurator.py:3350-3385 (0.9 / 1.9 of the budget); "
+                   "fields/schedule.py:220-226"),
+    ("state-slots", "sglang/srt/mem_cache/kv_cache_configurator.py:227, 3135-3150 (3 slots a running request)"),
+    ("state-fp32", "sglang/srt/configs/mamba_utils.py:68-71, 116-125 (SSM state FP32)"),
+    ("shared", "sglang/srt/models/gemma3n_causal.py:374-385; model_runner_components/layer_setup.py:214-220"),
+    ("extra-page", "sglang/srt/mem_cache/memory_pool.py:2574, 4865-4867 (one more page a layer, from the slack)"),
+    ("budget", "sglang/srt/mem_cache/kv_cache_configurator.py:2990-3060; arg_groups/memory_hook.py:47-345"),
+)
+RULES = {"vllm": VLLM_RULES, "sglang": SGLANG_RULES}
+
+VLLM_BLOCK = 64  # vllm/config/cache.py:185
+SGLANG_PAGE = 1  # sglang overrides.py:1341-1363
+DSA_BLOCK = 64  # both engines' sparse MLA and indexer pages
+V4_BLOCK = 256  # both engines' V4 pages (vLLM's window cache: 64)
+VLLM_V4_WINDOW_BLOCK = 64
+V4_ALIGN = 576  # a V4 page's bytes round up to a multiple of this (FP8 layouts)
+VLLM_KERNEL_MULTIPLE = 16  # FlashAttention, Triton: MultipleOf(16)
+VLLM_MLA_STATE_ALIGN = 128  # the least kernel alignment for an MLA hybrid's block (interface.py:1100)
+SGLANG_SWA_RATIO = Fraction(8, 10)  # swa_full_tokens_ratio
+SGLANG_V4_SWA_RATIO = Fraction(1, 10)  # DSV4_DEFAULT_SWA_FULL_TOKENS_RATIO
+SGLANG_STATE_RATIO = Fraction(9, 10)  # mamba_full_memory_ratio: states get 0.9 / 1.9 of the budget
+SGLANG_STATE_SLOTS = 3  # MAMBA_CACHE_SIZE_MAX_RUNNING_REQUESTS_RATIO
+SGLANG_EVICT = 128  # SGLANG_SWA_EVICTION_INTERVAL
+# model types whose sliding layers SGLang keeps in a window pool (configs/model_config.py:2651-2699)
+SGLANG_SWA_FAMILIES = frozenset({"gpt_oss", "llama4", "llama4_text", "gemma4", "gemma4_text", "mimo_v2_flash",
+                                 "deepseek_v4", "step3p5"})
+
+
+class EngineError(ValueError):
+    """A model or precision the engine's rules here do not price; `why` names which (i18n's eng.none.<why>)."""
+
+    def __init__(self, message: str, why: str):
+        super().__init__(message)
+        self.why = why
+
+
+@dataclass(frozen=True)
+class Held:
+    """What `layers` alike layers hold for one request on one rank: `blocks` blocks of `tokens`
+    tokens, each `page` bytes a layer, drawn from `pool`."""
+
+    what: str  # full | window | state | index | compressed m=4 …
+    layers: int
+    tokens: int  # tokens a block spans (0: a state slot)
+    page: int  # bytes a layer's block takes, padding included
+    blocks: object  # blocks held at the context (int or array)
+    pool: str = "kv"
+
+    @property
+    def nbytes(self):
+        return self.layers * self.page * self.blocks
+
+    @property
+    def per_token(self) -> Fraction:
+        """Bytes a long context adds per token: a growing part's page over its span; 0 for a window or state."""
+        return Fraction(self.layers * self.page, self.tokens) if self.what not in ("window", "state") else Fraction(0)
+
+
+@dataclass(frozen=True)
+class Allocation:
+    """One request at context n on one rank, as `engine` allocates it."""
+
+    engine: str
+    model: Model
+    context: object
+    held: tuple[Held, ...]
+    shares: tuple[tuple[str, Fraction], ...]  # each pool's fixed share of the KV budget
+    rules: tuple[Rule, ...]
+
+    def pool_bytes(self, pool: str):
+        return sum((h.nbytes for h in self.held if h.pool == pool), start=self.context * 0)
+
+    @property
+    def charge(self):
+        """Bytes of the whole KV budget one request takes: its largest need of a pool over that pool's share
+        (with one pool, what it holds)."""
+        return np.maximum.reduce([-(-self.pool_bytes(p) * s.denominator // s.numerator) for p, s in self.shares]) \
+            if np.ndim(self.context) else max(-(-self.pool_bytes(p) * s.denominator // s.numerator)
+                                               for p, s in self.shares)
+
+    @property
+    def per_token(self) -> Fraction:
+        """Bytes of the budget a long context adds per token (the binding pool's growth over its share)."""
+        grows = {p: sum((h.per_token for h in self.held if h.pool == p), start=Fraction(0)) for p, _ in self.shares}
+        return max(g / s for (p, s), g in zip(self.shares, grows.values()))
+
+
+def allocation(model: Model | str, n, precision: cost.Precision = cost.DEPLOYED, engine: str = "vllm", *,
+               tp: int = 1, block: int | None = None, hybrid: bool = True) -> Allocation:
+    """What `engine` allocates for one request at context n on one of tp ranks. `block`: the user's
+    --block-size (vLLM) or --page-size (SGLang), None for the engine's default; a kernel that needs
+    another size overrides it, as the engine does. `hybrid`: vLLM's hybrid KV cache manager on (its
+    default); off, sliding layers hold the whole context."""
+    one_of("engine", engine, ENGINES[1:])
+    m = get(model)
+    n = whole_numbers("context length", n, 1)
+    tp = int_at_least("tp", tp)
+    if block is not None:
+        int_at_least("block", block)
+    if any(ly.kind == "CSA2" for ly in m.layers):
+        raise EngineError(f"{m.name}: CSA2 layers (shared KV and selections) are in neither engine's release read",
+                          "csa2")
+    p = cost.fitted(m, precision)
+    build = _vllm if engine == "vllm" else _sglang
+    held, shares, rules = build(m, n, p, tp, block, hybrid)
+    ctx = int(n) if np.ndim(n) == 0 else n
+    held = tuple(replace(h, blocks=int(h.blocks) if np.ndim(n) == 0 else h.blocks) for h in held if h.layers)
+    return Allocation(engine, m, ctx, held, shares, tuple(dict.fromkeys(rules)))
+
+
+# --- bytes a token takes in each kind of layer, on one rank --------------------------------
+
+
+def _kv_heads(m: Model, sliding: bool) -> tuple[int, int, int]:
+    d = m.dims
+    kv, k = d.num_key_value_heads or d.num_attention_heads, d.head_dim or d.hidden_size // d.num_attention_heads
+    v = d.v_head_dim or k
+    if sliding:
+        kv, k = d.swa_num_key_value_heads or kv, d.swa_head_dim or k
+        v = d.swa_v_head_dim or (k if d.swa_head_dim else v)
+    return kv, k, v
+
+
+def _gqa_token(m: Model, sliding: bool, element: int, tp: int) -> int:
+    """K and V of the KV heads one rank holds: max(1, heads // tp), as both engines split them
+    (vllm/config/model.py:1683-1703; sglang configs/model_config.py:1700-1711)."""
+    kv, k, v = _kv_heads(m, sliding)
+    return max(1, kv // tp) * (k + v) * element
+
+
+def _element(p: cost.Precision, m: Model, role: str) -> int:
+    """The engine's element size for a role: 2 in BF16, 1 in any FP8 (a per-layer scale, none in the pages)."""
+    name = p.of(m.component(role))
+    if name == "fp4":
+        raise EngineError(f"{m.name}: FP4 {role.replace('_', ' ')} is not a KV cache dtype either engine offers here",
+                          "fp4")
+    return 2 if name == "bf16" else 1
+
+
+def _mla_token(m: Model, p: cost.Precision, engine: str, dsa: bool, rules: list[Rule]) -> int:
+    """MLA's latent and RoPE key: 576 values in BF16; in FP8, a sparse (DSA) model's scaled layout (656 B),
+    a dense one's 576 B with one scale a layer."""
+    d, R = m.dims, RULES[engine]
+    n = d.kv_lora_rank + d.qk_rope_head_dim
+    if _element(p, m, "main_kv") == 2:
+        return 2 * n
+    rules.append(R["dsa-fp8" if dsa else "mla-fp8"])
+    return F.mla_fp8(d.kv_lora_rank, d.qk_rope_head_dim).nbytes if dsa else n
+
+
+def _index_token(m: Model, p: cost.Precision, engine: str, rules: list[Rule], v4: bool = False) -> int:
+    """An indexer key: FP8 with an FP32 scale per 128 whatever the cache dtype (V4: MXFP4 where chosen)."""
+    n = m.dims.index_head_dim
+    if v4 and p.of(m.component("index_key")) == "fp4":
+        return F.mxfp4(n).nbytes
+    if p.of(m.component("index_key")) != "fp8":
+        rules.append(RULES[engine]["index-fp8"])
+    return F.fp8_blocks(n).nbytes
+
+
+def _v4_entry(m: Model, p: cost.Precision, engine: str, rules: list[Rule]) -> int:
+    """V4's K = V entry: both engines store it in the 584-B FP8 layout, whatever --kv-cache-dtype says."""
+    for role in ("main_kv", "local_kv"):
+        if p.of(m.component(role)) != "fp8":
+            rules.append(RULES[engine]["v4-layout"])
+    return F.v4_fp8(m.dims.head_dim, m.dims.qk_rope_head_dim).nbytes
+
+
+def _round_up(x: int, to: int) -> int:
+    return -(-x // to) * to
+
+
+def _state_bytes(m: Model, tp: int, ssm_fp32: bool = False) -> int:
+    """One state layer's state on one rank (its heads split by tp); with ssm_fp32, the recurrent part FP32."""
+    s = m.state
+    bits = sum(v * (32 if ssm_fp32 and what != "convolution" else dt.bits) for what, v, dt in s.parts)
+    return -(-bits // 8 // tp)
+
+
+# --- vLLM ----------------------------------------------------------------------------------
+
+
+def _vllm(m: Model, n, p: cost.Precision, tp: int, block: int | None, hybrid: bool):
+    R, rules = VLLM_RULES, []
+    kinds = {ly.kind for ly in m.layers}
+    if kinds & set(V4_KINDS):
+        return _vllm_v4(m, n, p, rules)
+    B = block or VLLM_BLOCK
+    if block is None:
+        rules.append(R["block"])
+    if "DSA" in kinds and B % DSA_BLOCK:
+        B = _round_up(B, DSA_BLOCK)
+        rules.append(R["dsa-block"])
+    B = _round_up(B, VLLM_KERNEL_MULTIPLE)
+    per: dict[str, int] = {}  # bytes a token takes in one layer of each spec
+    for ly in m.layers:
+        if ly.shared:
+            rules.append(R["shared"])
+        elif ly.kind in ("MHA", "GQA"):
+            per["full"] = _gqa_token(m, False, _element(p, m, "main_kv"), tp)
+        elif ly.kind == "SWA":
+            per["window"] = _gqa_token(m, True, _element(p, m, "local_kv"), tp)
+        elif ly.kind in ("MLA", "DSA"):
+            per["full"] = _mla_token(m, p, "vllm", ly.kind == "DSA", rules) + (
+                _index_token(m, p, "vllm", rules) if ly.kind == "DSA" else 0)
+    if _element_is_fp8_block(m, p):
+        rules.append(R["fp8-scale"])
+    counts = _spec_counts(m, hybrid)
+    if m.state:
+        per["state"] = _state_bytes(m, tp)
+    if "window" in per and not hybrid:
+        per["window-as-full"] = per.pop("window")
+    pages, state_pages = _vllm_pages(m, per, B, rules)
+    held = []
+    for spec, layers in _vllm_groups(counts, rules).items():
+        tokens, page = pages[spec]
+        if spec == "state":
+            held.append(Held("state", layers, 0, page, n * 0 + state_pages))
+        elif spec == "window":
+            rules += [R["window"], R["window-reserve"]]
+            held.append(Held("window", layers, tokens, page, _window_blocks(n, m.window, tokens)))
+        else:
+            held.append(Held("full", layers, tokens, page, -(-n // tokens)))
+    return held, (("kv", Fraction(1)),), rules + [R["budget"], R["log"]]
+
+
+def _element_is_fp8_block(m: Model, p: cost.Precision) -> bool:
+    return any(p.of(c) == F.FP8_BLOCK for c in m.components)
+
+
+def _spec_counts(m: Model, hybrid: bool) -> dict[str, int]:
+    """Layers of each spec that allocate: full, window (promoted to full without the hybrid manager), state."""
+    counts: dict[str, int] = {}
+    for ly in m.layers:
+        specs = []
+        if ly.kind in ATTENTION_KINDS and not ly.shared:
+            specs.append("full")
+        elif ly.kind == "SWA" and not ly.shared:
+            specs.append("window" if hybrid else "window-as-full")
+        if ly.holds_state:
+            specs.append("state")
+        for s in specs:
+            counts[s] = counts.get(s, 0) + 1
+    return counts
+
+
+def _vllm_pages(m: Model, per: dict[str, int], B: int, rules: list[Rule]) -> tuple[dict, int]:
+    """Each spec's (tokens a block spans, page bytes) at block size B, unified as vLLM unifies them: a hybrid
+    with states raises the attention block until its page holds a state and pads the state to it
+    (interface.py:1088-1140); a smaller attention page spans more tokens where it divides the largest, else
+    it is padded (kv_cache_planning.py:392-454). Also the pages a state layer holds."""
+    state_pages = 0
+    if "state" in per:
+        attn = max((v for k, v in per.items() if k != "state"), default=0)
+        if attn:
+            a = max(B, VLLM_MLA_STATE_ALIGN if m.dims.kv_lora_rank else VLLM_KERNEL_MULTIPLE)
+            B = max(B, a * -(-per["state"] // (a * attn)))
+            rules.append(VLLM_RULES["state-page"])
+        # prefix caching on (the default): 2 pages a state layer, and a checkpoint page for Mamba2
+        state_pages = 2 + (m.state.kind == "Mamba2")
+        rules.append(VLLM_RULES["state-pages"])
+    pages = {k: (B, v * B) for k, v in per.items() if k != "state"}
+    biggest = max([page for _, page in pages.values()] + [per.get("state", 0)])
+    for k, (tokens, page) in pages.items():
+        if page != biggest:
+            pages[k] = (tokens * biggest // page, biggest) if biggest % page == 0 else (tokens, biggest)
+    if "state" in per:
+        pages["state"] = (0, biggest)
+    return pages, state_pages
+
+
+def _vllm_groups(counts: dict[str, int], rules: list[Rule]) -> dict[str, int]:
+    """Layers each spec allocates: with several kinds of spec, groups of one size, the last of a kind padded
+    with layers that take pages too (kv_cache_planning.py:462-602). Sliding layers promoted to full
+    attention (no hybrid manager) are of the full kind."""
+    if "window-as-full" in counts:
+        rules.append(VLLM_RULES["no-hybrid"])
+    kinds = {"full": counts.get("full", 0) + counts.get("window-as-full", 0), "window": counts.get("window", 0),
+             "state": counts.get("state", 0)}
+    kinds = {k: v for k, v in kinds.items() if v}
+    if len(kinds) < 2:
+        return dict(counts)
+    low, high = min(kinds.values()), max(kinds.values())
+    size = high if high < 1.5 * low else low
+    out = dict(counts)
+    for kind, v in kinds.items():
+        padding = -(-v // size) * size - v
+        if padding:
+            out["full" if kind == "full" and "full" in counts else
+                "window-as-full" if kind == "full" else kind] += padding
+            rules.append(VLLM_RULES["groups"])
+    return out
+
+
+def _window_blocks(n, window: int, B: int):
+    """Blocks a request holds for a window of W positions: those behind it are freed, so ⌈(W−1)/B⌉ + 1 at
+    most, ⌈n/B⌉ before it fills."""
+    return np.minimum(-(-n // B), -(-(window - 1) // B) + 1)
+
+
+def _vllm_v4(m: Model, n, p: cost.Precision, rules: list[Rule]):
+    """V4: 256-token blocks of 584-B entries (256/m of them), each page rounded up to 576 B; index keys alike;
+    every layer's window in 64-token blocks (sparse_swa.py)."""
+    R = VLLM_RULES
+    entry = _v4_entry(m, p, "vllm", rules)
+    key = _index_token(m, p, "vllm", rules, v4=True)
+    held = []
+    for ratio in sorted({ly.ratio for ly in m.layers if ly.stores_global}):
+        layers = m.count(lambda ly, r=ratio: ly.stores_global and ly.ratio == r)
+        keyed = m.count(lambda ly, r=ratio: ly.stores_index_key and ly.ratio == r)
+        entries = V4_BLOCK // ratio
+        held.append(Held(f"compressed m={ratio}", layers, V4_BLOCK, _round_up(entries * entry, V4_ALIGN),
+                         -(-n // V4_BLOCK)))
+        held.append(Held(f"index m={ratio}", keyed, V4_BLOCK, _round_up(entries * key, V4_ALIGN), -(-n // V4_BLOCK)))
+    W = VLLM_V4_WINDOW_BLOCK
+    held.append(Held("window", m.n_windowed, W, _round_up(W * entry, V4_ALIGN), _window_blocks(n, m.window, W)))
+    rules += [R["v4-block"], R["v4-layout"], R["v4-index"], R["window"], R["v4-compressor"], R["v4-packed"],
+              R["budget"], R["log"]]
+    return held, (("kv", Fraction(1)),), rules
+
+
+# --- SGLang --------------------------------------------------------------------------------
+
+
+def _sglang(m: Model, n, p: cost.Precision, tp: int, block: int | None, hybrid: bool):
+    R, rules = SGLANG_RULES, []
+    kinds = {ly.kind for ly in m.layers}
+    if kinds & set(V4_KINDS):
+        return _sglang_v4(m, n, p, rules)
+    P = block or SGLANG_PAGE
+    if block is None:
+        rules.append(R["page"])
+    if "DSA" in kinds and P != DSA_BLOCK:
+        P = DSA_BLOCK
+        rules.append(R["dsa-page"])
+    pooled = m.family in SGLANG_SWA_FAMILIES
+    full = window = 0  # bytes a token takes in all full layers, in all sliding layers
+    for ly in m.layers:
+        if ly.shared:
+            rules.append(R["shared"])  # allocated like the layer it reads, never written
+        if ly.kind in ("MHA", "GQA"):
+            full += _gqa_token(m, False, _element(p, m, "main_kv"), tp)
+        elif ly.kind == "SWA":
+            one = _gqa_token(m, True, _element(p, m, "local_kv"), tp)
+            window, full = (window + one, full) if pooled else (window, full + one)
+        elif ly.kind in ("MLA", "DSA"):
+            full += _mla_token(m, p, "sglang", ly.kind == "DSA", rules) + (
+                _index_token(m, p, "sglang", rules) if ly.kind == "DSA" else 0)
+    if any(ly.kind == "SWA" for ly in m.layers) and not pooled:
+        rules.append(R["no-swa-pool"])
+    if _element_is_fp8_block(m, p):
+        rules.append(R["fp8-scale"])
+    pages = -(-n // P)
+    held = [Held("full", 1, P, full * P, pages)] if full else []
+    shares: list[tuple[str, Fraction]] = []
+    if window and full:  # two pools, split by swa_full_tokens_ratio: full pool tokens × 0.8 for the window's
+        cell = full + SGLANG_SWA_RATIO * window
+        shares += [("kv", full / cell), ("window", SGLANG_SWA_RATIO * window / cell)]
+        held.append(Held("window", 1, P, window * P, _sglang_window_pages(n, m.window, P), "window"))
+        rules += [R["swa-pool"], R["swa-evict"]]
+    elif window:  # every layer slides: one pool of windows
+        shares.append(("kv", Fraction(1)))
+        held.append(Held("window", 1, P, window * P, _sglang_window_pages(n, m.window, P)))
+        rules.append(R["swa-evict"])
+    else:
+        shares.append(("kv", Fraction(1)))
+    if m.state:
+        state = _state_bytes(m, tp, ssm_fp32=True)
+        kv = [(pool, s / (1 + SGLANG_STATE_RATIO)) for pool, s in shares]
+        shares = [*kv, ("state", SGLANG_STATE_RATIO / (1 + SGLANG_STATE_RATIO))]
+        held.append(Held("state", m.n_state, 0, state, n * 0 + SGLANG_STATE_SLOTS, "state"))
+        rules += [R["state-pool"], R["state-slots"]]
+        if any(what != "convolution" and dt.bits != 32 for what, _, dt in m.state.parts):
+            rules.append(R["state-fp32"])
+    return held, tuple(shares), rules + [R["extra-page"], R["budget"]]
+
+
+def _sglang_window_pages(n, window: int, P: int):
+    """Pages a request keeps of its window: positions before n − W (W rounded up to pages) are freed a page at
+    a time, so W to W + P − 1 positions stay (up to 127 more between evictions, not counted)."""
+    kept = _round_up(max(window, P), P)
+    freed = np.maximum(n - kept, 0) // P * P
+    return -(-(n - freed) // P)
+
+
+def _sglang_v4(m: Model, n, p: cost.Precision, rules: list[Rule]):
+    """V4: a pool of full tokens (each ratio's entries, 256/m a page rounded up to 576 B, and FP8 index keys)
+    and a window pool sized 0.1 of it (pages of 256 positions in every layer)."""
+    R = SGLANG_RULES
+    entry = _v4_entry(m, p, "sglang", rules)
+    key = _index_token(m, p, "sglang", rules, v4=True)
+    held = []
+    for ratio in sorted({ly.ratio for ly in m.layers if ly.stores_global}):
+        layers = m.count(lambda ly, r=ratio: ly.stores_global and ly.ratio == r)
+        keyed = m.count(lambda ly, r=ratio: ly.stores_index_key and ly.ratio == r)
+        entries = V4_BLOCK // ratio
+        held.append(Held(f"compressed m={ratio}", layers, V4_BLOCK, _round_up(entries * entry, V4_ALIGN),
+                         -(-n // V4_BLOCK)))
+        held.append(Held(f"index m={ratio}", keyed, V4_BLOCK, entries * key, -(-n // V4_BLOCK)))
+    window_page = _round_up(V4_BLOCK * entry, V4_ALIGN)
+    held.append(Held("window", m.n_windowed, V4_BLOCK, window_page, _sglang_window_pages(n, m.window, V4_BLOCK),
+                     "window"))
+    full = sum((h.per_token for h in held if h.pool == "kv"), start=Fraction(0))
+    window = SGLANG_V4_SWA_RATIO * Fraction(m.n_windowed * window_page, V4_BLOCK)
+    cell = full + window
+    rules += [R["v4-page"], R["v4-layout"], R["v4-pools"], R["swa-evict"], R["v4-compressor"], R["budget"]]
+    return held, (("kv", full / cell), ("window", window / cell)), rules
+
+
+def per_token(model: Model | str, precision: cost.Precision = cost.DEPLOYED, engine: str = "theory", **kw):
+    """Bytes of the KV budget a long context adds per token: the theory's storage_per_token, or the engine's."""
+    if engine == "theory":
+        return cost.storage_per_token(model, precision).total
+    return allocation(model, 1, precision, engine, **kw).per_token
+
+
+def fixed(model: Model | str, precision: cost.Precision = cost.DEPLOYED, engine: str = "vllm", **kw) -> int:
+    """What a request holds whatever its length once its windows are full: its windows' blocks and its states."""
+    a = allocation(model, FULL_WINDOWS, precision, engine, **kw)
+    return sum(h.nbytes for h in a.held if h.what in ("window", "state"))
