@@ -37,7 +37,7 @@ from .checks import int_at_least, whole_numbers
 from .gpus import GPU
 from .gpus import get as get_gpu
 from .models import Model
-from .parallel import Parallel, stages
+from .parallel import ONE_GPU, Parallel, stages
 from .registry import get
 
 # Paged-KV block sizes in tokens that serving engines use (vLLM's default 16, SGLang's 64 for
@@ -143,9 +143,7 @@ def plan(model: Model | str, context, gpu: GPU | str, weights: int, precision: c
     else:
         per_request = None
         whole = engines.allocation(m, context, precision, engine, block=block_tokens).charge
-    parts = stages(m, par.pp) if par.pp > 1 else (m,)
-    shares = [_rank_share(s, context, precision, block_tokens, par.tp, engine) for s in parts]
-    share = np.maximum.reduce(shares) if np.ndim(context) else max(shares)
+    share = per_gpu_bytes(m, context, precision, par, engine, block_tokens)
     budget = max(left, 0)
     notes = [_split_note(heads, par.tp)]
     if left <= 0:
@@ -166,6 +164,16 @@ def weights_per_gpu(weights: int, attention: int, par: Parallel) -> int:
     if par.dp == 1:
         return -(-weights // (par.tp * par.pp))
     return -(-attention // (par.tp * par.pp)) + -(-(weights - attention) // par.gpus)
+
+
+def per_gpu_bytes(model: Model | str, context, precision: cost.Precision = cost.DEPLOYED,
+                  parallel: Parallel = ONE_GPU, engine: str = "theory", block_tokens: int = 16):
+    """What the most loaded GPU holds of one request: its pipeline stage's layers, split over the TP ranks
+    (data-parallel attention keeps the request on one rank of tp)."""
+    m = get(model)
+    parts = stages(m, parallel.pp) if parallel.pp > 1 else (m,)
+    shares = [_rank_share(s, context, precision, block_tokens, parallel.tp, engine) for s in parts]
+    return _like(np.maximum.reduce(shares) if np.ndim(context) else max(shares), context)
 
 
 def _rank_share(m: Model, context, precision: cost.Precision, block_tokens: int, tp: int, engine: str):

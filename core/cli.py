@@ -1,4 +1,10 @@
-"""`python -m core --context N --precision deployed|bf16 [--json]`: the cost model as a tool.
+"""`python -m core --context N --precision deployed|bf16 [--engine vllm|sglang] [--tp N --pp N --dp N] [--json]`:
+the cost model as a tool.
+
+With `--engine` each row also gives what that engine allocates (core.engines): bytes per token and for one
+request at the context, its pools, what each kind of layer holds, and every difference from the theory with
+the engine's file and lines. `--tp`, `--pp` and `--dp` say how a request is spread: each row's
+per_gpu_bytes_per_sequence is what the most loaded GPU holds of it.
 
 With `--config FILE` it prices one model read from a config.json instead of the article's,
 in one row whose id is "custom", `--precision` naming the cache precision of every element
@@ -11,12 +17,15 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from fractions import Fraction
 from pathlib import Path
 
-from . import cost
+from . import cost, engines
+from .capacity import BLOCK_TOKENS, per_gpu_bytes
 from .config_import import MAX_BYTES, ConfigError, import_config
 from .formats import OPEN_PRECISIONS
 from .models import ARTICLE_CONTEXT, MODELS
+from .parallel import ONE_GPU, Parallel
 from .summary import summarise
 from .units import fmt_bytes, fmt_exact
 
@@ -40,44 +49,103 @@ def parse_context(text: str) -> int:
     return n
 
 
-def report(n: int, preset: str, models=tuple(MODELS)) -> dict:
-    """One row per model (ids or specs) at context n, every role in `preset` (Precision.every)."""
+def report(n: int, preset: str, models=tuple(MODELS), engine: str = "theory", parallel: Parallel = ONE_GPU,
+           block: int | None = None) -> dict:
+    """One row per model (ids or specs) at context n, every role in `preset` (Precision.every); with an engine,
+    what it allocates beside the theory; per GPU as `parallel` spreads a request."""
     rows = []
     precision = cost.Precision.every(preset)
     for m in models:
         s = summarise(m, n, precision)
         state = cost.state_bytes(s.model)
-        rows.append({
-            "id": s.model.id,
-            "name": s.model.name,
-            "storage_bytes_per_token": s.storage.total,
-            "local_kv_bytes": s.local_kv,
-            # held whatever the context (once the windows are full): local KV and linear layers' states
-            "fixed_bytes_per_sequence": {"window": s.local_kv, "state": state, "total": s.local_kv + state},
-            "cache_bytes_at_context": s.cache.total,
-            "read_bytes": {"kv": s.read.kv, "index_key": s.read.index_key, "state": s.read.state,
-                           "total": s.read.total},
-            "layers": [{"kind": g.kind, "count": len(g.layers), "layers": list(g.layers),
-                        "bytes_per_token": g.per_token, "window_bytes": g.window, "state_bytes": g.state,
-                        "shares_kv": g.shared} for g in cost.layer_groups(s.model, precision)],
-        })
-    return {"context": n, "precision": preset, "models": rows}
+        row = _row(s, precision, state)
+        try:
+            row["per_gpu_bytes_per_sequence"] = per_gpu_bytes(
+                s.model, n, cost.fitted(s.model, precision), parallel, engine,
+                block or (engines.VLLM_BLOCK if engine == "vllm" else engines.SGLANG_PAGE))
+        except ValueError as e:  # an engine that does not serve it, more stages than layers
+            row["per_gpu_bytes_per_sequence"] = None
+            row["not_priced"] = str(e)
+        if engine != "theory":
+            row["allocated"] = _allocated(s.model, n, precision, engine, block)
+        rows.append(row)
+    return {"context": n, "precision": preset, "engine": engine,
+            "parallel": {"tp": parallel.tp, "pp": parallel.pp, "dp": parallel.dp}, "models": rows}
+
+
+def _allocated(m, n: int, precision: cost.Precision, engine: str, block: int | None) -> dict:
+    """What the engine allocates for one request at n on one GPU (tp 1), and each difference from the theory."""
+    try:
+        a = engines.allocation(m, n, cost.fitted(m, precision), engine, block=block)
+    except engines.EngineError as e:
+        return {"engine": engine, "error": str(e)}
+    return {
+        "engine": engine, "release": engines.VLLM if engine == "vllm" else engines.SGLANG,
+        "bytes_per_token": _number(a.per_token), "bytes_per_sequence": a.charge,
+        "fixed_bytes_per_sequence": engines.fixed(m, cost.fitted(m, precision), engine, block=block),
+        "pools": {pool: _number(share) for pool, share in a.shares},
+        "held": [{"what": h.what, "layers": h.layers, "tokens_per_block": h.tokens, "page_bytes": h.page,
+                  "blocks": h.blocks, "bytes": h.nbytes, "pool": h.pool} for h in a.held],
+        "differences": [{"rule": r.id, "what": r.what, "source": f"{r.release}: {r.source}"} for r in a.rules],
+    }
+
+
+def _number(x: Fraction) -> int | float:
+    return int(x) if x.denominator == 1 else float(x)
+
+
+def _row(s, precision: cost.Precision, state: int) -> dict:
+    return {
+        "id": s.model.id,
+        "name": s.model.name,
+        "storage_bytes_per_token": s.storage.total,
+        "local_kv_bytes": s.local_kv,
+        # held whatever the context (once the windows are full): local KV and linear layers' states
+        "fixed_bytes_per_sequence": {"window": s.local_kv, "state": state, "total": s.local_kv + state},
+        "cache_bytes_at_context": s.cache.total,
+        "read_bytes": {"kv": s.read.kv, "index_key": s.read.index_key, "state": s.read.state,
+                       "total": s.read.total},
+        "layers": [{"kind": g.kind, "count": len(g.layers), "layers": list(g.layers),
+                    "bytes_per_token": g.per_token, "window_bytes": g.window, "state_bytes": g.state,
+                    "shares_kv": g.shared} for g in cost.layer_groups(s.model, precision)],
+    }
 
 
 def table(rep: dict) -> str:
-    head = ("model", "storage/token", "local KV", "state", "cache at N", "read KV", "read key", "read total")
+    head = ("model", "storage/token", "local KV", "state", "cache at N", "read KV", "read key", "read total",
+            "per GPU")
+    engine = rep["engine"] if rep["engine"] != "theory" else ""
+    if engine:
+        head += (f"{engine}/token", f"{engine} at N")
     rows = [head]
     for m in rep["models"]:
         r = m["read_bytes"]
-        rows.append((m["name"], fmt_exact(m["storage_bytes_per_token"]), fmt_bytes(m["local_kv_bytes"]),
-                     fmt_bytes(m["fixed_bytes_per_sequence"]["state"]),
-                     fmt_bytes(m["cache_bytes_at_context"]), fmt_bytes(r["kv"]),
-                     fmt_bytes(r["index_key"]), fmt_bytes(r["total"])))
+        gpu = m["per_gpu_bytes_per_sequence"]
+        row = (m["name"], fmt_exact(m["storage_bytes_per_token"]), fmt_bytes(m["local_kv_bytes"]),
+               fmt_bytes(m["fixed_bytes_per_sequence"]["state"]), fmt_bytes(m["cache_bytes_at_context"]),
+               fmt_bytes(r["kv"]), fmt_bytes(r["index_key"]), fmt_bytes(r["total"]),
+               "—" if gpu is None else fmt_bytes(gpu))
+        if engine:
+            a = m["allocated"]
+            row += ("—", "—") if "error" in a else (fmt_exact(a["bytes_per_token"]), fmt_bytes(a["bytes_per_sequence"]))
+        rows.append(row)
     widths = [max(len(row[i]) for row in rows) for i in range(len(head))]
-    lines = [f"context {rep['context']:,} tokens · precision {rep['precision']}"]
+    par = rep["parallel"]
+    lines = [f"context {rep['context']:,} tokens · precision {rep['precision']} · {rep['engine']} · "
+             f"TP {par['tp']} × PP {par['pp']} × DP attention {par['dp']}"]
     lines += ["  ".join(c.rjust(w) if i else c.ljust(w) for i, (c, w) in enumerate(zip(row, widths)))
               for row in rows]
     return "\n".join(lines)
+
+
+def _positive(text: str) -> int:
+    try:
+        n = int(text)
+    except ValueError:
+        n = 0
+    if n < 1:
+        raise argparse.ArgumentTypeError(f"must be a whole number ≥ 1, got {text!r}")
+    return n
 
 
 def main(argv=None) -> int:
@@ -89,6 +157,13 @@ def main(argv=None) -> int:
     p.add_argument("--config", type=Path, help="a model's config.json: price it alone, as model 'custom'")
     p.add_argument("--mtp", action="store_true", help="with --config, count the MTP layers too (they hold KV "
                    "while speculative decoding runs them)")
+    p.add_argument("--engine", choices=engines.ENGINES, default="theory",
+                   help="beside the theory, what vLLM 0.34.0 or SGLang 0.5.23 allocates, each difference named")
+    p.add_argument("--block", type=int, choices=BLOCK_TOKENS,
+                   help="the engine's --block-size (vLLM) or --page-size (SGLang); default the engine's own")
+    for name, what in (("tp", "tensor-parallel ranks"), ("pp", "pipeline stages"),
+                       ("dp", "data-parallel attention ranks")):
+        p.add_argument(f"--{name}", type=_positive, default=1, help=f"{what} (per GPU bytes); default 1")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     a = p.parse_args(argv)
     if a.config is None and a.precision not in cost.PRESETS:
@@ -97,7 +172,7 @@ def main(argv=None) -> int:
     if a.mtp and a.config is None:
         p.error("argument --mtp: counts the MTP layers of a --config model")
     models = (_imported(p, a.config, a.mtp),) if a.config else tuple(MODELS)
-    rep = report(a.context, a.precision, models)
+    rep = report(a.context, a.precision, models, a.engine, Parallel(a.tp, a.pp, a.dp), a.block)
     print(json.dumps(rep) if a.json else table(rep))
     return 0
 

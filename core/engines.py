@@ -19,13 +19,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from fractions import Fraction
+from string import Formatter
 
 import numpy as np
 
 from . import cost
 from . import formats as F
 from .checks import int_at_least, one_of, whole_numbers
-from .models import ATTENTION_KINDS, Model
+from .models import ATTENTION_KINDS, MODELS, Model
 from .registry import get
 
 ENGINES = ("theory", "vllm", "sglang")
@@ -37,73 +38,23 @@ FULL_WINDOWS = 1 << 30  # a context past every window
 
 @dataclass(frozen=True)
 class Rule:
-    """One way an engine's allocation departs from the theory: what (i18n's eng.<id>) and where."""
+    """One way an engine's allocation departs from the theory: what (a template filled from `fields`, the
+    page's languages in i18n's eng.rule.<engine>.<id>) and where its code says so."""
 
     id: str
     engine: str
+    template: str
     source: str  # file:lines in the engine's source at the release read
+    fields: tuple[tuple[str, object], ...] = ()
+
+    @property
+    def what(self) -> str:
+        return self.template.format(**dict(self.fields))
 
     @property
     def release(self) -> str:
         return VLLM if self.engine == "vllm" else SGLANG
 
-
-def _rules(engine: str, *rows: tuple[str, str]) -> dict[str, Rule]:
-    return {rid: Rule(rid, engine, src) for rid, src in rows}
-
-
-VLLM_RULES = _rules(
-    "vllm",
-    ("block", "vllm/config/cache.py:185 (DEFAULT_BLOCK_SIZE = 64); kernels' block sizes "
-              "vllm/platforms/interface.py:759-800"),
-    ("dsa-block", "vllm/v1/attention/backends/mla/flashmla_sparse.py:165-173, mla/indexer.py:237-238 (64)"),
-    ("v4-block", "vllm/models/deepseek_v4/sparse_mla.py:60-61 (256); mla/sparse_swa.py:76-150 (window: 64)"),
-    ("mla-fp8", "vllm/model_executor/layers/attention/mla_attention.py:490 (576 values, per-tensor scale)"),
-    ("dsa-fp8", "vllm/v1/attention/backend.py:1017-1018 (fp8_ds_mla: 656 B); mla_attention.py:367-377"),
-    ("index-fp8", "vllm/model_executor/models/deepseek_v2.py:724-736 (k cache 128 + 4 B, uint8)"),
-    ("v4-layout", "vllm/models/deepseek_v4/attention.py:95-124, 817-840 (584 B, pages rounded to 576 B)"),
-    ("v4-index", "vllm/models/deepseek_v4/attention.py:868-883, 976-993 (132 B or MXFP4 68 B, pages of 576 B)"),
-    ("v4-compressor", "vllm/models/deepseek_v4/compressor.py:139-197 (FP32 states in sliding pages)"),
-    ("v4-packed", "vllm/v1/core/kv_cache_planning.py:620-648, 958-1085 (one block size for every group)"),
-    ("fp8-scale", "vllm/model_executor/layers/attention/attention.py:148-165 (one K and V scale a layer)"),
-    ("window", "vllm/v1/core/single_type_kv_cache_manager.py:1153-1188 (blocks behind the window freed)"),
-    ("window-reserve", "vllm/v1/kv_cache_interface.py:951-958 (W − 1 + in-flight tokens, for admission)"),
-    ("no-hybrid", "vllm/v1/core/kv_cache_planning.py:783-856 (sliding layers promoted to full attention)"),
-    ("groups", "vllm/v1/core/kv_cache_planning.py:462-602 (group size; 'Add %d padding layers')"),
-    ("state-page", "vllm/platforms/interface.py:1088-1140 (attention block raised, state page padded)"),
-    ("state-pages", "vllm/v1/kv_cache_interface.py:1168-1174; layers/mamba/mamba_mixer2.py:1089-1099"),
-    ("shared", "vllm/v1/worker/gpu/attn_utils.py:140-147 (a shared layer allocates nothing)"),
-    ("budget", "vllm/v1/worker/utils.py:742-743; config/cache.py:495-501; v1/worker/gpu_worker.py:715-780"),
-    ("log", "vllm/v1/core/kv_cache_utils.py:1082-1175 (KV cache size = max concurrency × max_model_len)"),
-)
-SGLANG_RULES = _rules(
-    "sglang",
-    ("page", "sglang/srt/arg_groups/overrides.py:1341-1363 (page_size 1); model_executor/pool_configurator.py:"
-             "637-653 (tokens floored to pages)"),
-    ("dsa-page", "sglang/srt/arg_groups/model_overrides/deepseek_v2.py:160-175 (64 × index_kpool)"),
-    ("v4-page", "sglang/srt/arg_groups/model_overrides/deepseek_v4.py:51-61 (256)"),
-    ("mla-fp8", "sglang/srt/mem_cache/memory_pool.py:4793-4797 (576 values, per-layer scale)"),
-    ("dsa-fp8", "sglang/srt/mem_cache/kv_cache_configurator.py:3458-3472 (512 + 16 + 128 = 656 B)"),
-    ("index-fp8", "sglang/srt/model_executor/pool_configurator.py:567-573 (128 + 4 B)"),
-    ("v4-layout", "sglang/srt/mem_cache/deepseek_v4_memory_pool.py:295-318; kernels/ops/attention/dsv4/"
-                  "kv_layout.py:103-105 (584 B, pages rounded to 576 B)"),
-    ("v4-pools", "sglang/srt/model_executor/pool_configurator.py:1046, 1437-1497 (window pool 0.1 of the tokens)"),
-    ("v4-compressor", "sglang/srt/model_executor/pool_configurator.py:1509-1543 (compress-state rings)"),
-    ("fp8-scale", "sglang/srt/layers/radix_attention.py:94-97 (one K and V scale a layer)"),
-    ("swa-pool", "sglang/srt/model_executor/pool_configurator.py:797-803, 880-881 (window pool 0.8 of the "
-                 "tokens); arg_groups/fields/schedule.py:150-161"),
-    ("swa-evict", "sglang/srt/managers/schedule_batch.py:4068-4122 (freed a page at a time, every 128 tokens)"),
-    ("no-swa-pool", "sglang/srt/configs/model_config.py:1215-1218, 2651-2699; model_overrides/"
-                    "gemma2_gemma3.py:13-26 (sliding layers get the whole context)"),
-    ("state-pool", "sglang/srt/mem_cache/kv_cache_configurator.py:3350-3385 (0.9 / 1.9 of the budget); "
-                   "fields/schedule.py:220-226"),
-    ("state-slots", "sglang/srt/mem_cache/kv_cache_configurator.py:227, 3135-3150 (3 slots a running request)"),
-    ("state-fp32", "sglang/srt/configs/mamba_utils.py:68-71, 116-125 (SSM state FP32)"),
-    ("shared", "sglang/srt/models/gemma3n_causal.py:374-385; model_runner_components/layer_setup.py:214-220"),
-    ("extra-page", "sglang/srt/mem_cache/memory_pool.py:2574, 4865-4867 (one more page a layer, from the slack)"),
-    ("budget", "sglang/srt/mem_cache/kv_cache_configurator.py:2990-3060; arg_groups/memory_hook.py:47-345"),
-)
-RULES = {"vllm": VLLM_RULES, "sglang": SGLANG_RULES}
 
 VLLM_BLOCK = 64  # vllm/config/cache.py:185
 SGLANG_PAGE = 1  # sglang overrides.py:1341-1363
@@ -113,6 +64,8 @@ VLLM_V4_WINDOW_BLOCK = 64
 V4_ALIGN = 576  # a V4 page's bytes round up to a multiple of this (FP8 layouts)
 VLLM_KERNEL_MULTIPLE = 16  # FlashAttention, Triton: MultipleOf(16)
 VLLM_MLA_STATE_ALIGN = 128  # the least kernel alignment for an MLA hybrid's block (interface.py:1100)
+VLLM_UTILIZATION = ("0.92", "1.0")  # gpu_memory_utilization, without and with the extensible KV cache
+VLLM_IN_FLIGHT = 2  # batches in flight with async scheduling (pp + 1): the window's admission reserve
 SGLANG_SWA_RATIO = Fraction(8, 10)  # swa_full_tokens_ratio
 SGLANG_V4_SWA_RATIO = Fraction(1, 10)  # DSV4_DEFAULT_SWA_FULL_TOKENS_RATIO
 SGLANG_STATE_RATIO = Fraction(9, 10)  # mamba_full_memory_ratio: states get 0.9 / 1.9 of the budget
@@ -121,6 +74,113 @@ SGLANG_EVICT = 128  # SGLANG_SWA_EVICTION_INTERVAL
 # model types whose sliding layers SGLang keeps in a window pool (configs/model_config.py:2651-2699)
 SGLANG_SWA_FAMILIES = frozenset({"gpt_oss", "llama4", "llama4_text", "gemma4", "gemma4_text", "mimo_v2_flash",
                                  "deepseek_v4", "step3p5"})
+# the layouts the texts quote, as DeepSeek's models define them
+_MLA, _INDEX_KEY, _V4 = (MODELS[m].component(r) for m, r in (("v3.2", "main_kv"), ("v3.2", "index_key"),
+                                                            ("v4-flash", "main_kv")))
+_FIELDS = {
+    "block": VLLM_BLOCK, "page": SGLANG_PAGE, "dsa": DSA_BLOCK, "v4": V4_BLOCK, "v4w": VLLM_V4_WINDOW_BLOCK,
+    "align": V4_ALIGN, "values": _MLA.dims, "scaled": _MLA.layouts["fp8"].nbytes,
+    "key": _INDEX_KEY.layouts["fp8"].nbytes, "key4": _INDEX_KEY.layouts["fp4"].nbytes,
+    "group": _INDEX_KEY.layouts["fp8"].segments[0].group, "entry": _V4.layouts["fp8"].nbytes,
+    "util": VLLM_UTILIZATION[0], "util2": VLLM_UTILIZATION[1], "flight": VLLM_IN_FLIGHT,
+    "swa": f"{float(SGLANG_SWA_RATIO):g}", "v4swa": f"{float(SGLANG_V4_SWA_RATIO):g}",
+    "state": f"{float(SGLANG_STATE_RATIO):g}", "whole": f"{float(1 + SGLANG_STATE_RATIO):g}",
+    "slots": SGLANG_STATE_SLOTS, "evict": SGLANG_EVICT - 1,
+}
+
+
+def _rules(engine: str, *rows: tuple[str, str, str]) -> dict[str, Rule]:
+    """Rules from (id, template, source); each keeps the fields its template names."""
+    out = {}
+    for rid, template, source in rows:
+        names = {name for _, name, _, _ in Formatter().parse(template) if name}
+        out[rid] = Rule(rid, engine, template, source, tuple((k, _FIELDS[k]) for k in sorted(names)))
+    return out
+
+
+_MLA_FP8 = "FP8 MLA on dense kernels stores all {values} values in FP8 with one scale a layer: {values} B, " \
+           "not the scaled {scaled} B"
+_DSA_FP8 = "FP8 sparse MLA stores DeepSeek's scaled layout (FP8 latent, an FP32 scale per {group}, BF16 RoPE): " \
+           "{scaled} B"
+_INDEX = "the indexer key is FP8 with an FP32 scale per {group} ({key} B) whatever the cache dtype"
+_SCALE = "FP8 KV keeps one scale a layer outside the pages: no scale per {group} values"
+_V4_LAYOUT = "V4's entries in the {entry}-B FP8 layout whatever --kv-cache-dtype says"
+VLLM_RULES = _rules(
+    "vllm",
+    ("block", "a request holds whole blocks of {block} tokens by default",
+     "vllm/config/cache.py:185; vllm/platforms/interface.py:759-800"),
+    ("dsa-block", "sparse MLA and its indexer need blocks of a multiple of {dsa} tokens",
+     "vllm/v1/attention/backends/mla/flashmla_sparse.py:165-173; mla/indexer.py:237-238"),
+    ("v4-block", "V4's compressed entries and index keys in blocks of {v4} tokens (one entry per m tokens), its "
+                 "windows in blocks of {v4w}, every page rounded up to {align} B",
+     "vllm/models/deepseek_v4/sparse_mla.py:60-61; v1/attention/backends/mla/sparse_swa.py:76-150"),
+    ("mla-fp8", _MLA_FP8, "vllm/model_executor/layers/attention/mla_attention.py:490"),
+    ("dsa-fp8", _DSA_FP8, "vllm/v1/attention/backend.py:1017-1018; mla_attention.py:367-377"),
+    ("index-fp8", _INDEX, "vllm/model_executor/models/deepseek_v2.py:724-736"),
+    ("v4-layout", _V4_LAYOUT, "vllm/models/deepseek_v4/attention.py:95-124, 817-840"),
+    ("v4-index", "V4's index keys: {key} B in FP8, {key4} B in MXFP4, pages rounded up to {align} B",
+     "vllm/models/deepseek_v4/attention.py:868-883, 976-993"),
+    ("v4-compressor", "not counted: V4's compressor states (FP32, in sliding pages of their own)",
+     "vllm/models/deepseek_v4/compressor.py:139-197"),
+    ("v4-packed", "not counted: V4's caches share one block in a packed pool, sized by its largest group",
+     "vllm/v1/core/kv_cache_planning.py:620-648, 958-1085"),
+    ("fp8-scale", _SCALE, "vllm/model_executor/layers/attention/attention.py:148-165"),
+    ("window", "blocks wholly behind the window are freed: ⌈(W−1)/B⌉ + 1 blocks at most",
+     "vllm/v1/core/single_type_kv_cache_manager.py:1153-1188"),
+    ("window-reserve", "not counted: admitting a request reserves W − 1 + {flight} × max_num_batched_tokens "
+                       "positions for a window", "vllm/v1/kv_cache_interface.py:951-958; vllm/config/vllm.py:560-577"),
+    ("no-hybrid", "hybrid KV cache manager off: sliding layers hold the whole context",
+     "vllm/v1/core/kv_cache_planning.py:783-856"),
+    ("groups", "layers of different kinds go in groups of one size; a kind's last group is padded with layers "
+               "that take pages too", "vllm/v1/core/kv_cache_planning.py:462-602"),
+    ("state-page", "the attention block is raised until its page holds a state, and each state page padded to it",
+     "vllm/platforms/interface.py:1088-1140"),
+    ("state-pages", "with prefix caching (on by default) a state layer holds 2 pages, a Mamba2 layer 3",
+     "vllm/v1/kv_cache_interface.py:1168-1174; model_executor/layers/mamba/mamba_mixer2.py:1089-1099"),
+    ("budget", "budget: gpu_memory_utilization ({util}, or {util2} with the extensible cache) of the total memory, "
+               "less weights, activations' peak and CUDA graphs",
+     "vllm/v1/worker/utils.py:742-743; vllm/config/cache.py:495-501; v1/worker/gpu_worker.py:715-780"),
+    ("log", "its 'KV cache size' log line is max concurrency × max_model_len, not token slots",
+     "vllm/v1/core/kv_cache_utils.py:1082-1175"),
+)
+SGLANG_RULES = _rules(
+    "sglang",
+    ("page", "pages of {page} token by default (FlashAttention 3 on Hopper), the pool floored to whole pages",
+     "sglang/srt/arg_groups/overrides.py:1341-1363; model_executor/pool_configurator.py:637-653"),
+    ("dsa-page", "sparse MLA (DSA) takes pages of {dsa} tokens",
+     "sglang/srt/arg_groups/model_overrides/deepseek_v2.py:160-175"),
+    ("v4-page", "V4 takes pages of {v4} tokens (one compressed entry per m), each rounded up to {align} B",
+     "sglang/srt/arg_groups/model_overrides/deepseek_v4.py:51-61; kernels/ops/attention/dsv4/kv_layout.py:103-105"),
+    ("mla-fp8", _MLA_FP8, "sglang/srt/mem_cache/memory_pool.py:4793-4797"),
+    ("dsa-fp8", _DSA_FP8, "sglang/srt/mem_cache/kv_cache_configurator.py:3458-3472"),
+    ("index-fp8", _INDEX, "sglang/srt/model_executor/pool_configurator.py:567-573"),
+    ("v4-layout", _V4_LAYOUT, "sglang/srt/mem_cache/deepseek_v4_memory_pool.py:295-318"),
+    ("v4-pools", "V4's window pool holds {v4swa} as many tokens as the full pool: every token of context reserves it",
+     "sglang/srt/model_executor/pool_configurator.py:1046, 1437-1497"),
+    ("v4-compressor", "not counted: V4's compress-state rings per request slot",
+     "sglang/srt/model_executor/pool_configurator.py:1509-1543"),
+    ("fp8-scale", _SCALE, "sglang/srt/layers/radix_attention.py:94-97"),
+    ("swa-pool", "sliding layers in a pool of their own, {swa} as many tokens as the full pool "
+                 "(swa_full_tokens_ratio): every token of context reserves it",
+     "sglang/srt/model_executor/pool_configurator.py:797-803, 880-881; arg_groups/fields/schedule.py:150-161"),
+    ("swa-evict", "window positions freed a page at a time: W to W + page − 1 kept (up to {evict} more between "
+                  "evictions, not counted)", "sglang/srt/managers/schedule_batch.py:4068-4122"),
+    ("no-swa-pool", "this architecture is not on the window pool's list: sliding layers hold the whole context",
+     "sglang/srt/configs/model_config.py:1215-1218, 2651-2699; arg_groups/model_overrides/gemma2_gemma3.py:13-26"),
+    ("state-pool", "states get {state}/{whole} of the budget (mamba_full_memory_ratio), the KV the rest",
+     "sglang/srt/mem_cache/kv_cache_configurator.py:3350-3385; arg_groups/fields/schedule.py:220-226"),
+    ("state-slots", "{slots} state slots for each running request",
+     "sglang/srt/mem_cache/kv_cache_configurator.py:227, 3135-3150"),
+    ("state-fp32", "SSM states in FP32, not the config's dtype", "sglang/srt/configs/mamba_utils.py:68-71, 116-125"),
+    ("shared", "a layer that reads another's KV is allocated anyway (and never written)",
+     "sglang/srt/models/gemma3n_causal.py:374-385; model_runner_components/layer_setup.py:214-220"),
+    ("extra-page", "not counted: one more page a layer in every pool, from the slack",
+     "sglang/srt/mem_cache/memory_pool.py:2574, 4865-4867"),
+    ("budget", "budget: mem_fraction_static (from the GPU's size) of the free memory before the weights load, "
+               "less the weights", "sglang/srt/mem_cache/kv_cache_configurator.py:2990-3060; "
+                                   "arg_groups/memory_hook.py:47-345"),
+)
+RULES = {"vllm": VLLM_RULES, "sglang": SGLANG_RULES}
 
 
 class EngineError(ValueError):
@@ -292,8 +352,8 @@ def _vllm(m: Model, n, p: cost.Precision, tp: int, block: int | None, hybrid: bo
     per: dict[str, int] = {}  # bytes a token takes in one layer of each spec
     for ly in m.layers:
         if ly.shared:
-            rules.append(R["shared"])
-        elif ly.kind in ("MHA", "GQA"):
+            continue  # allocates nothing, as the theory says
+        if ly.kind in ("MHA", "GQA"):
             per["full"] = _gqa_token(m, False, _element(p, m, "main_kv"), tp)
         elif ly.kind == "SWA":
             per["window"] = _gqa_token(m, True, _element(p, m, "local_kv"), tp)
@@ -411,8 +471,7 @@ def _vllm_v4(m: Model, n, p: cost.Precision, rules: list[Rule]):
         held.append(Held(f"index m={ratio}", keyed, V4_BLOCK, _round_up(entries * key, V4_ALIGN), -(-n // V4_BLOCK)))
     W = VLLM_V4_WINDOW_BLOCK
     held.append(Held("window", m.n_windowed, W, _round_up(W * entry, V4_ALIGN), _window_blocks(n, m.window, W)))
-    rules += [R["v4-block"], R["v4-layout"], R["v4-index"], R["window"], R["v4-compressor"], R["v4-packed"],
-              R["budget"], R["log"]]
+    rules += [R["v4-block"], R["v4-index"], R["window"], R["v4-compressor"], R["v4-packed"], R["budget"], R["log"]]
     return held, (("kv", Fraction(1)),), rules
 
 
@@ -473,11 +532,11 @@ def _sglang(m: Model, n, p: cost.Precision, tp: int, block: int | None, hybrid: 
 
 
 def _sglang_window_pages(n, window: int, P: int):
-    """Pages a request keeps of its window: positions before n − W (W rounded up to pages) are freed a page at
-    a time, so W to W + P − 1 positions stay (up to 127 more between evictions, not counted)."""
+    """Pages a request holds of its window at its worst: positions before n − W (W rounded up to whole pages)
+    are freed a page at a time, so up to W + P − 1 positions stay, in ⌈(W + P − 1)/P⌉ pages; fewer before the
+    window fills (and up to 127 positions more between evictions, not counted)."""
     kept = _round_up(max(window, P), P)
-    freed = np.maximum(n - kept, 0) // P * P
-    return -(-(n - freed) // P)
+    return np.minimum(-(-n // P), -(-(kept + P - 1) // P))
 
 
 def _sglang_v4(m: Model, n, p: cost.Precision, rules: list[Rule]):
@@ -500,7 +559,7 @@ def _sglang_v4(m: Model, n, p: cost.Precision, rules: list[Rule]):
     full = sum((h.per_token for h in held if h.pool == "kv"), start=Fraction(0))
     window = SGLANG_V4_SWA_RATIO * Fraction(m.n_windowed * window_page, V4_BLOCK)
     cell = full + window
-    rules += [R["v4-page"], R["v4-layout"], R["v4-pools"], R["swa-evict"], R["v4-compressor"], R["budget"]]
+    rules += [R["v4-page"], R["v4-pools"], R["swa-evict"], R["v4-compressor"], R["budget"]]
     return held, (("kv", full / cell), ("window", window / cell)), rules
 
 

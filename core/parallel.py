@@ -54,6 +54,9 @@ class Parallel:
         return " × ".join(p for p in parts if p) or "1 GPU"
 
 
+ONE_GPU = Parallel()
+
+
 def stages(model: Model | str, pp: int) -> tuple[Model, ...]:
     """The model's layers in pp contiguous stages (vLLM's get_pp_indices), each a spec of its own."""
     m = get(model)
@@ -86,7 +89,8 @@ def _layer_attention(m: Model, ly: Layer) -> int:
     if ly.kind in ("CSA", "HCA", "CSA2"):  # V4: q through its latent, one K = V entry, grouped output
         c = d.head_dim
         q = D * d.q_lora_rank + d.q_lora_rank * H * c
-        out = H * c * d.o_lora_rank + d.o_groups * d.o_lora_rank * D if d.o_groups else H * c * D  # block-diagonal W^{O,a}
+        # W^{O,a} is block-diagonal: g groups of H·c/g inputs to r_o outputs
+        out = H * c * d.o_lora_rank + d.o_groups * d.o_lora_rank * D if d.o_groups else H * c * D
         return q + D * c + out + (_indexer(m) if ly.stores_index_key else 0)
     if ly.kind in (*ATTENTION_KINDS, "SWA"):
         local = ly.kind == "SWA" and d.swa_head_dim

@@ -18,9 +18,11 @@ from publish.cli import parse_ids
 
 ROOT = Path(__file__).resolve().parents[1]
 N = 131072
-TOP_KEYS = {"context", "precision", "models"}
+TOP_KEYS = {"context", "precision", "engine", "parallel", "models"}
 MODEL_KEYS = {"id", "name", "storage_bytes_per_token", "local_kv_bytes", "fixed_bytes_per_sequence",
-              "cache_bytes_at_context", "read_bytes", "layers"}
+              "cache_bytes_at_context", "read_bytes", "layers", "per_gpu_bytes_per_sequence"}
+ALLOCATED_KEYS = {"engine", "release", "bytes_per_token", "bytes_per_sequence", "fixed_bytes_per_sequence", "pools",
+                  "held", "differences"}
 READ_KEYS = {"kv", "index_key", "state", "total"}
 
 
@@ -133,6 +135,9 @@ def test_without_json_prints_a_readable_table_with_every_model_name():
     ["--context", "-5"],
     ["--context", "abc"],
     ["--precision", "fp7"],
+    ["--engine", "trt"],
+    ["--tp", "0"],
+    ["--block", "7"],
 ], ids=" ".join)
 def test_bad_input_exits_2_with_one_clear_line_and_no_traceback(args):
     proc = run(*args)
@@ -247,3 +252,39 @@ def test_mtp_counts_a_configs_mtp_layers_and_needs_a_config():
     assert counted["storage_bytes_per_token"] - plain["storage_bytes_per_token"] == (512 + 64) * 2 + 128 * 2
     done = run("--mtp")
     assert done.returncode == 2 and "--mtp: counts the MTP layers of a --config model" in done.stderr
+
+
+# --- the engines' view and parallelism ---------------------------------------------------------------
+
+
+def test_engine_rows_give_what_it_allocates_each_difference_named_with_its_source():
+    rep = assert_json_run("--engine", "vllm", "--precision", "bf16")
+    assert set(rep) == TOP_KEYS and rep["engine"] == "vllm" and rep["parallel"] == {"tp": 1, "pp": 1, "dp": 1}
+    rows = _by_id(rep)
+    v32 = rows["v3.2"]["allocated"]
+    assert set(v32) == ALLOCATED_KEYS and v32["release"].startswith("vLLM 0.34.0")
+    assert v32["bytes_per_token"] == 61 * (1152 + 132) and v32["bytes_per_sequence"] == 61 * (1152 + 132) * N
+    assert rows["v3.2"]["storage_bytes_per_token"] == 61 * (1152 + 256)  # the theory beside it
+    named = {d["rule"]: d for d in v32["differences"]}
+    assert "index-fp8" in named and "deepseek_v2.py:" in named["index-fp8"]["source"]
+    assert all(d["what"] and ".py:" in d["source"] for d in v32["differences"])
+    assert rows["v4.1-flash"]["allocated"] == {"engine": "vllm", "error": rows["v4.1-flash"]["allocated"]["error"]}
+    assert "CSA2" in rows["v4.1-flash"]["allocated"]["error"] and rows["v4.1-flash"]["per_gpu_bytes_per_sequence"] is None
+
+
+def test_parallel_options_give_what_the_most_loaded_gpu_holds():
+    llama = str(CONFIGS / "llama-3.1-8b.json")
+    one, = assert_json_run("--config", llama, "--precision", "bf16")["models"]
+    tp, = assert_json_run("--config", llama, "--precision", "bf16", "--tp", "4")["models"]
+    pp, = assert_json_run("--config", llama, "--precision", "bf16", "--pp", "3")["models"]
+    assert one["per_gpu_bytes_per_sequence"] == one["cache_bytes_at_context"] == 32 * 4096 * N
+    assert tp["per_gpu_bytes_per_sequence"] == one["cache_bytes_at_context"] // 4  # 2 of 8 KV heads a rank
+    assert pp["per_gpu_bytes_per_sequence"] == 11 * 4096 * N  # 32 layers in stages of 10, 11, 11
+    sg, = assert_json_run("--config", llama, "--precision", "bf16", "--engine", "sglang", "--tp", "16")["models"]
+    assert sg["per_gpu_bytes_per_sequence"] == 32 * 1 * 256 * 2 * N  # max(1, 8 // 16) heads
+    assert sg["allocated"]["bytes_per_sequence"] == one["cache_bytes_at_context"]  # one whole copy, tp 1
+
+
+def test_the_table_gains_the_engines_columns():
+    proc = run("--engine", "sglang", "--tp", "8")
+    assert proc.returncode == 0 and "sglang/token" in proc.stdout and "TP 8" in proc.stdout

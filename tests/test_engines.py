@@ -1,0 +1,266 @@
+"""What vLLM 0.34.0 and SGLang 0.5.23 allocate (core.engines), held against the formulas of their
+source, for every layer kind the importer reads. Each expected number is worked out here from the
+formula its comment cites (file:lines at the release read, as core.engines.RULES names them), never
+from core.engines' own helpers."""
+
+from __future__ import annotations
+
+import json
+from fractions import Fraction
+
+import pytest
+
+import core
+import core.open_models  # noqa: F401  (registers the presets)
+from core import engines
+from core.config_import import import_config
+from core.cost import ALL_BF16, DEPLOYED, Precision
+from core.engines import EngineError, allocation
+from core.registry import get
+
+N = 131_072
+
+
+def cdiv(a: int, b: int) -> int:
+    return -(-a // b)
+
+
+def round_up(a: int, b: int) -> int:
+    return cdiv(a, b) * b
+
+
+def rules(a) -> set[str]:
+    return {r.id for r in a.rules}
+
+
+# --- plain attention: pages of whole blocks ------------------------------------------------------
+
+
+def test_gqa_in_whole_blocks_of_64_tokens_in_vllm_and_of_1_token_in_sglang():
+    # vllm/config/cache.py:185 (64 tokens); FullAttentionSpec page = B × H_kv × (D + D_v) × 2 B
+    per_layer = 8 * (128 + 128) * 2  # Llama 3.1 8B: 8 KV heads of 128
+    v = allocation("llama-3.1-8b", 1000, ALL_BF16, "vllm")
+    assert v.charge == 32 * cdiv(1000, 64) * 64 * per_layer == 134_217_728
+    # sglang overrides.py:1341-1363 (page_size 1): a token's cell × tokens
+    s = allocation("llama-3.1-8b", 1000, ALL_BF16, "sglang")
+    assert s.charge == 32 * 1000 * per_layer == 131_072_000
+    assert v.per_token == s.per_token == core.storage_per_token("llama-3.1-8b", ALL_BF16).total == 131_072
+    assert "block" in rules(v) and "page" in rules(s)
+
+
+def test_tp_beyond_the_kv_heads_leaves_one_head_a_rank():
+    # vllm/config/model.py:1683-1703, sglang model_config.py:1700-1711: max(1, heads // tp)
+    for engine in ("vllm", "sglang"):
+        assert allocation("llama-3.1-8b", N, ALL_BF16, engine, tp=4).per_token == 32 * 2 * (128 + 128) * 2
+        assert allocation("llama-3.1-8b", N, ALL_BF16, engine, tp=16).per_token == 32 * 1 * (128 + 128) * 2
+
+
+def test_the_users_block_size_is_kept_where_the_kernels_allow_it():
+    a = allocation("llama-3.1-8b", 1000, ALL_BF16, "vllm", block=16)
+    assert a.held[0].tokens == 16 and a.charge == 32 * cdiv(1000, 16) * 16 * 4096
+    assert allocation("llama-3.1-8b", 1000, ALL_BF16, "vllm", block=1).held[0].tokens == 16  # MultipleOf(16)
+    assert allocation("llama-3.1-8b", 1000, ALL_BF16, "sglang", block=16).held[0].tokens == 16
+
+
+# --- MLA, DSA: the byte layouts -------------------------------------------------------------------
+
+
+def test_fp8_mla_on_dense_kernels_is_576_bytes_not_the_scaled_656():
+    # mla_attention.py:490: head_size 576, uint8 with a per-tensor scale; sglang memory_pool.py:4793-4797
+    fp8 = Precision(main_kv="fp8")
+    assert core.storage_per_token("v3", fp8).total == 61 * 656  # the theory: DeepSeek's scaled FP8
+    for engine in ("vllm", "sglang"):
+        a = allocation("v3", N, fp8, engine)
+        assert a.per_token == 61 * 576 and "mla-fp8" in rules(a)
+        assert allocation("v3", N, ALL_BF16, engine).per_token == 61 * 1152
+
+
+def test_v32_keeps_its_scaled_656_b_entry_and_an_fp8_index_key_whatever_the_dtype():
+    # backend.py:1017-1018 (fp8_ds_mla 656 B); deepseek_v2.py:724-736 (index key 128 + 4 B, uint8)
+    for engine in ("vllm", "sglang"):
+        deployed = allocation("v3.2", N, DEPLOYED, engine)
+        assert deployed.per_token == 61 * (656 + 132) == 48_068 and deployed.charge == 61 * N * 788
+        bf16 = allocation("v3.2", N, ALL_BF16, engine)
+        assert core.storage_per_token("v3.2", ALL_BF16).total == 61 * (1152 + 256)
+        assert bf16.per_token == 61 * (1152 + 132) == 78_324 and "index-fp8" in rules(bf16)
+
+
+def test_dsa_takes_blocks_and_pages_of_64_tokens():
+    # flashmla_sparse.py:165-173, indexer.py:237-238; sglang model_overrides/deepseek_v2.py:160-175
+    assert allocation("v3.2", 1000, DEPLOYED, "vllm", block=16).held[0].tokens == 64
+    s = allocation("v3.2", 1000, DEPLOYED, "sglang")
+    assert s.held[0].tokens == 64 and s.charge == cdiv(1000, 64) * 64 * 48_068 and "dsa-page" in rules(s)
+
+
+# --- sliding windows -------------------------------------------------------------------------------
+
+
+def test_vllm_frees_blocks_behind_the_window():
+    # gpt-oss-120b: 18 full + 18 sliding layers (W = 128), 8 KV heads of 64: 2,048 B a token and layer.
+    # single_type_kv_cache_manager.py:1153-1188: ⌈(W − 1)/B⌉ + 1 = 3 blocks of 64 at most
+    a = allocation("gpt-oss-120b", N, ALL_BF16, "vllm")
+    assert a.charge == 18 * N * 2048 + 18 * 3 * 64 * 2048 == 4_838_916_096
+    assert a.per_token == 18 * 2048 and {"window", "window-reserve"} <= rules(a)
+    # with the hybrid manager off, promoted to full attention (kv_cache_planning.py:783-856)
+    off = allocation("gpt-oss-120b", N, ALL_BF16, "vllm", hybrid=False)
+    assert off.charge == 36 * N * 2048 and "no-hybrid" in rules(off)
+
+
+def test_vllm_pads_a_kinds_last_group_with_layers_that_take_pages():
+    # Gemma 3 4B: 5 full, 29 sliding (W = 1,024); group size 5 (29 ≥ 1.5 × 5), so 6 sliding groups of 5
+    # (kv_cache_planning.py:462-602); 4 KV heads of 256: 4,096 B a token and layer
+    m = get("gemma-3-4b")
+    assert (m.count(lambda ly: ly.kind == "GQA"), m.n_windowed, m.window) == (5, 29, 1024)
+    a = allocation(m, N, ALL_BF16, "vllm")
+    assert a.charge == 5 * N * 4096 + 30 * (cdiv(1023, 64) + 1) * 64 * 4096 == 2_818_048_000
+    assert "groups" in rules(a)
+
+
+def test_sglangs_window_pool_is_sized_from_the_full_pool():
+    # pool_configurator.py:797-803, 880-881: cell = full + 0.8 × sliding; the window pool keeps 0.8 as
+    # many tokens as the full pool, so a long request's charge is its full tokens × cell
+    a = allocation("gpt-oss-120b", N, ALL_BF16, "sglang")
+    full, sliding = 18 * 2048, 18 * 2048
+    cell = full + Fraction(8, 10) * sliding
+    assert a.per_token == cell == Fraction(331_776, 5)
+    assert a.charge == cdiv(N * full * cell.numerator, full * cell.denominator) == 8_697_308_775
+    assert {"swa-pool", "swa-evict"} <= rules(a)
+
+
+def test_sglang_gives_sliding_layers_the_whole_context_off_its_list():
+    # model_overrides/gemma2_gemma3.py:13-26: Gemma 3's sliding layers get a full pool
+    a = allocation("gemma-3-4b", N, ALL_BF16, "sglang")
+    assert a.charge == 34 * N * 4096 and "no-swa-pool" in rules(a)
+    # every layer of Mistral 7B v0.1 slides (W = 4,096): vLLM keeps windows, SGLang the whole context
+    assert allocation("mistral-7b-v0.1", N, ALL_BF16, "vllm").per_token == 0
+    assert allocation("mistral-7b-v0.1", N, ALL_BF16, "sglang").per_token == 32 * 8 * 256 * 2
+
+
+def test_shared_kv_layers_allocate_nothing_in_vllm_and_a_page_in_sglang():
+    # vllm v1/worker/gpu/attn_utils.py:140-147; sglang gemma3n_causal.py:374-385, layer_setup.py:214-220
+    m = get("gemma-3n-e2b")
+    shared = [ly for ly in m.layers if ly.shared]
+    assert shared
+    v, s = (allocation(m, N, ALL_BF16, e) for e in ("vllm", "sglang"))
+    assert sum(h.layers for h in v.held) == m.n_layers - len(shared)
+    per = 2 * (m.dims.head_dim * 2) * 2  # 2 KV heads of 256, K and V, 2 B
+    assert m.dims.num_key_value_heads == 2 and s.per_token == m.n_layers * per  # Gemma 3n: no window pool
+    assert {"shared", "no-swa-pool"} <= rules(s)
+
+
+# --- states -------------------------------------------------------------------------------------------
+
+
+def vllm_hybrid(m, attn_per_token: int, mla: bool, pages: int, groups: dict[str, int]) -> int:
+    """interface.py:1088-1140: a = max(B, least kernel block (16; 128 for MLA)); B' = a × ⌈S / (a × P)⌉;
+    every state page padded to B' × P; kv_cache_interface.py:1168-1174: `pages` a state layer."""
+    B = 64
+    a = max(B, 128 if mla else 16)
+    block = max(B, a * cdiv(m.state.nbytes, a * attn_per_token))
+    page = block * attn_per_token
+    return groups["full"] * cdiv(N, block) * page + groups["state"] * pages * page
+
+
+@pytest.mark.parametrize("model, attn, mla, pages, groups", [
+    # Nemotron-H 56B: 10 GQA + 54 Mamba2 (3 pages: mamba_mixer2.py:1089-1099); groups of 10, Mamba2 padded to 60
+    ("nemotron-h-56b", 8 * 256 * 2, False, 3, {"full": 10, "state": 60}),
+    ("qwen3-next-80b-a3b", 2 * 512 * 2, False, 2, {"full": 12, "state": 36}),  # GDN
+    ("kimi-linear-48b-a3b", 576 * 2, True, 2, {"full": 7, "state": 21}),  # KDA beside MLA; 20 padded to 21
+    ("jamba-1.5-mini", 8 * 256 * 2, False, 2, {"full": 4, "state": 28}),  # Mamba1
+    ("minimax-m1-80k", 8 * 256 * 2, False, 2, {"full": 10, "state": 70}),  # lightning attention
+])
+def test_vllm_pads_each_state_to_an_attention_page(model, attn, mla, pages, groups):
+    m = get(model)
+    a = allocation(m, N, ALL_BF16, "vllm")
+    assert a.charge == vllm_hybrid(m, attn, mla, pages, groups)
+    assert {"state-page", "state-pages"} <= rules(a)
+
+
+@pytest.mark.parametrize("model", ["nemotron-h-56b", "qwen3-next-80b-a3b", "kimi-linear-48b-a3b", "jamba-1.5-mini"])
+def test_sglang_sets_0_9_of_1_9_of_the_budget_aside_for_states(model):
+    # kv_cache_configurator.py:3350-3385: states 0.9/1.9, KV 1/1.9; 3 slots a running request (:227);
+    # mamba_utils.py:68-71: the SSM state FP32
+    m = get(model)
+    state = sum(v * (2 if what == "convolution" else 4) for what, v, _ in m.state.parts)
+    a = allocation(m, N, ALL_BF16, "sglang")
+    kv = N * core.storage_per_token(m, ALL_BF16).total
+    assert a.charge == max(cdiv(kv * 19, 10), cdiv(3 * state * m.n_state * 19, 9))
+    assert a.per_token == Fraction(19, 10) * core.storage_per_token(m, ALL_BF16).total
+
+
+def test_a_short_convolution_and_a_layer_with_attention_beside_its_state():
+    lfm2 = import_config(json.dumps({
+        "model_type": "lfm2", "num_hidden_layers": 16, "hidden_size": 2048, "num_attention_heads": 32,
+        "num_key_value_heads": 8, "conv_L_cache": 3, "full_attn_idxs": [2, 5, 8, 10, 12, 14]})).model
+    # 6 GQA (8 heads of 64: 2,048 B a token) + 10 short convolutions of 2 × 2,048 × 2 B = 8,192 B:
+    # groups of 6, the convolutions padded to 12; B' = 64 × ⌈8,192 / (64 × 2,048)⌉ = 64
+    assert engines.allocation(lfm2, N, ALL_BF16, "vllm").charge == 6 * cdiv(N, 64) * 64 * 2048 + 12 * 2 * 64 * 2048
+    falcon = import_config(json.dumps({
+        "model_type": "falcon_h1", "num_hidden_layers": 3, "hidden_size": 4096, "num_attention_heads": 32,
+        "num_key_value_heads": 2, "head_dim": 128, "mamba_d_ssm": 3072, "mamba_n_heads": 24, "mamba_d_head": 128,
+        "mamba_d_state": 256, "mamba_n_groups": 1, "mamba_d_conv": 4, "mamba_expand": 2})).model
+    a = allocation(falcon, N, ALL_BF16, "vllm")  # 3 layers, each attention and a Mamba2 state: one group each
+    attn = 2 * 256 * 2
+    block = 64 * cdiv(falcon.state.nbytes, 64 * attn)
+    assert a.charge == 3 * cdiv(N, block) * block * attn + 3 * 3 * block * attn
+
+
+# --- DeepSeek-V4's compressed caches -------------------------------------------------------------------
+
+
+def test_v4_flash_in_vllms_256_token_blocks_rounded_to_576_b():
+    # attention.py:817-840: 256/m entries of 584 B a block, the page rounded up to 576 B; the index key (FP4
+    # deployed: MXFP4 68 B) alike; every layer's window in 64-token blocks (sparse_swa.py:76-150)
+    csa, key, hca = round_up(64 * 584, 576), round_up(64 * 68, 576), round_up(2 * 584, 576)
+    assert (csa, key, hca) == (37_440, 4_608, 1_728)
+    a = allocation("v4-flash", N, DEPLOYED, "vllm")
+    blocks = N // 256
+    assert a.charge == 21 * blocks * (csa + key) + 20 * blocks * hca + 43 * 3 * round_up(64 * 584, 576)
+    assert a.charge == 474_624_576 and a.per_token == Fraction(21 * (csa + key) + 20 * hca, 256) == Fraction(14_337, 4)
+    assert {"v4-compressor", "v4-packed"} <= rules(a)  # what is not counted is said
+
+
+def test_v4_flash_in_sglangs_pools():
+    # pool_configurator.py:1437-1497: full tokens cost the compressed entries (pages of 256/m rounded to
+    # 576 B) and FP8/FP4 index keys unpadded; the window pool holds 0.1 as many tokens, 585 B a token and layer
+    full = Fraction(21 * (round_up(64 * 584, 576) + 64 * 68) + 20 * round_up(2 * 584, 576), 256)
+    window = Fraction(1, 10) * 43 * Fraction(round_up(256 * 584, 576), 256)
+    assert (full, window) == (Fraction(14_253, 4), Fraction(5_031, 2))
+    a = allocation("v4-flash", N, DEPLOYED, "sglang")
+    assert a.per_token == full + window == Fraction(24_315, 4)
+    assert a.charge == N * (full + window) == 796_753_920  # N a multiple of 256: no page rounding
+
+
+def test_what_neither_engine_serves_is_refused_by_name():
+    with pytest.raises(EngineError, match="CSA2") as e:
+        allocation("v4.1-flash", N, DEPLOYED, "vllm")
+    assert e.value.why == "csa2"
+    with pytest.raises(EngineError, match="FP4") as e:
+        allocation("v3.2", N, Precision(main_kv="fp4"), "sglang")
+    assert e.value.why == "fp4"
+
+
+def test_fp8_with_scales_per_128_is_one_scale_a_layer_in_both_engines():
+    p = Precision.every("fp8_block")
+    for engine in ("vllm", "sglang"):
+        a = allocation("llama-3.1-8b", N, p, engine)
+        assert a.per_token == 32 * 8 * 256 and "fp8-scale" in rules(a)
+    assert core.storage_per_token("llama-3.1-8b", p).total > 32 * 8 * 256  # the theory counts the scales
+
+
+def test_every_rule_names_a_file_with_lines_and_has_a_text_in_both_languages():
+    from i18n import t
+    for engine, table in engines.RULES.items():
+        for rule in table.values():
+            assert rule.engine == engine and ".py:" in rule.source and rule.what
+            assert t(f"eng.rule.{engine}.{rule.id}", "en", **dict(rule.fields)) == rule.what
+
+
+def test_a_longer_context_never_takes_less_and_arrays_give_what_each_context_gives():
+    import numpy as np
+    ns = np.array([1, 63, 64, 65, 1000, 4096, 131_072])
+    for model in ("llama-3.1-8b", "gpt-oss-120b", "v3.2", "v4-flash", "nemotron-h-56b", "gemma-3-4b"):
+        for engine in ("vllm", "sglang"):
+            got = allocation(model, ns, DEPLOYED, engine).charge
+            assert list(got) == [allocation(model, int(n), DEPLOYED, engine).charge for n in ns], (model, engine)
+            assert np.all(np.diff(got) >= 0)
