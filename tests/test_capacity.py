@@ -255,3 +255,67 @@ def test_bad_read_floor_inputs_are_clear_value_errors(kwargs, message):
     args = {"context": 4096, "bandwidth_bytes_per_s": 4.8e12} | kwargs
     with pytest.raises(ValueError, match=message):
         read_floor_seconds("v3.2", args.pop("context"), DEPLOYED, args.pop("bandwidth_bytes_per_s"), **args)
+
+
+# --- parallel modes ----------------------------------------------------------------------------------
+
+from core.parallel import Parallel, attention_parameters, stages  # noqa: E402
+
+
+def test_v32s_attention_weights_from_its_widths():
+    # a layer: q 7,168 × 1,536 + 1,536 × 128 × 192; kv 7,168 × 576 + 512 × 128 × 256; o 128 × 128 × 7,168;
+    # indexer 1,536 × 64 × 128 + 7,168 × (128 + 64) = 201,064,448; × 61 layers
+    assert attention_parameters("v3.2") == 61 * 201_064_448 == 12_264_931_328
+    # Llama-like: q, k, v and o of 4,096 × 1,024 each (8 heads of 128) × 32 layers
+    assert attention_parameters(LLAMA_8B) == 32 * 4 * 4096 * 1024
+
+
+def test_dp_attention_keeps_a_latent_on_one_gpu_and_fits_more_than_tp():
+    # 8 × H200, V3.2 at 128K, FP8 weights 671e9 B. TP 8: every GPU holds the whole latent of every request: 6.
+    # DP attention 8: attention weights 12,264,931,328 B whole on each GPU, the rest ÷ 8 = 82,341,883,584 B:
+    # 94,606,814,912 B a GPU; 141e9 − 14.1e9 − that = 32,293,185,088 B; ⌊/ 6,300,368,896⌋ = 5 a GPU, 40 in all.
+    weights, attention = 671 * 10**9, attention_parameters("v3.2")
+    tp = plan("v3.2", 131_072, "h200", weights, parallel=Parallel(tp=8), attention_weights=attention)
+    dp = plan("v3.2", 131_072, "h200", weights, parallel=Parallel(dp=8), attention_weights=attention)
+    assert tp.max_requests == 6 and tp.weights_per_gpu_bytes == 83_875_000_000
+    assert dp.weights_per_gpu_bytes == 94_606_814_912 and dp.kv_budget_per_gpu_bytes == 32_293_185_088
+    assert dp.per_request_per_gpu_bytes == 6_300_368_896 and dp.max_requests == 8 * 5 == 40
+
+
+def test_dp_attention_on_a_gqa_model_gains_nothing_from_the_heads_it_no_longer_splits():
+    # 8 KV heads on 8 GPUs: TP holds 1/8 of each request on every GPU; DP holds whole requests on one
+    tp = plan(LLAMA_8B, 8192, "h100-sxm", LLAMA_WEIGHTS, parallel=Parallel(tp=8))
+    dp = plan(LLAMA_8B, 8192, "h100-sxm", LLAMA_WEIGHTS, parallel=Parallel(dp=8),
+              attention_weights=attention_parameters(LLAMA_8B) * 2)
+    assert tp.per_request_per_gpu_bytes * 8 == dp.per_request_per_gpu_bytes == 1_073_741_824
+    assert dp.max_requests <= tp.max_requests
+
+
+def test_pipeline_stages_split_the_layers_as_vllm_does():
+    # vllm/distributed/utils.py get_pp_indices: ⌊61/8⌋ = 7 a stage, the 5 left one each to the stages before the last
+    assert [s.n_layers for s in stages("v3.2", 8)] == [7, 7, 8, 8, 8, 8, 8, 7]
+    p = plan("v3.2", 131_072, "h200", 671 * 10**9, parallel=Parallel(pp=8))
+    assert p.per_request_per_gpu_bytes == 8 * 131_072 * 788  # the 8-layer stages hold the most
+    with pytest.raises(ValueError, match="stage"):
+        stages(LLAMA_8B, 33)
+
+
+def test_tp_beyond_the_kv_heads_replicates_them_in_the_engines_too():
+    from core.engines import allocation
+    full = allocation(LLAMA_8B, 8192, DEPLOYED, "vllm").charge
+    assert plan(LLAMA_8B, 8192, "h100-sxm", 0, parallel=Parallel(tp=16), engine="vllm",
+                block_tokens=64).per_request_per_gpu_bytes == full // 8  # one of 8 heads a GPU
+
+
+def test_the_planner_says_why_on_the_chart():
+    from figures.builders.planner import build_capacity
+    chart = build_capacity(models=("v3.2", "v4.1-flash", "kimi-k2"), parallel="tp", lang="en")
+    labels = dict(zip(chart.figure.data[0].y, chart.figure.data[0].text))
+    assert "DP attention would fit 40" in labels["V3.2"]  # a count another mode changes more than 2×
+    assert "parameter count not published" in labels["V4.1-Flash"]
+    # Kimi K2's FP8 weights leave 1.90 GB a GPU: 0, and why
+    assert labels["Kimi K2"].startswith("0 · 1.90 GB per GPU is left for KV, a request takes 9.21 GB")
+    one = build_capacity(models=("v3.2",), tp=1, lang="en")
+    assert one.figure.data[0].text[0].startswith("0 · weights of 671 GB and a reserve of 14.1 GB per GPU")
+    vllm = build_capacity(models=("v4.1-flash",), engine="vllm", lang="en")
+    assert "no CSA2 layers" in vllm.figure.data[0].text[0] and vllm.numbers[0]["max_requests"] is None

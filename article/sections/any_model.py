@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from fractions import Fraction
 
 from core import get, state_bytes
-from core.cost import layer_groups
+from core.cost import fitted, layer_groups
+from core.engines import ENGINES, SGLANG, VLLM, EngineError, allocation
 from core.open_models import OPEN_IMPORTS
 from core.summary import summarise
 from core.units import fmt_tokens
@@ -62,13 +64,18 @@ def any_model(v: Reading, import_panel: Callable[[], dict] | None = None,
     yield from passage(SLUG, "layers", L)
     yield Table(_layer_table(rows, v), numbers=tuple(t(k, L) for k in _LAYER_NUMBERS), name=t("by.layers", L))
 
+    yield from passage(SLUG, "engines", L, vllm=VLLM, sglang=SGLANG)
+    yield Table(_engine_table(rows, v), numbers=tuple(t(k, L) for k in _ENGINE_NUMBERS),
+                name=t("by.engines", L, n=fmt_tokens(v.context)))
+    yield Table(_rules_table(rows, v), name=t("by.rules", L))
+
     yield from passage(SLUG, "planner", L)
     gpu, tp = yield Ask((capacity.knob("gpu"), capacity.knob("tp")))
     custom = {"memory_gb": capacity.knob("memory_gb").default, "bandwidth_tb": capacity.knob("bandwidth_tb").default}
     if gpu == "custom":
         custom = dict(zip(custom, (yield Ask(tuple(capacity.knob(name) for name in custom)))))
     node = dict(gpu=gpu, tp=tp, **custom)
-    names = ("bytes_per_parameter", "reserved", "block")
+    names = ("bytes_per_parameter", "reserved", "block", "parallel", "engine")
     plan = dict(zip(names, (yield Ask(tuple(capacity.knob(n) for n in names)))))
     yield Chart("capacity", dict(models=models, context=v.context, precision=v.precision, lang=L, units=v.units,
                                  **node, **plan))
@@ -128,3 +135,59 @@ def _numbers(layers: tuple[int, ...]) -> str:
             runs.append(f"{start}" if start == prev else f"{start}–{prev}")
             start = i
     return ", ".join(runs)
+
+
+_ENGINE_NUMBERS = ("col.eng.theory_token", "col.eng.vllm_token", "col.eng.sglang_token", "col.eng.theory_at",
+                   "col.eng.vllm_at", "col.eng.sglang_at")
+
+
+def _engine_table(rows, v: Reading) -> dict:
+    """The theory beside what each engine allocates (core.engines, its defaults): per token of a long context,
+    and one request at the reader's context; empty where an engine does not serve the model."""
+    L, cells = v.lang, {k: [] for k in ("col.model", *_ENGINE_NUMBERS)}
+    for r in rows:
+        cells["col.model"].append(model_name(r.model.id, r.model.name, L))
+        cells["col.eng.theory_token"].append(_number(r.storage.total))
+        cells["col.eng.theory_at"].append(r.cache.total)
+        for engine, a in _allocated(r.model, v).items():
+            served = not isinstance(a, EngineError)
+            cells[f"col.eng.{engine}_token"].append(_number(a.per_token) if served else None)
+            cells[f"col.eng.{engine}_at"].append(int(a.charge) if served else None)
+    return {t(k, L): column for k, column in cells.items()}
+
+
+def _rules_table(rows, v: Reading) -> dict:
+    """Every way an engine departs from the theory for the chosen models, with the file and lines that say so;
+    where an engine does not serve a model, why."""
+    L, cells = v.lang, {k: [] for k in ("col.model", "col.engine", "col.rule", "col.source")}
+
+    def add(model, engine: str, text: str, source: str) -> None:
+        for key, value in zip(cells, (model_name(model.id, model.name, L), t(f"eng.{engine}", L), text, source)):
+            cells[key].append(value)
+
+    for r in rows:
+        for engine, a in _allocated(r.model, v).items():
+            if isinstance(a, EngineError):
+                add(r.model, engine, t(f"eng.none.{a.why}", L, e=t(f"eng.{engine}", L)), "")
+                continue
+            for rule in a.rules:
+                add(r.model, engine, t(f"eng.rule.{engine}.{rule.id}", L, **dict(rule.fields)),
+                    f"{rule.release}: {rule.source}")
+    return {t(k, L): column for k, column in cells.items()}
+
+
+def _allocated(model, v: Reading) -> dict:
+    """Each engine's allocation at the reader's context and precision, or why it does not serve the model."""
+    out = {}
+    for engine in ENGINES[1:]:
+        try:
+            out[engine] = allocation(model, v.context, fitted(model, v.precision), engine)
+        except EngineError as e:
+            out[engine] = e
+    return out
+
+
+def _number(x):
+    """A byte count as an int where it is whole (3,514.25 B stays fractional)."""
+    x = Fraction(x)
+    return int(x) if x.denominator == 1 else float(x)
