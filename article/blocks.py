@@ -57,6 +57,7 @@ class Table:
     numbers: tuple[str, ...] = ()  # the columns of byte counts, shown with thousands separators
     download: tuple[str, str] | None = None  # (label, file name): offered as CSV
     name: str = ""  # what it holds (the heading over it), for a screen reader
+    wrap: bool = False  # long texts: every cell shown whole and wrapped, not in a scrolling grid
 
 
 @dataclass(frozen=True)

@@ -51,11 +51,23 @@ def _answer(block):
 
 def _table(table: Table) -> None:
     frame = pd.DataFrame(table.columns)
-    st.dataframe(frame, hide_index=True, width="stretch",
-                 column_config={c: st.column_config.NumberColumn(format="localized") for c in table.numbers})
+    if table.wrap:  # long texts: every cell whole, wrapped, the first column heading its row
+        st.table(frame.set_index(frame.columns[0]))
+    elif frame[list(table.numbers)].isna().any().any():  # a missing number shows as a dash, not "None"
+        st.dataframe(frame.style.format(_number_or_dash, subset=list(table.numbers)), hide_index=True,
+                     width="stretch")
+    else:
+        st.dataframe(frame, hide_index=True, width="stretch",
+                     column_config={c: st.column_config.NumberColumn(format="localized") for c in table.numbers})
     if table.download:
         label, name = table.download
         st.download_button(label, frame.to_csv(index=False).encode("utf-8"), file_name=name, mime="text/csv")
+
+
+def _number_or_dash(v) -> str:
+    if pd.isna(v):
+        return "—"
+    return f"{int(v):,}" if float(v).is_integer() else f"{v:,}"
 
 
 def _widgets(k: Knob) -> int:

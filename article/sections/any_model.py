@@ -67,7 +67,7 @@ def any_model(v: Reading, import_panel: Callable[[], dict] | None = None,
     yield from passage(SLUG, "engines", L, vllm=VLLM, sglang=SGLANG)
     yield Table(_engine_table(rows, v), numbers=tuple(t(k, L) for k in _ENGINE_NUMBERS),
                 name=t("by.engines", L, n=fmt_tokens(v.context)))
-    yield Table(_rules_table(rows, v), name=t("by.rules", L))
+    yield Table(_rules_table(rows, v), name=t("by.rules", L), wrap=True)
 
     yield from passage(SLUG, "planner", L)
     gpu, tp = yield Ask((capacity.knob("gpu"), capacity.knob("tp")))
@@ -159,20 +159,19 @@ def _engine_table(rows, v: Reading) -> dict:
 def _rules_table(rows, v: Reading) -> dict:
     """Every way an engine departs from the theory for the chosen models, with the file and lines that say so;
     where an engine does not serve a model, why."""
-    L, cells = v.lang, {k: [] for k in ("col.model", "col.engine", "col.rule", "col.source")}
+    L, cells = v.lang, {k: [] for k in ("col.model", "col.engine", "col.rule")}
 
-    def add(model, engine: str, text: str, source: str) -> None:
-        for key, value in zip(cells, (model_name(model.id, model.name, L), t(f"eng.{engine}", L), text, source)):
+    def add(model, engine: str, text: str) -> None:
+        for key, value in zip(cells, (model_name(model.id, model.name, L), t(f"eng.{engine}", L), text)):
             cells[key].append(value)
 
     for r in rows:
         for engine, a in _allocated(r.model, v).items():
             if isinstance(a, EngineError):
-                add(r.model, engine, t(f"eng.none.{a.why}", L, e=t(f"eng.{engine}", L)), "")
+                add(r.model, engine, t(f"eng.none.{a.why}", L, e=t(f"eng.{engine}", L)))
                 continue
             for rule in a.rules:
-                add(r.model, engine, t(f"eng.rule.{engine}.{rule.id}", L, **dict(rule.fields)),
-                    f"{rule.release}: {rule.source}")
+                add(r.model, engine, f"{t(f'eng.rule.{engine}.{rule.id}', L, **dict(rule.fields))} — {rule.source}")
     return {t(k, L): column for k, column in cells.items()}
 
 
