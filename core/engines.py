@@ -181,6 +181,7 @@ SGLANG_RULES = _rules(
                                    "arg_groups/memory_hook.py:47-345"),
 )
 RULES = {"vllm": VLLM_RULES, "sglang": SGLANG_RULES}
+GENERAL_RULES = frozenset({"block", "page", "budget", "log", "extra-page"})  # rules that hold for every model
 
 
 class EngineError(ValueError):

@@ -125,3 +125,29 @@ def test_a_session_keeps_only_its_newest_imports():
     kept = json.loads(at.markdown[0].value)
     n = ui.state.MAX_IMPORTS
     assert len(kept) == n and kept[-1] == "m6" and kept[:-1] == [f"m{i}" for i in range(5, n + 5) if i != 6]
+
+
+def test_the_engines_tables_give_core_engines_numbers_and_name_every_rule():
+    from core.engines import allocation
+    at = assert_page_runs(models=["gpt-oss-120b", "v4.1-flash"])
+    tables = {df.value.columns[0]: df.value for df in at.dataframe}
+    engines = next(df.value for df in at.dataframe if "vLLM: one request (B)" in df.value.columns)
+    oss = engines[engines.iloc[:, 0] == "gpt-oss-120b"].iloc[0]
+    assert oss["SGLang: one request (B)"] == allocation("gpt-oss-120b", core.ARTICLE_CONTEXT, core.DEPLOYED,
+                                                        "sglang").charge == 8_697_308_775
+    assert oss["theory: one request (B)"] == core.cache_at("gpt-oss-120b", core.ARTICLE_CONTEXT).total
+    v41 = engines[engines.iloc[:, 0] == "V4.1-Flash"].iloc[0]
+    assert v41.isna()["vLLM: one request (B)"]  # not served: no number, and the rules table says why
+    rules = [t.value for t in at.table][0]
+    text = " ".join(map(str, rules.index)) + " ".join(rules.iloc[:, 0])
+    assert "every model · vLLM" in text and "gpt-oss-120b · SGLang" in text
+    assert any("swa_full_tokens_ratio" in r and "pool_configurator.py:" in r for r in rules.iloc[:, 0])
+    assert any("no CSA2 layers" in r for r in rules.iloc[:, 0])
+    assert tables  # the presets, the models and the layers tables are still there
+
+
+def test_the_planner_follows_the_parallel_mode_and_the_engine():
+    at = assert_page_runs(models=["v3.2"], gpu="h200", tp="8", parallel="dp", engine="vllm")
+    (bars,) = charts(at)[1]["data"]
+    assert bars["x"] == [40] and "DP attention 8" in charts(at)[1]["layout"]["title"]["text"]
+    assert "as vLLM 0.34.0 allocates" in charts(at)[1]["layout"]["title"]["text"]

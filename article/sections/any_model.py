@@ -7,7 +7,7 @@ from fractions import Fraction
 
 from core import get, state_bytes
 from core.cost import fitted, layer_groups
-from core.engines import ENGINES, SGLANG, VLLM, EngineError, allocation
+from core.engines import ENGINES, GENERAL_RULES, SGLANG, VLLM, EngineError, allocation
 from core.open_models import OPEN_IMPORTS
 from core.summary import summarise
 from core.units import fmt_tokens
@@ -157,22 +157,33 @@ def _engine_table(rows, v: Reading) -> dict:
 
 
 def _rules_table(rows, v: Reading) -> dict:
-    """Every way an engine departs from the theory for the chosen models, with the file and lines that say so;
-    where an engine does not serve a model, why."""
-    L, cells = v.lang, {k: [] for k in ("col.model", "col.engine", "col.rule")}
+    """Every way an engine departs from the theory for the chosen models, each with the file and lines that say
+    so: those that hold for every model once, then each model's own; where an engine does not serve a model, why."""
+    L, cells = v.lang, {k: [] for k in ("col.model_engine", "col.rule")}
 
-    def add(model, engine: str, text: str) -> None:
-        for key, value in zip(cells, (model_name(model.id, model.name, L), t(f"eng.{engine}", L), text)):
-            cells[key].append(value)
+    def add(who: str, engine: str, text: str) -> None:
+        cells["col.model_engine"].append(f"{who} · {t(f'eng.{engine}', L)}")
+        cells["col.rule"].append(text)
 
-    for r in rows:
-        for engine, a in _allocated(r.model, v).items():
+    found = {r.model: _allocated(r.model, v) for r in rows}
+    for engine in ENGINES[1:]:
+        shown = {rule.id: rule for a in found.values() if not isinstance(a[engine], EngineError)
+                 for rule in a[engine].rules if rule.id in GENERAL_RULES}
+        for rule in shown.values():
+            add(t("by.every", L), engine, _rule(rule, L))
+    for model, allocated in found.items():
+        for engine, a in allocated.items():
             if isinstance(a, EngineError):
-                add(r.model, engine, t(f"eng.none.{a.why}", L, e=t(f"eng.{engine}", L)))
+                add(model_name(model.id, model.name, L), engine, t(f"eng.none.{a.why}", L, e=t(f"eng.{engine}", L)))
                 continue
             for rule in a.rules:
-                add(r.model, engine, f"{t(f'eng.rule.{engine}.{rule.id}', L, **dict(rule.fields))} — {rule.source}")
+                if rule.id not in GENERAL_RULES:
+                    add(model_name(model.id, model.name, L), engine, _rule(rule, L))
     return {t(k, L): column for k, column in cells.items()}
+
+
+def _rule(rule, lang: str) -> str:
+    return f"{t(f'eng.rule.{rule.engine}.{rule.id}', lang, **dict(rule.fields))} — {rule.source}"
 
 
 def _allocated(model, v: Reading) -> dict:
