@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from fractions import Fraction
+from functools import reduce
 from string import Formatter
 
 import numpy as np
@@ -232,15 +233,13 @@ class Allocation:
     def charge(self):
         """Bytes of the whole KV budget one request takes: its largest need of a pool over that pool's share
         (with one pool, what it holds)."""
-        return np.maximum.reduce([-(-self.pool_bytes(p) * s.denominator // s.numerator) for p, s in self.shares]) \
-            if np.ndim(self.context) else max(-(-self.pool_bytes(p) * s.denominator // s.numerator)
-                                               for p, s in self.shares)
+        most = reduce(np.maximum, [-(-self.pool_bytes(p) * s.denominator // s.numerator) for p, s in self.shares])
+        return int(most) if np.ndim(self.context) == 0 else most
 
     @property
     def per_token(self) -> Fraction:
         """Bytes of the budget a long context adds per token (the binding pool's growth over its share)."""
-        grows = {p: sum((h.per_token for h in self.held if h.pool == p), start=Fraction(0)) for p, _ in self.shares}
-        return max(g / s for (p, s), g in zip(self.shares, grows.values()))
+        return max(sum((h.per_token for h in self.held if h.pool == p), start=Fraction(0)) / s for p, s in self.shares)
 
 
 def allocation(model: Model | str, n, precision: cost.Precision = cost.DEPLOYED, engine: str = "vllm", *,
@@ -295,33 +294,44 @@ def _element(p: cost.Precision, m: Model, role: str) -> int:
     return 2 if name == "bf16" else 1
 
 
+def _theory(m: Model, p: cost.Precision, role: str) -> int:
+    """The theory's bytes of one entry of a role in the precision asked for."""
+    c = m.component(role)
+    return c.layout(p.of(c)).nbytes
+
+
+def _differs(engine_bytes: int, m: Model, p: cost.Precision, role: str, rule: Rule, rules: list[Rule]) -> int:
+    """`engine_bytes`, noting `rule` where the theory stores the role's entry in other bytes."""
+    if engine_bytes != _theory(m, p, role):
+        rules.append(rule)
+    return engine_bytes
+
+
 def _mla_token(m: Model, p: cost.Precision, engine: str, dsa: bool, rules: list[Rule]) -> int:
     """MLA's latent and RoPE key: 576 values in BF16; in FP8, a sparse (DSA) model's scaled layout (656 B),
     a dense one's 576 B with one scale a layer."""
-    d, R = m.dims, RULES[engine]
+    d = m.dims
     n = d.kv_lora_rank + d.qk_rope_head_dim
     if _element(p, m, "main_kv") == 2:
         return 2 * n
-    rules.append(R["dsa-fp8" if dsa else "mla-fp8"])
-    return F.mla_fp8(d.kv_lora_rank, d.qk_rope_head_dim).nbytes if dsa else n
+    nbytes = F.mla_fp8(d.kv_lora_rank, d.qk_rope_head_dim).nbytes if dsa else n
+    return _differs(nbytes, m, p, "main_kv", RULES[engine]["dsa-fp8" if dsa else "mla-fp8"], rules)
 
 
 def _index_token(m: Model, p: cost.Precision, engine: str, rules: list[Rule], v4: bool = False) -> int:
     """An indexer key: FP8 with an FP32 scale per 128 whatever the cache dtype (V4: MXFP4 where chosen)."""
     n = m.dims.index_head_dim
-    if v4 and p.of(m.component("index_key")) == "fp4":
-        return F.mxfp4(n).nbytes
-    if p.of(m.component("index_key")) != "fp8":
-        rules.append(RULES[engine]["index-fp8"])
-    return F.fp8_blocks(n).nbytes
+    fp4 = v4 and p.of(m.component("index_key")) == "fp4"
+    nbytes = F.mxfp4(n).nbytes if fp4 else F.fp8_blocks(n).nbytes
+    return _differs(nbytes, m, p, "index_key", RULES[engine]["index-fp8"], rules)
 
 
 def _v4_entry(m: Model, p: cost.Precision, engine: str, rules: list[Rule]) -> int:
     """V4's K = V entry: both engines store it in the 584-B FP8 layout, whatever --kv-cache-dtype says."""
+    nbytes = F.v4_fp8(m.dims.head_dim, m.dims.qk_rope_head_dim).nbytes
     for role in ("main_kv", "local_kv"):
-        if p.of(m.component(role)) != "fp8":
-            rules.append(RULES[engine]["v4-layout"])
-    return F.v4_fp8(m.dims.head_dim, m.dims.qk_rope_head_dim).nbytes
+        _differs(nbytes, m, p, role, RULES[engine]["v4-layout"], rules)
+    return nbytes
 
 
 def _round_up(x: int, to: int) -> int:
