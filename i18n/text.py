@@ -527,6 +527,8 @@ TEXT: dict[str, dict[str, str]] = {
     "cap.nofit": {"ko": "0 · GPU당 가중치 {w}와 예약 {r}만으로 메모리가 찹니다", "en": "0 · weights of {w} and a reserve of {r} per GPU fill its memory"},
     "cap.zero": {"ko": "0 · GPU당 KV에 {left}가 남지만 요청 하나가 GPU마다 {r}를 씁니다", "en": "0 · {left} per GPU is left for KV, a request takes {r} on each"},
     "cap.other": {"ko": "{mode} 방식이면 {n}개", "en": "{mode} would fit {n}"},
+    "cap.other.engine": {"ko": "{mode}의 할당이면 {n}개", "en": "{mode}'s allocation would fit {n}"},
+    "cap.other.theory": {"ko": "이론으로는 {n}개", "en": "the theory would fit {n}"},
     "cap.unpriced.pp": {"ko": "층 {layers}개를 PP {n}단으로 나눌 수 없음", "en": "{layers} layers cannot make {n} pipeline stages"},
     "eng.none.csa2": {"ko": "{e}: 이 릴리스에는 CSA2 층(KV·선택 공유)이 없어 값을 내지 않습니다", "en": "{e}: its release has no CSA2 layers (shared KV and selections), so no number"},
     "eng.none.fp4": {"ko": "{e}: 이 모델의 FP4 KV는 그 엔진의 캐시 dtype이 아니어서 값을 내지 않습니다", "en": "{e}: FP4 KV for this model is not a cache dtype it offers, so no number"},

@@ -317,5 +317,7 @@ def test_the_planner_says_why_on_the_chart():
     assert labels["Kimi K2"].startswith("0 · 1.90 GB per GPU is left for KV, a request takes 9.21 GB")
     one = build_capacity(models=("v3.2",), tp=1, lang="en")
     assert one.figure.data[0].text[0].startswith("0 · weights of 671 GB and a reserve of 14.1 GB per GPU")
+    gemma = build_capacity(models=("gemma-3-4b",), lang="en").figure.data[0].text[0]
+    assert "SGLang's allocation would fit 27" in gemma  # another allocation that changes the count more than 2×
     vllm = build_capacity(models=("v4.1-flash",), engine="vllm", lang="en")
     assert "no CSA2 layers" in vllm.figure.data[0].text[0] and vllm.numbers[0]["max_requests"] is None

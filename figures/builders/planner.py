@@ -12,7 +12,7 @@ from core import DEPLOYED, Precision, get
 from core import gpus as G
 from core.capacity import plan, read_floor_seconds, weights_bytes
 from core.cost import fitted
-from core.engines import EngineError
+from core.engines import ENGINES, EngineError
 from core.parallel import MODES, Parallel, attention_parameters
 from core.units import fmt_bytes, fmt_tokens
 from i18n import model_name, t
@@ -57,9 +57,11 @@ def build_capacity(*, models: Sequence[str] = PLANNER_MODELS, context: int = 131
     g = gpu_of(gpu, memory_gb, bandwidth_tb)
     rows = []
     for m in models:
-        every = {mode: _plan(m, context, precision, g, bytes_per_parameter, reserved, block, Parallel.mode(mode, tp),
-                             engine, lang) for mode in MODES}
-        p = every[parallel]
+        # the other assumptions a count rests on: another way of spreading the node, another allocation
+        others = [(mode, engine) for mode in MODES] + [(parallel, e) for e in ENGINES if e != engine]
+        every = {(mode, e): _plan(m, context, precision, g, bytes_per_parameter, reserved, block,
+                                  Parallel.mode(mode, tp), e, lang) for mode, e in others}
+        p = every[parallel, engine]
         if isinstance(p, str):  # this engine or this way of spreading cannot serve the model: the row says why
             rows.append((_name(m, lang), 0, p, p, None))
             continue
@@ -116,15 +118,19 @@ def _count(p, lang: str, units: str) -> str:
 
 
 def _why(p, every: dict, lang: str) -> list[str]:
-    """What the row's count rests on: another way of spreading the node that changes it more than 2×,
-    and weights left out."""
+    """What the row's count rests on: another way of spreading the node, or another allocation, that changes it
+    more than 2×, and weights left out."""
     lines = []
-    for mode, other in every.items():
+    for (mode, engine), other in every.items():
         if isinstance(other, str) or other is p:
             continue
         n, base = other.max_requests, p.max_requests
         if n > 2 * base or 2 * n < base:
-            lines.append(t("cap.other", lang, mode=t(f"cap.mode.{mode}", lang), n=f"{n:,}"))
+            if engine == p.engine:
+                lines.append(t("cap.other", lang, mode=t(f"cap.mode.{mode}", lang), n=f"{n:,}"))
+            else:
+                lines.append(t("cap.other.theory", lang, n=f"{n:,}") if engine == "theory" else
+                             t("cap.other.engine", lang, mode=t(f"eng.{engine}", lang), n=f"{n:,}"))
     if not p.model.parameters:
         lines.append(t("cap.noparams", lang))
     return lines
