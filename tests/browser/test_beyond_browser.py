@@ -71,7 +71,8 @@ def test_an_uploaded_config_of_each_layer_kind_shows_its_layers_and_its_state(pa
         picker.fill(name)
         page.get_by_role("option", name=name, exact=True).click()  # once the list has filtered to it
         assert_ready_without_exception(page)
-        layers = page.locator('[data-testid="stDataFrame"]').last  # the layer-by-layer table
+        # the layer-by-layer table: the grid before the engines' (the rules after it are a plain table)
+        layers = page.locator('[data-testid="stDataFrame"]').nth(-2)
         layers.scroll_into_view_if_needed()  # its cells' text is in the DOM while it is in view
         row = layers.locator('tr[role="row"]').filter(has_text=name).filter(
             has=page.locator("td", has_text=re.compile(f"^{re.escape(kind)}$")))
