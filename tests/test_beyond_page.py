@@ -133,11 +133,11 @@ def test_the_engines_tables_give_core_engines_numbers_and_name_every_rule():
     tables = {df.value.columns[0]: df.value for df in at.dataframe}
     engines = next(df.value for df in at.dataframe if "vLLM: one request (B)" in df.value.columns)
     oss = engines[engines.iloc[:, 0] == "gpt-oss-120b"].iloc[0]
-    assert oss["SGLang: one request (B)"] == allocation("gpt-oss-120b", core.ARTICLE_CONTEXT, core.DEPLOYED,
-                                                        "sglang").charge == 8_697_308_775
-    assert oss["theory: one request (B)"] == core.cache_at("gpt-oss-120b", core.ARTICLE_CONTEXT).total
+    charge = allocation("gpt-oss-120b", core.ARTICLE_CONTEXT, core.DEPLOYED, "sglang").charge
+    assert oss["SGLang: one request (B)"] == f"{charge:,}" == "8,697,308,775"
+    assert oss["theory: one request (B)"] == f"{core.cache_at('gpt-oss-120b', core.ARTICLE_CONTEXT).total:,}"
     v41 = engines[engines.iloc[:, 0] == "V4.1-Flash"].iloc[0]
-    assert v41.isna()["vLLM: one request (B)"]  # not served: no number, and the rules table says why
+    assert v41["vLLM: one request (B)"] == "—"  # not served: no number, and the rules table says why
     rules = [t.value for t in at.table][0]
     text = " ".join(map(str, rules.index)) + " ".join(rules.iloc[:, 0])
     assert "every model · vLLM" in text and "gpt-oss-120b · SGLang" in text

@@ -51,17 +51,22 @@ def _answer(block):
 
 def _table(table: Table) -> None:
     frame = pd.DataFrame(table.columns)
-    if table.wrap:  # long texts: every cell whole, wrapped, the first column heading its row
+    if table.wrap:  # long texts: every cell whole, wrapped (a file path too, on a phone), the first column heading
+        st.html(_WRAP_CSS)
         st.table(frame.set_index(frame.columns[0]))
-    elif frame[list(table.numbers)].isna().any().any():  # a missing number shows as a dash, not "None"
-        st.dataframe(frame.style.format(_number_or_dash, subset=list(table.numbers)), hide_index=True,
-                     width="stretch")
+    elif frame[list(table.numbers)].isna().any().any():  # a missing number: a dash, not the grid's "None"
+        shown = frame.assign(**{c: frame[c].map(_number_or_dash) for c in table.numbers})
+        st.dataframe(shown, hide_index=True, width="stretch",
+                     column_config={c: st.column_config.TextColumn(alignment="right") for c in table.numbers})
     else:
         st.dataframe(frame, hide_index=True, width="stretch",
                      column_config={c: st.column_config.NumberColumn(format="localized") for c in table.numbers})
     if table.download:
         label, name = table.download
         st.download_button(label, frame.to_csv(index=False).encode("utf-8"), file_name=name, mime="text/csv")
+
+
+_WRAP_CSS = '<style>[data-testid="stTable"] td, [data-testid="stTable"] th{overflow-wrap:anywhere}</style>'
 
 
 def _number_or_dash(v) -> str:
