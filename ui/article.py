@@ -66,7 +66,12 @@ def _table(table: Table) -> None:
         st.download_button(label, frame.to_csv(index=False).encode("utf-8"), file_name=name, mime="text/csv")
 
 
-_WRAP_CSS = '<style>[data-testid="stTable"] td, [data-testid="stTable"] th{overflow-wrap:anywhere}</style>'
+# the table as wide as the column, its heading column a quarter of it, a long file path broken anywhere
+# (Streamlit's markdown sets the paragraph's overflow-wrap itself: only !important overrides it)
+_WRAP_CSS = ('<style>[data-testid="stTable"] table{table-layout:fixed;width:100%}'
+             '[data-testid="stTable"] thead th:first-child{width:25%}'
+             '[data-testid="stTable"] td,[data-testid="stTable"] th,[data-testid="stTable"] td p,'
+             '[data-testid="stTable"] th p{overflow-wrap:anywhere !important;white-space:normal}</style>')
 
 
 def _number_or_dash(v) -> str:
