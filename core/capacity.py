@@ -1,7 +1,7 @@
 """How many requests fit on a GPU node, and the least time a decode step can spend reading its cache.
 
-Every byte comes from `core.cost` (cache_at, local_kv, reads); this module rounds what a request
-holds to whole blocks, divides the memory and splits the cache over tensor-parallel ranks.
+Every byte comes from `core.cost` (cache_at, local_kv, reads) or `core.engines`; this module rounds
+what a request holds to whole blocks, divides the memory and spreads the cache over the GPUs.
 
 Counting rules:
 
@@ -15,10 +15,14 @@ Counting rules:
   fills (V4-Flash, W = 128, B = 16: 9 blocks, 144 positions).
 - With block sizes and ratios that are powers of two (as in every engine), a larger block never
   holds fewer bytes and a longer context never fewer.
-- **Tensor parallelism.** tp GPUs serve one replica: memory and bandwidth add up, the weights
-  are split evenly. MLA's latent (and V4's shared K = V entry, and every index key) has no heads
-  to split, so each rank holds the whole cache of every request. GQA/MHA's KV heads are split:
-  each rank holds ⌈heads/tp⌉ of them, so with tp > heads each head is replicated on tp/heads ranks.
+- **Tensor parallelism.** tp GPUs share each request: the weights are split evenly. MLA's latent (and
+  V4's shared K = V entry, and every index key) has no heads to split, so each rank holds the whole
+  cache of every request. GQA/MHA's KV heads are split: each rank holds ⌈heads/tp⌉ of them, so with
+  tp > heads each head is replicated on tp/heads ranks.
+- **Pipeline stages and DP attention** (`core.parallel`): the most loaded stage's GPU bounds the count;
+  a DP attention rank holds its own requests whole, the count × dp, its attention weights whole.
+- **Engines** (`core.engines`): with engine="vllm" or "sglang" a request is what that engine
+  allocates (its pages, layouts and pools) instead of the blocks above.
 - Not counted: activations, CUDA graphs and the runtime (the reserved fraction stands for them),
   a compressor's not-yet-compressed tokens, and prefix sharing between requests.
 """
@@ -40,8 +44,8 @@ from .models import Model
 from .parallel import ONE_GPU, Parallel, stages
 from .registry import get
 
-# Paged-KV block sizes in tokens that serving engines use (vLLM's default 16, SGLang's 64 for
-# DeepSeek, 256-token pages for V4), and 1: no paging.
+# Paged-KV block sizes in tokens that serving engines use (vLLM's default, 16 before 0.34 and 64 since;
+# SGLang's 64 for DeepSeek's sparse MLA; 256-token pages for V4), and 1: no paging (SGLang's default).
 BLOCK_TOKENS = (1, 16, 64, 256)
 ENTRY_KINDS = frozenset({"CSA", "HCA", "CSA2"})  # V4's one K = V entry per position: no heads to split
 
