@@ -32,7 +32,7 @@ from .registry import get
 
 ENGINES = ("theory", "vllm", "sglang")
 VLLM = "vLLM 0.34.0 (commit 62d4bc3c7)"
-SGLANG = "SGLang 0.5.23 (release wheel, no commit recorded)"
+SGLANG = "SGLang 0.5.23"  # its release wheel records no commit
 V4_KINDS = ("CSA", "HCA")
 FULL_WINDOWS = 1 << 30  # a context past every window
 

@@ -58,7 +58,7 @@ def app_elements(at: AppTest) -> list[tuple]:
             shown.append(("metric", e.label, e.value))
         elif kind == "bidi_component" and e.proto.component_name == COMPONENT:
             shown.append(("chart",))
-        elif kind in ("dataframe", "arrow_data_frame"):
+        elif kind in ("dataframe", "arrow_data_frame", "table", "arrow_table"):  # a grid, or a table wrapped whole
             shown.append(("table",))
     return shown
 
