@@ -48,6 +48,11 @@ def test_gqa_in_whole_blocks_of_64_tokens_in_vllm_and_of_1_token_in_sglang():
     assert "block" in rules(v) and "page" in rules(s)
 
 
+def test_the_hypothetical_mha_caches_every_heads_key_and_value_in_both_engines():
+    for engine in ("vllm", "sglang"):  # 60 layers × 128 heads × (128 + 128) × 2 B
+        assert allocation("mha", N, DEPLOYED, engine).per_token == 60 * 128 * 256 * 2 == 3_932_160
+
+
 def test_tp_beyond_the_kv_heads_leaves_one_head_a_rank():
     # vllm/config/model.py:1683-1703, sglang model_config.py:1700-1711: max(1, heads // tp)
     for engine in ("vllm", "sglang"):
