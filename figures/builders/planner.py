@@ -51,7 +51,8 @@ def build_capacity(*, models: Sequence[str] = PLANNER_MODELS, context: int = 131
     """Concurrent requests at `context` on a node of tp GPUs spread one way (core.parallel.MODES), per
     model: the KV budget left after the weights and a reserve, over one request's cache in whole blocks
     (local KV included), as `engine` allocates it. A row says why where its count is 0, where another
-    way of spreading the node changes it more than 2×, and where the model has no published weights."""
+    way of spreading the node or another allocation changes it more than 2×, and where the model has no
+    published weights."""
     if not models:
         raise ValueError("need at least one model")
     g = gpu_of(gpu, memory_gb, bandwidth_tb)
