@@ -17,7 +17,6 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from fractions import Fraction
 from pathlib import Path
 
 from . import cost, engines
@@ -27,7 +26,7 @@ from .formats import OPEN_PRECISIONS
 from .models import ARTICLE_CONTEXT, MODELS
 from .parallel import ONE_GPU, Parallel
 from .summary import summarise
-from .units import fmt_bytes, fmt_exact
+from .units import exact, fmt_bytes, fmt_exact
 
 
 class _Parser(argparse.ArgumentParser):
@@ -81,17 +80,13 @@ def _allocated(m, n: int, precision: cost.Precision, engine: str, block: int | N
         return {"engine": engine, "error": str(e)}
     return {
         "engine": engine, "release": engines.VLLM if engine == "vllm" else engines.SGLANG,
-        "bytes_per_token": _number(a.per_token), "bytes_per_sequence": a.charge,
+        "bytes_per_token": exact(a.per_token), "bytes_per_sequence": a.charge,
         "fixed_bytes_per_sequence": engines.fixed(m, cost.fitted(m, precision), engine, block=block),
-        "pools": {pool: _number(share) for pool, share in a.shares},
+        "pools": {pool: exact(share) for pool, share in a.shares},
         "held": [{"what": h.what, "layers": h.layers, "tokens_per_block": h.tokens, "page_bytes": h.page,
                   "blocks": h.blocks, "bytes": h.nbytes, "pool": h.pool} for h in a.held],
         "differences": [{"rule": r.id, "what": r.what, "source": f"{r.release}: {r.source}"} for r in a.rules],
     }
-
-
-def _number(x: Fraction) -> int | float:
-    return int(x) if x.denominator == 1 else float(x)
 
 
 def _row(s, precision: cost.Precision, state: int) -> dict:

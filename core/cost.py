@@ -19,6 +19,7 @@ from .checks import one_of, whole_numbers
 from .formats import LAYOUT_PRECISIONS, Layout
 from .models import ROLES, Component, Model
 from .registry import get, lookup
+from .units import exact
 
 PRESETS = ("deployed", "bf16")
 
@@ -135,12 +136,7 @@ def _storage(m: Model, precision: Precision) -> Parts:
     b = entry_bytes(m, precision)
     main = sum(Fraction(b["main_kv"], ly.ratio) for ly in m.layers if ly.stores_global)
     key = sum(Fraction(b["index_key"], ly.ratio) for ly in m.layers if ly.stores_index_key)
-    return Parts(_exact(main), _exact(key), 0)
-
-
-def _exact(x: Fraction) -> int | float:
-    """Sum exactly, then an int where the bytes are whole (3,514.25 B stays fractional)."""
-    return int(x) if x.denominator == 1 else float(x)
+    return Parts(exact(main), exact(key), 0)
 
 
 def local_kv(model: Model | str, precision: Precision = DEPLOYED, n=None):
@@ -282,7 +278,7 @@ def layer_groups(model: Model | str, precision: Precision = DEPLOYED) -> tuple[L
         per = Fraction(b["main_kv"] * ly.stores_global + b["index_key"] * ly.stores_index_key, ly.ratio)
         key = (ly.label, per, b["local_kv"] * m.window * ly.stores_local, state * ly.holds_state, ly.shared)
         groups.setdefault(key, []).append(i)
-    return tuple(LayerGroup(kind, tuple(ix), _exact(per), window, held, shared)
+    return tuple(LayerGroup(kind, tuple(ix), exact(per), window, held, shared)
                  for (kind, per, window, held, shared), ix in groups.items())
 
 

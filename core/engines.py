@@ -466,20 +466,27 @@ def _window_blocks(n, window: int, B: int):
     return np.minimum(-(-n // B), -(-(window - 1) // B) + 1)
 
 
+def _v4_compressed(m: Model, n, entry: int, key: int, pad_keys: bool) -> list[Held]:
+    """V4's compressed entries and index keys, both engines alike: 256-token blocks holding 256/m entries of a
+    ratio m, each entry page rounded up to 576 B (the index-key pages too where `pad_keys`: vLLM's)."""
+    held = []
+    for ratio in sorted({ly.ratio for ly in m.layers if ly.stores_global}):
+        layers = m.count(lambda ly, r=ratio: ly.stores_global and ly.ratio == r)
+        keyed = m.count(lambda ly, r=ratio: ly.stores_index_key and ly.ratio == r)
+        entries, blocks = V4_BLOCK // ratio, -(-n // V4_BLOCK)
+        held.append(Held(f"compressed m={ratio}", layers, V4_BLOCK, _round_up(entries * entry, V4_ALIGN), blocks))
+        keys = entries * key
+        held.append(Held(f"index m={ratio}", keyed, V4_BLOCK, _round_up(keys, V4_ALIGN) if pad_keys else keys, blocks))
+    return held
+
+
 def _vllm_v4(m: Model, n, p: cost.Precision, rules: list[Rule]):
     """V4: 256-token blocks of 584-B entries (256/m of them), each page rounded up to 576 B; index keys alike;
     every layer's window in 64-token blocks (sparse_swa.py)."""
     R = VLLM_RULES
     entry = _v4_entry(m, p, "vllm", rules)
     key = _index_token(m, p, "vllm", rules, v4=True)
-    held = []
-    for ratio in sorted({ly.ratio for ly in m.layers if ly.stores_global}):
-        layers = m.count(lambda ly, r=ratio: ly.stores_global and ly.ratio == r)
-        keyed = m.count(lambda ly, r=ratio: ly.stores_index_key and ly.ratio == r)
-        entries = V4_BLOCK // ratio
-        held.append(Held(f"compressed m={ratio}", layers, V4_BLOCK, _round_up(entries * entry, V4_ALIGN),
-                         -(-n // V4_BLOCK)))
-        held.append(Held(f"index m={ratio}", keyed, V4_BLOCK, _round_up(entries * key, V4_ALIGN), -(-n // V4_BLOCK)))
+    held = _v4_compressed(m, n, entry, key, pad_keys=True)
     W = VLLM_V4_WINDOW_BLOCK
     held.append(Held("window", m.n_windowed, W, _round_up(W * entry, V4_ALIGN), _window_blocks(n, m.window, W)))
     rules += [R["v4-block"], R["v4-index"], R["window"], R["v4-compressor"], R["v4-packed"], R["budget"], R["log"]]
@@ -556,14 +563,7 @@ def _sglang_v4(m: Model, n, p: cost.Precision, rules: list[Rule]):
     R = SGLANG_RULES
     entry = _v4_entry(m, p, "sglang", rules)
     key = _index_token(m, p, "sglang", rules, v4=True)
-    held = []
-    for ratio in sorted({ly.ratio for ly in m.layers if ly.stores_global}):
-        layers = m.count(lambda ly, r=ratio: ly.stores_global and ly.ratio == r)
-        keyed = m.count(lambda ly, r=ratio: ly.stores_index_key and ly.ratio == r)
-        entries = V4_BLOCK // ratio
-        held.append(Held(f"compressed m={ratio}", layers, V4_BLOCK, _round_up(entries * entry, V4_ALIGN),
-                         -(-n // V4_BLOCK)))
-        held.append(Held(f"index m={ratio}", keyed, V4_BLOCK, entries * key, -(-n // V4_BLOCK)))
+    held = _v4_compressed(m, n, entry, key, pad_keys=False)
     window_page = _round_up(V4_BLOCK * entry, V4_ALIGN)
     held.append(Held("window", m.n_windowed, V4_BLOCK, window_page, _sglang_window_pages(n, m.window, V4_BLOCK),
                      "window"))

@@ -4,6 +4,7 @@ binary (KiB/MiB/GiB) as an option."""
 from __future__ import annotations
 
 import math
+from fractions import Fraction
 
 from .checks import one_of
 
@@ -49,3 +50,9 @@ def fmt_tokens(n: int) -> str:
             v = n / unit
             return f"{v:g}{name}" if v == round(v, 2) else f"{n:,}"
     return f"{n:,}"
+
+
+def exact(x) -> int | float:
+    """A byte count as an int where it is whole, else a float (3,514.25 B stays fractional)."""
+    x = Fraction(x)
+    return int(x) if x.denominator == 1 else float(x)

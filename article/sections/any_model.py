@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from fractions import Fraction
 
 from core import get, state_bytes
 from core.cost import fitted, layer_groups
 from core.engines import ENGINES, GENERAL_RULES, SGLANG, VLLM, EngineError, allocation
 from core.open_models import OPEN_IMPORTS
 from core.summary import summarise
-from core.units import fmt_tokens
+from core.units import exact, fmt_tokens
 from core.variants import SGLANG_PAGE_TOKENS, VARIANTS
 from figures import EXTRAS
 from figures.builders.reconcile import variant_name
@@ -147,11 +146,11 @@ def _engine_table(rows, v: Reading) -> dict:
     L, cells = v.lang, {k: [] for k in ("col.model", *_ENGINE_NUMBERS)}
     for r in rows:
         cells["col.model"].append(model_name(r.model.id, r.model.name, L))
-        cells["col.eng.theory_token"].append(_number(r.storage.total))
+        cells["col.eng.theory_token"].append(exact(r.storage.total))
         cells["col.eng.theory_at"].append(r.cache.total)
         for engine, a in _allocated(r.model, v).items():
             served = not isinstance(a, EngineError)
-            cells[f"col.eng.{engine}_token"].append(_number(a.per_token) if served else None)
+            cells[f"col.eng.{engine}_token"].append(exact(a.per_token) if served else None)
             cells[f"col.eng.{engine}_at"].append(int(a.charge) if served else None)
     return {t(k, L): column for k, column in cells.items()}
 
@@ -195,9 +194,3 @@ def _allocated(model, v: Reading) -> dict:
         except EngineError as e:
             out[engine] = e
     return out
-
-
-def _number(x):
-    """A byte count as an int where it is whole (3,514.25 B stays fractional)."""
-    x = Fraction(x)
-    return int(x) if x.denominator == 1 else float(x)
