@@ -1,6 +1,8 @@
 """A section's prose, where a writer edits it: article/prose/<lang>/<slug>.md.
 
-A file is a sequence of passages, each opened by a line `<!-- name -->`. A passage is Markdown
+A file is a sequence of passages, each opened by a line `<!-- name -->`, or `<!-- name app -->` for
+a passage only the app shows: one about moving a control the static site does not have (the site
+shows, in its place, what the figure's controls are and a link to it in the app). A passage is Markdown
 (inline <sub>/<sup> allowed; no `$`, which Streamlit reads as LaTeX) with {fields} that the section
 fills from core, so no number a spec defines is typed in prose ({{ and }} are literal braces).
 `passage(slug, name, lang, **fields)` yields a passage as blocks: each `## ` / `### ` line a
@@ -13,29 +15,49 @@ from collections.abc import Iterator
 from functools import cache
 from pathlib import Path
 
-from .blocks import Heading, Text
+from .blocks import Either, Heading, Text
 
 PROSE = Path(__file__).resolve().parent / "prose"
-_MARK = re.compile(r"^<!--\s*([\w.-]+)\s*-->[ \t]*$", re.M)
+_MARK = re.compile(r"^<!--\s*([\w.-]+(?:\s+app)?)\s*-->[ \t]*$", re.M)
 _HEADING = re.compile(r"^(#{2,3}) (.+)$", re.M)
 
 
 @cache
 def passages(slug: str, lang: str) -> dict[str, str]:
     """A section's passages in one language, by name, in the file's order."""
+    return {name: body for name, (body, _) in _read(slug, lang).items()}
+
+
+@cache
+def app_only(slug: str, lang: str) -> frozenset[str]:
+    """The names of a section's passages that only the app shows (marked `<!-- name app -->`)."""
+    return frozenset(name for name, (_, app) in _read(slug, lang).items() if app)
+
+
+@cache
+def _read(slug: str, lang: str) -> dict[str, tuple[str, bool]]:
     path = PROSE / lang / f"{slug}.md"
     _, *parts = _MARK.split(path.read_text(encoding="utf-8"))
     found = {}
-    for name, body in zip(parts[::2], parts[1::2]):
+    for mark, body in zip(parts[::2], parts[1::2]):
+        name, *app = mark.split()
         if name in found:
             raise ValueError(f"{path}: passage {name!r} twice")
-        found[name] = body.strip()
+        found[name] = body.strip(), bool(app)
     return found
 
 
-def passage(slug: str, name: str, lang: str, **fields) -> Iterator[Heading | Text]:
-    """The passage `name` of a section in `lang`, its fields filled, as blocks."""
-    text = passages(slug, lang)[name].format(**fields)
+def passage(slug: str, name: str, lang: str, **fields) -> Iterator[Heading | Text | Either]:
+    """The passage `name` of a section in `lang`, its fields filled, as blocks (one Either the site
+    leaves out, for a passage only the app shows)."""
+    blocks = tuple(_blocks(passages(slug, lang)[name].format(**fields)))
+    if name in app_only(slug, lang):
+        yield Either(app=blocks)
+    else:
+        yield from blocks
+
+
+def _blocks(text: str) -> Iterator[Heading | Text]:
     at = 0
     for heading in _HEADING.finditer(text):
         yield from _text(text[at:heading.start()])
