@@ -1,0 +1,98 @@
+"""What a reader is shown is written for a reader: every text of every section, as the app and the
+static site show it, names no file of this repository, points at no figure by a number the figures
+do not carry, and on a Korean page holds no English phrase; terms follow the glossary
+(article/prose/glossary.toml), and the site never asks for a control it does not have."""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from pathlib import Path
+
+import pytest
+
+from article import SECTIONS, Heading, Metrics, Table, Text, Title
+from article.prose import PROSE
+from core.cost import DEPLOYED
+from figures.knobs import CONTEXT
+from i18n import LANGS
+from publish.site import SiteView, blocks
+
+ROOT = Path(__file__).resolve().parents[1]
+GLOSSARY = tomllib.loads((PROSE / "glossary.toml").read_text(encoding="utf-8"))["term"]
+
+
+def shown(slug: str, lang: str, app: bool) -> list[str]:
+    """Every text a section shows at the default view, in the app or on the site."""
+    out = []
+    for b in blocks(slug, SiteView(lang, CONTEXT.default, DEPLOYED), app=app):
+        match b:
+            case Title(text) | Heading(text) | Text(text):
+                out.append(text)
+            case Metrics(items):
+                out.extend(f"{label} {value}" for label, value in items)
+            case Table(columns):
+                out.extend(str(c) for c in columns)
+                out.extend(str(v) for values in columns.values() for v in values if isinstance(v, str))
+    return out
+
+
+def visible(text: str) -> str:
+    """What a reader sees of a text: link targets, autolinks, HTML tags and code spans left out."""
+    text = re.sub(r"\]\([^)]*\)", "]", text)  # [label](url) → [label]
+    text = re.sub(r"<https?://[^>]*>|https?://\S+", " ", text)
+    text = re.sub(r"</?[a-z]+[^>]*>", "", text)
+    return re.sub(r"`[^`]*`", " ", text)
+
+
+# this repository's paths and file names; another project's (an engine's file:line a rule cites) are sources
+_DIRS = sorted(p.name for p in ROOT.iterdir() if p.is_dir() and not p.name.startswith("."))
+_FILES = sorted({p.name for ext in ("py", "md") for p in ROOT.rglob(f"*.{ext}")
+                 if ".venv" not in p.parts and p.name != "__init__.py"})
+REPO_PATH = re.compile(rf"(?<![\w/.-])(?:(?:{'|'.join(map(re.escape, _DIRS))})/|(?:{'|'.join(map(re.escape, _FILES))})\b)")
+FIGURE_NUMBER = re.compile(r"\((?:그림|figure|fig\.)\s*\d+\)", re.I)
+# English on a Korean page shows in its little words; names of things (Kimi Delta Attention) have none
+ENGLISH = re.compile(r"(?<![\w-])(?:the|of|and|its|is|are|to|for|with|an|by|at|from|on|as|or|not|that|this|be|it|"
+                     r"in|into|per|when|which|what|how|has|have|only|all)(?![\w-])", re.I)
+
+
+def sections():
+    return [(slug, lang) for slug in SECTIONS for lang in LANGS]
+
+
+@pytest.mark.parametrize(("slug", "lang"), sections())
+def test_no_text_names_a_file_of_this_repository_or_a_figure_by_number(slug, lang):
+    for app in (True, False):
+        for text in shown(slug, lang, app):
+            seen = visible(re.sub(r"\[[^\]]*\]\([^)]*\)", " ", text))  # a linked name is a source's
+            assert not REPO_PATH.search(seen), f"{slug}/{lang}: {REPO_PATH.search(seen)[0]!r} in {seen[:160]!r}"
+            assert not FIGURE_NUMBER.search(seen), f"{slug}/{lang}: {FIGURE_NUMBER.search(seen)[0]!r}"
+
+
+@pytest.mark.parametrize("slug", list(SECTIONS))
+def test_a_korean_page_holds_no_english_phrase(slug):
+    for app in (True, False):
+        for text in shown(slug, "ko", app):
+            seen = visible(text)
+            if found := ENGLISH.search(seen):
+                raise AssertionError(f"{slug}: English {found[0]!r} in …{seen[max(0, found.start() - 80):found.end() + 80]}…")
+
+
+def test_the_glossary_names_and_defines_every_term_in_both_languages():
+    ids = [term["id"] for term in GLOSSARY]
+    assert len(ids) == len(set(ids))
+    for term in GLOSSARY:
+        for lang in LANGS:
+            assert term[lang].strip() and term[f"{lang}_def"].strip(), (term["id"], lang)
+    names = [term[lang] for term in GLOSSARY for lang in LANGS]
+    assert all(names)
+
+
+@pytest.mark.parametrize(("slug", "lang"), sections())
+def test_the_prose_uses_the_glossarys_words_not_other_words_for_them(slug, lang):
+    text = "\n".join(visible(t) for t in shown(slug, lang, True))
+    for term in GLOSSARY:
+        for other in term.get(f"avoid_{lang}", ()):
+            pattern = rf"(?<![\w-]){re.escape(other)}(?![\w-])" if other.isascii() else re.escape(other)
+            found = re.search(pattern, text)
+            assert not found, f"{slug}/{lang}: {other!r} for the glossary's {term[lang]!r}: …{text[max(0, found.start() - 60):found.end() + 60]}…"
