@@ -31,6 +31,7 @@ from i18n import t
 
 from .builders.crossover import build_crossover
 from .builders.dsa import build_a8, build_a9, build_a10
+from .builders.factors import build_factors
 from .builders.kv_bars import build_a1, generation_chart
 from .builders.mla import build_a3, build_a4, build_a5, build_a6, build_mla_cost
 from .builders.planner import BYTES_PER_PARAMETER, build_capacity, build_read_floor
@@ -46,7 +47,6 @@ from .builders.v41 import (
     build_a26,
     build_a27,
     build_ced_ratio,
-    build_factors,
 )
 from .canvas import NATIVE, Canvas
 from .knobs import (
