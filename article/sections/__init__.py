@@ -13,6 +13,7 @@ from figures.builders.kv_bars import generation_models
 
 from .any_model import any_model
 from .common import article_title
+from .glossary import glossary
 from .overview import overview
 from .token_axis import token_axis
 from .v2 import v2_mla
@@ -43,4 +44,5 @@ SECTIONS = {s.slug: s for s in (
     # its chosen models, and every open preset (its presets table)
     Section("any-model", "app.page.beyond", any_model,
             tuple(dict.fromkeys((*EXTRAS["capacity"].knob("models").default, *OPEN_MODELS)))),
+    Section("glossary", "app.page.glossary", glossary),
 )}

@@ -33,7 +33,11 @@ TEXT: dict[str, dict[str, str]] = {
     "app.page.v4": {"ko": "V4-Flash · CSA/HCA", "en": "V4-Flash · CSA/HCA"},
     # V4.1-Flash page
     "app.page.v41": {"ko": "V4.1-Flash · CSA2/CED", "en": "V4.1-Flash · CSA2/CED"},
-    "app.page.b": {"ko": "토큰 축 압축 (글 B)", "en": "Token-axis compression (article B)"},
+    "app.page.b": {"ko": "토큰 방향 압축", "en": "Token-axis compression"},
+    "app.page.glossary": {"ko": "용어", "en": "Glossary"},
+    "gl.title": {"ko": "용어 풀이", "en": "Glossary"},
+    "gl.intro": {"ko": "이 사이트의 모든 절은 아래 낱말을 한 가지 뜻으로만 씁니다. 처음 나오는 절의 순서대로 묶었습니다.",
+                 "en": "Every section of this site uses the words below in one meaning only. They are grouped by the part of the story where they first appear."},
     # Export page and embed
     "app.page.export": {"ko": "내보내기", "en": "Export"},
     "ex.title": {"ko": "그림 내보내기", "en": "Export figures"},
