@@ -6,20 +6,18 @@ do not carry, and on a Korean page holds no English phrase; terms follow the glo
 from __future__ import annotations
 
 import re
-import tomllib
 from pathlib import Path
 
 import pytest
 
 from article import SECTIONS, Heading, Metrics, Table, Text, Title
-from article.prose import PROSE
+from article.glossary import groups, terms
 from core.cost import DEPLOYED
 from figures.knobs import CONTEXT
 from i18n import LANGS
 from publish.site import SiteView, blocks
 
 ROOT = Path(__file__).resolve().parents[1]
-GLOSSARY = tomllib.loads((PROSE / "glossary.toml").read_text(encoding="utf-8"))["term"]
 
 
 def shown(slug: str, lang: str, app: bool) -> list[str]:
@@ -78,21 +76,23 @@ def test_a_korean_page_holds_no_english_phrase(slug):
                 raise AssertionError(f"{slug}: English {found[0]!r} in …{seen[max(0, found.start() - 80):found.end() + 80]}…")
 
 
-def test_the_glossary_names_and_defines_every_term_in_both_languages():
-    ids = [term["id"] for term in GLOSSARY]
+def test_the_glossary_names_and_defines_every_term_in_both_languages_once():
+    ids = [term.id for term in terms()]
     assert len(ids) == len(set(ids))
-    for term in GLOSSARY:
-        for lang in LANGS:
-            assert term[lang].strip() and term[f"{lang}_def"].strip(), (term["id"], lang)
-    names = [term[lang] for term in GLOSSARY for lang in LANGS]
-    assert all(names)
+    for lang in LANGS:
+        names = [term.name[lang].lower() for term in terms()]
+        assert len(names) == len(set(names)), f"two terms named alike in {lang}"
+        for term in terms():
+            assert term.name[lang].strip() and term.definition[lang].strip(), (term.id, lang)
+            assert term.group in groups() and groups()[term.group][lang].strip()
+            assert term.name[lang].lower() not in (w.lower() for w in term.avoid[lang]), term.id
 
 
 @pytest.mark.parametrize(("slug", "lang"), sections())
 def test_the_prose_uses_the_glossarys_words_not_other_words_for_them(slug, lang):
     text = "\n".join(visible(t) for t in shown(slug, lang, True))
-    for term in GLOSSARY:
-        for other in term.get(f"avoid_{lang}", ()):
+    for term in terms():
+        for other in term.avoid[lang]:
             pattern = rf"(?<![\w-]){re.escape(other)}(?![\w-])" if other.isascii() else re.escape(other)
             found = re.search(pattern, text)
-            assert not found, f"{slug}/{lang}: {other!r} for the glossary's {term[lang]!r}: …{text[max(0, found.start() - 60):found.end() + 60]}…"
+            assert not found, f"{slug}/{lang}: {other!r} for the glossary's {term.name[lang]!r}: …{text[max(0, found.start() - 60):found.end() + 60]}…"
