@@ -1,24 +1,35 @@
 """The Overview's prose takes its numbers from core: the MHA baseline written out in the reader's
-format, the four factors per model at the reader's precision, and the numbers that move with the
-context (the baseline's cache and reads) at the reader's context."""
+format, one row per kind of storing layer (its layers, entry, real compression ratio and bytes per
+token) at the reader's precision, and the numbers that move with the context (the baseline's cache
+and reads) at the reader's context."""
 
 from __future__ import annotations
+
+import re
+from fractions import Fraction
 
 import pytest
 
 from article import Heading, Text
-from article.derive import per_token_sum
+from article.derive import num, per_token_sum
+from article.sections.overview import storing_kinds
 from core import A1_MODELS, ALL_BF16, Precision, get, storage_per_token
-from core.cost import DEPLOYED, reads
-from core.factors import factors
-from core.units import fmt_bytes, fmt_exact
+from core.cost import DEPLOYED, fitted, reads, storage_groups
+from core.units import fmt_bytes
 from i18n import model_name
 from publish.site import SiteView, blocks
 
 
-def shown(context: int = 1 << 17, precision: Precision = DEPLOYED, lang: str = "en") -> str:
-    return "\n".join(b.text for b in blocks("overview", SiteView(lang, context, precision))
+def shown(context: int = 1 << 17, precision: Precision = DEPLOYED, lang: str = "en", app: bool = False) -> str:
+    return "\n".join(b.text for b in blocks("overview", SiteView(lang, context, precision), app=app)
                      if isinstance(b, (Heading, Text)))
+
+
+def kind_rows(text: str) -> list[list[str]]:
+    """The cells of the per-kind table's rows (seven columns), its header left out."""
+    rows = [[c.strip() for c in line.strip("|").split("|")] for line in text.splitlines()
+            if line.startswith("| ") and line.count("|") == 8]
+    return rows[1:]
 
 
 @pytest.mark.parametrize("lang", ["ko", "en"])
@@ -36,17 +47,54 @@ def test_the_mha_baseline_in_a_scaled_format_is_summed_entry_by_entry():
     assert written in shown(precision=fp8) and written not in shown()
 
 
-@pytest.mark.parametrize("precision", [Precision(), ALL_BF16])
-def test_the_factor_table_follows_the_precision(precision):
-    rows = {line.split("|")[1].strip(): line for line in shown(precision=precision).splitlines()
-            if line.startswith("| ") and line.count("|") == 7}
+def test_the_mha_baseline_is_derived_once_before_the_chart():
+    text = shown()
+    assert text.count(f"= {storage_per_token('mha').total:,} B") == 1
+    assert text.index("hypothetical MHA") < text.index("Five models in one chart")
+
+
+def test_the_table_has_one_row_per_kind_of_storing_layer_with_its_real_ratio():
+    """The deployed rows, as integers from core: V4-Flash's CSA (m = 4) and HCA (m = 128), V4.1-Flash's
+    encoder (m = 2) and decoder (m = 1) Full layers; no fitted ratio anywhere."""
+    rows = kind_rows(shown())
+    assert rows == [
+        ["Hypothetical MHA", "MHA", "60", "32,768", "65,536", "1", "3,932,160 B"],
+        ["V2", "MLA", "60", "576", "1,152", "1", "69,120 B"],
+        ["V3.2", "DSA", "61", "576 + 128", "656 + 132", "1", "48,068 B"],
+        ["V4-Flash", "CSA", "21", "512 + 128", "584 + 68", "4", "3,423 B (97%)"],
+        ["V4-Flash", "HCA", "20", "512", "584", "128", "91.25 B (2.6%)"],
+        ["V4.1-Flash", "CSA2 Full (encoder)", "3", "512 + 128", "288 + 68", "2", "534 B (60%)"],
+        ["V4.1-Flash", "CSA2 Full (decoder)", "1", "512 + 128", "288 + 68", "1", "356 B (40%)"],
+    ]
+
+
+@pytest.mark.parametrize("precision", [DEPLOYED, ALL_BF16, Precision(main_kv="fp8")])
+@pytest.mark.parametrize("lang", ["ko", "en"])
+def test_the_kind_rows_are_cores_groups_and_add_up_to_the_storage_per_token(precision, lang):
+    rows = kind_rows(shown(precision=precision, lang=lang))
+    expected = []
     for m in A1_MODELS:
-        f = factors(m, precision)
-        row = rows[model_name(m, get(m).name, "en")]
-        assert f"| {f.layers:,} |" in row
-        assert fmt_exact(storage_per_token(m, precision).total) in row
+        p = fitted(m, precision)
+        groups = storage_groups(m, p)
+        assert [g for _, g in storing_kinds(m, p)] == list(groups)
+        assert sum(g.per_token for g in groups) == Fraction(storage_per_token(m, p).total)
+        for g in groups:
+            expected.append([model_name(m, get(m).name, lang), f"{g.layers:,}",
+                             " + ".join(f"{b:,}" for _, b in g.entry), f"{g.ratio:,}"])
+    assert [[r[0], r[2], r[4], r[5]] for r in rows] == expected
+    per_token = [Fraction(re.match(r"[\d,.]+", r[6])[0].replace(",", "")) for r in rows]
+    assert per_token == [Fraction(g.per_token) for m in A1_MODELS for g in storage_groups(m, fitted(m, precision))]
+    assert all(num(x) + " B" in r[6] for x, r in zip(per_token, rows))
 
 
 @pytest.mark.parametrize("context", [1 << 10, 1 << 20])
 def test_the_baselines_cache_and_reads_are_at_the_readers_context(context):
     assert f"decode reads all {fmt_bytes(reads('mha', context).total)}" in shown(context)
+
+
+@pytest.mark.parametrize("lang", ["ko", "en"])
+def test_the_list_of_sections_points_to_the_glossary_and_the_app_only_lines_stay_in_the_app(lang):
+    site, app = shown(lang=lang), shown(lang=lang, app=True)
+    assert "](glossary)" in site
+    units = "KiB" if lang == "en" else "KiB·MiB"
+    assert "KiB" not in site and units in app  # the units setting is the app's
