@@ -5,9 +5,10 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from core import ALL_BF16, DEPLOYED, get, ratio_to, storage_per_token
+from core import ALL_BF16, DEPLOYED, get, ratio_to, reads, storage_per_token
 from core.cost import fitted, formats, read_terms
-from core.mechanisms.indexer import IndexerDims, selected_count
+from core.mechanisms.indexer import IndexerDims, run_indexer, selected_count
+from core.mechanisms.mla import MLADims, run_mla
 from core.summary import summarise
 from core.units import fmt_bytes, fmt_exact, fmt_ratio
 from core.variants import VARIANTS
@@ -29,45 +30,55 @@ def v32_dsa(v: Reading) -> Blocks:
     L = v.lang
     spec = get(MODEL)
     d = spec.dims
+    pages = dict(v2page=t("app.page.v2", L), overview=t("app.page.overview", L))
     widths = dict(topk=f"{spec.index_topk:,}", ih=d.index_n_heads, idim=d.index_head_dim, qrank=f"{d.q_lora_rank:,}",
-                  irope=IndexerDims.of(d).rope_dim)
-    yield Part("dsa-top", lambda r: top(r, widths))
+                  irope=IndexerDims.of(d).rope_dim, latent=d.kv_lora_rank, rope=d.qk_rope_head_dim,
+                  mla=d.kv_lora_rank + d.qk_rope_head_dim)
+    yield Part("dsa-top", lambda r: top(r, widths, pages))
     yield from passage(SLUG, "indexer", L, **widths)
     yield Chart("A8", dict(lang=L), "content")
-    yield from passage(SLUG, "indexer-read", L, idim=d.index_head_dim)
+    yield from passage(SLUG, "indexer-read", L, **widths)
+    yield from passage(SLUG, "indexer-rope", L, **widths, **pages)
     yield from passage(SLUG, "score", L, topk=widths["topk"])
     knobs = yield from controls("A9", "tokens", "topk", "seed", lang=L)
     shown = dict(T=knobs["tokens"], k=knobs["topk"], seed=knobs["seed"])
     yield Either(app=(Text(t("dsa.ctl.app", L), "caption"),), site=(Text(t("dsa.ctl.site", L, **shown), "caption"),))
     yield Chart("A9", knobs, "content")
     yield from passage(SLUG, "score-read", L, T=shown["T"], k=shown["k"], h=IndexerDims().n_heads,
-                       n=selected_count(shown["T"], shown["k"]))
-    yield from passage(SLUG, "sparse", L, v2page=t("app.page.v2", L))
+                       n=selected_count(shown["T"], shown["k"]), rows=example_rows(L, **shown))
+    yield from passage(SLUG, "score-try", L)
+    yield from passage(SLUG, "sparse", L, **pages)
     yield Chart("A10", knobs, "content")
     yield from passage(SLUG, "sparse-read", L, topk=widths["topk"])
     yield from passage(SLUG, "storage", L, **storage_fields(v))
     yield Part("dsa-reads", read_passage)
-    main, key = (formats(MODEL, v.precision)[role].nbytes for role in ("main_kv", "index_key"))
-    yield from passage(SLUG, "next", L, idim=d.index_head_dim, ih=d.index_n_heads, key_bytes=f"{key:,} B",
-                       main_bytes=f"{main:,} B")
+    yield from passage(SLUG, "worth", L, **worth_fields())
+    yield from passage(SLUG, "next", L, v4page=t("app.page.v4", L))
     yield from passage(SLUG, "sources", L, **sources_fields(L))
 
 
-def top(v: Reading, widths: dict) -> Blocks:
+def top(v: Reading, widths: dict, pages: dict) -> Blocks:
     """What the context moves at the top: the title, V3.2's numbers, and A7 introduced and read."""
     L = v.lang
     yield Title(t("dsa.title", L))
     yield Text(t("dsa.intro", L), "caption")
     s = summarise(MODEL, v.context, v.precision)
     yield metrics(s, v, ("storage", "read", "key_share"))
-    yield from passage(SLUG, "why", L, topk=widths["topk"])
-    yield from passage(SLUG, "bars", L, n=f"{v.context:,}")
+    yield from passage(SLUG, "why", L, **widths, **pages)
+    yield from passage(SLUG, "bars", L, storage=t("a1.storage", L), read=t("a1.read", L, n=f"{v.context:,}"), **pages)
     yield Chart("A7", dict(context=v.context, precision=v.precision, lang=L, units=v.units))
-    v2 = summarise("v2", v.context, v.precision)
-    yield from passage(SLUG, "bars-read", L, n=f"{v.context:,}",
-                       storage=fmt_exact(s.storage.total), v2_storage=fmt_exact(v2.storage.total),
-                       read=fmt_bytes(s.read.total, v.units), v2_read=fmt_bytes(v2.read.total, v.units),
-                       pct=f"{s.read.total / v2.read.total:.0%}", share=f"{s.key_share:.0%}")
+    yield from passage(SLUG, "bars-read", L)
+
+
+def example_rows(lang: str, T: int, k: int, seed: int) -> str:
+    """What the rows of A9's mask show at the reader's T, k and seed: which rows keep every position
+    they see, which lose some, and how many leave out even their own position (M's diagonal)."""
+    if T <= k:
+        return t("dsa.rows.all", lang, T=T, k=k)
+    idx = run_indexer(run_mla(MLADims(tokens=T), seed), topk=k, seed=seed)  # the run A9 draws
+    skip = sum(not idx.selected[i, i] for i in range(T))
+    own = t("dsa.rows.self", lang, n=skip) if skip > 1 else t("dsa.rows.self1", lang) if skip else ""
+    return f"{t('dsa.rows.cut', lang, k=k)} {own}".strip()
 
 
 def storage_fields(v: Reading) -> dict:
@@ -79,7 +90,8 @@ def storage_fields(v: Reading) -> dict:
     mla = d.kv_lora_rank + d.qk_rope_head_dim
     return dict(
         mla=mla, latent=d.kv_lora_rank, rope=d.qk_rope_head_dim, idim=d.index_head_dim, dims=mla + d.index_head_dim,
-        v3_bf16=per_token_sum("v3", ALL_BF16), v32_bf16=per_token_sum(MODEL, ALL_BF16),
+        v2_bf16=per_token_sum("v2", ALL_BF16), v3_bf16=per_token_sum("v3", ALL_BF16),
+        v32_bf16=per_token_sum(MODEL, ALL_BF16),
         growth=f"{bf16[MODEL] / bf16['v3'] - 1:.0%}",
         group=deployed["main_kv"].segments[0].group, kgroup=deployed["index_key"].segments[0].group,
         kscales=deployed["index_key"].segments[0].n_scales, fp8_b=deployed["main_kv"].segments[0].dtype.bits // 8,
@@ -89,15 +101,26 @@ def storage_fields(v: Reading) -> dict:
 
 
 def read_passage(v: Reading) -> Blocks:
-    """One decode step's reads at the reader's context, term by term (moves with the context)."""
+    """One decode step's reads at the reader's context, term by term, against V2's (moves with the context)."""
     terms = {r.role: r for r in read_terms(MODEL, v.context, v.precision)}
     total = sum(r.total for r in terms.values())
     topk = get(MODEL).index_topk
     cut = (t("dsa.cut", v.lang, n=f"{v.context:,}", k=f"{topk:,}", x=num(Fraction(v.context, topk)))
            if v.context > topk else t("dsa.cut.all", v.lang, n=f"{v.context:,}", k=f"{topk:,}"))
+    v2 = reads("v2", v.context, v.precision).total
+    versus = t("dsa.vs", v.lang, v2=fmt_bytes(v2, v.units), pct=f"{total / v2:.0%}")
     yield from passage(SLUG, "reads", v.lang, n=f"{v.context:,}", kv_term=read_sum((terms["main_kv"],), v.units),
                        key_term=read_sum((terms["index_key"],), v.units), total=fmt_bytes(total, v.units),
-                       share=f"{terms['index_key'].total / total:.0%}", cut=cut)
+                       share=f"{terms['index_key'].total / total:.0%}", cut=cut, versus=versus)
+
+
+def worth_fields() -> dict:
+    """The trade in numbers that no control moves: all-BF16 growth over V3, and both models deployed."""
+    bf16 = {m: storage_per_token(m, ALL_BF16).total for m in ("v3", MODEL)}
+    return dict(growth=f"{bf16[MODEL] / bf16['v3'] - 1:.0%}", topk=f"{get(MODEL).index_topk:,}",
+                v2_fmt=formats("v2", DEPLOYED)["main_kv"].short,
+                v2_deployed=fmt_exact(storage_per_token("v2", DEPLOYED).total),
+                v32_deployed=fmt_exact(storage_per_token(MODEL, DEPLOYED).total))
 
 
 def sources_fields(lang: str) -> dict:
