@@ -16,6 +16,7 @@ import math
 import sys
 import time
 from pathlib import Path
+from urllib.parse import urlsplit
 
 from figures import FIGURES, ordered_ids
 from figures.canvas import SLIDE_SIZES
@@ -221,7 +222,8 @@ def site(args) -> int:
 
     t0 = time.perf_counter()
     try:
-        pages = build(args.out, base_url=args.base_url, images=args.images, precisions=args.precisions,
+        pages = build(args.out, base_url=args.base_url, app_url=args.app_url, images=args.images,
+                      precisions=args.precisions,
                       progress=_page_written, say=_note)
     except FAILURES as e:
         return _fail(e)
@@ -237,6 +239,14 @@ def _page_written(name: str) -> None:
 def _note(text: str) -> None:
     """What a build left out or fell back on: one line on stderr; the build goes on."""
     print(f"note: {text}", file=sys.stderr, flush=True)
+
+
+def _address(text: str) -> str:
+    """An http(s) address with a host, as a page can link to it."""
+    parts = urlsplit(text.strip())
+    if parts.scheme not in ("http", "https") or not parts.netloc or parts.query or parts.fragment:
+        raise argparse.ArgumentTypeError(f"not an http(s) address without ?query or #fragment: {text!r}")
+    return text.strip().rstrip("/")
 
 
 def _look(knob: Knob):
@@ -288,6 +298,8 @@ def main(argv=None) -> int:
         _figure_options(q, ids=q is not a)  # animate names its one figure with --id
     s = sub.add_parser("site", help="the article as a static site: a page per section and language")
     s.add_argument("--out", type=_out_dir, required=True)
+    s.add_argument("--app-url", type=_address, help="where the app is served (e.g. https://kv-atlas.streamlit.app): "
+                   "each page, and each figure whose controls only the app has, links to the same view there")
     s.add_argument("--base-url", help="where the site will be served (canonical links, the link previews' "
                                       "absolute image addresses)")
     s.add_argument("--images", action="store_true", help="each figure's SVG/PNG downloads too (needs Chromium, as "

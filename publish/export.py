@@ -171,8 +171,13 @@ def figure(fid: str, values: dict, *, theme="light", font_scale=1.0, size=None) 
 
 
 def looked(built: Built, theme="light", font_scale=1.0) -> Built:
-    """A built figure in the look (figures.style.apply_look), what it says beside it kept."""
-    return replace(built, figure=apply_look(built.figure, theme, font_scale))
+    """A built figure in the look (figures.style.apply_look), what it says beside it kept. A figure
+    built natively (the builder's own sizes) has its text `font_scale` times its size; one built for
+    a canvas (a slide, a page column) was laid out for the canvas's font scale and is only coloured."""
+    if built.font_scale is not None and font_scale not in (1.0, built.font_scale):
+        raise ValueError(f"a figure laid out for font scale {built.font_scale:g} cannot be shown at {font_scale:g}: "
+                         "build it for a canvas of that scale")
+    return replace(built, figure=apply_look(built.figure, theme, font_scale if built.font_scale is None else 1.0))
 
 
 def read_values(fid: str, lang: str, params=None) -> dict:

@@ -101,3 +101,27 @@ def test_the_prose_uses_the_glossarys_words_not_other_words_for_them(slug, lang)
             pattern = rf"(?<![\w-]){re.escape(other)}(?![\w-])" if other.isascii() else re.escape(other)
             found = re.search(pattern, text)
             assert not found, f"{slug}/{lang}: {other!r} for the glossary's {term.name[lang]!r}: {around(text, found)}"
+
+
+# Words that ask the reader to work a control, and the controls the static site has (the context
+# length, the precision and ▶): a site text may ask for the latter only.
+ASKS = {"en": re.compile(r"\b(you can|try|if you|change the|move the|drag|turn (on|off)|switch (on|off)|toggle|"
+                         r"controls?|slider|seed)\b", re.I),
+        "ko": re.compile(r"바꾸면|바꿔 보|바꾸어 보|움직이면|움직여 보|켜면|끄면|올리면|내리면|조절|슬라이더|시드|"
+                         r"seed")}
+SITE_HAS = {"en": re.compile(r"context|precision|BF16|FP8|FP4|▶|play", re.I),
+            "ko": re.compile(r"문맥|정밀도|BF16|FP8|FP4|▶|재생")}
+
+
+@pytest.mark.parametrize(("slug", "lang"), sections())
+def test_the_site_asks_for_no_control_it_does_not_have(slug, lang):
+    """Each sentence the site shows that asks the reader to work a control names one the site has."""
+    from publish.site.states import AppControls
+
+    site = blocks(slug, SiteView(lang, CONTEXT.default, DEPLOYED))
+    for text in shown(slug, lang, app=False):
+        for sentence in re.split(r"(?<=[.!?。])\s+|\n", visible(text)):
+            if ASKS[lang].search(sentence):
+                assert SITE_HAS[lang].search(sentence), f"{slug}/{lang}: the site asks for a control it lacks " \
+                    f"(make the passage app-only: <!-- name app -->): {sentence!r}"
+    assert all(b.figure_id for b in site if isinstance(b, AppControls)), "an app-only control names no figure"

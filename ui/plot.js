@@ -66,6 +66,26 @@ function describe(div, parentElement, { label, description }) {
   div.setAttribute("aria-describedby", text.id);
 }
 
+// A link that names a figure after # (the static site's "open it in the app", #A5) lands on it: the
+// page scrolls to its chart when the chart is placed, and again whenever what is above it changes
+// size (a first run laid out for a guessed column, charts drawn), until the reader scrolls or types.
+let landed = false;
+function land(div, anchor) {
+  if (landed || !anchor || decodeURIComponent(location.hash.slice(1)) !== anchor) return false;
+  landed = true;
+  div.style.scrollMarginTop = "5rem";  // its controls and the lines that lead into it, above it, in sight
+  const main = div.closest('[data-testid="stMain"]');
+  const keep = new ResizeObserver(() => { if (div.isConnected) div.scrollIntoView({ block: "start" }); });
+  const stop = () => {
+    keep.disconnect();
+    for (const e of ["wheel", "touchstart", "keydown", "mousedown"]) main?.removeEventListener(e, stop);
+  };
+  for (const e of ["wheel", "touchstart", "keydown", "mousedown"]) main?.addEventListener(e, stop, { passive: true });
+  keep.observe(div.closest('[data-testid="stMainBlockContainer"]') || document.body);
+  div.scrollIntoView({ block: "start" });
+  return true;
+}
+
 export default function ({ data, parentElement }) {
   let div = parentElement.querySelector(":scope > .kv-plot");
   if (!div) {
@@ -73,6 +93,7 @@ export default function ({ data, parentElement }) {
     div.className = "kv-plot";
     parentElement.appendChild(div);
   }
+  const landing = land(div, data.anchor);
   const cleanup = () => release(div);
   describe(div, parentElement, data);
   if (div.kv && div.kv.spec === data.spec) return cleanup;  // the same figure: nothing to do
@@ -81,7 +102,11 @@ export default function ({ data, parentElement }) {
   // reserve the figure's size, so the page does not jump and the fold is where it will be
   div.style.height = `${fig.layout.height || 450}px`;
   div.style.width = fig.layout.width ? `${fig.layout.width}px` : "100%";
-  if (div.kv.drawn) {
+  if (landing) {  // drawn at once: it is on screen
+    div.kv.observer?.disconnect();
+    div.kv.drawn = true;
+    draw(div);
+  } else if (div.kv.drawn) {
     draw(div);
   } else if (!div.kv.observer) {  // first drawn near the viewport, with the latest figure by then
     div.kv.observer = new IntersectionObserver((entries) => {

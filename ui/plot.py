@@ -26,6 +26,8 @@ _mount = st.components.v2.component(COMPONENT, js=(Path(__file__).with_name("plo
 
 def plot(spec: str, *, key: str, config: dict, width: str = "stretch", label: str = "", description: str = "") -> None:
     """Show a figure's JSON (`plotly.io.to_json`) under a stable key, named `label` for assistive
-    technology and described by `description` (its text alternative)."""
+    technology and described by `description` (its text alternative). A link whose # names the
+    figure (the key's part after its first '-': chart-A5, play-A5) scrolls to it."""
     _mount(key=key, data={"spec": spec, "config": config, "src": PLOTLY_URL, "label": label,
-                          "description": description}, width=width, height="content")
+                          "description": description, "anchor": key.partition("-")[2]},  # chart-A5 → A5
+           width=width, height="content")

@@ -34,6 +34,10 @@ TEXT: dict[str, dict[str, str]] = {
     # V4.1-Flash page
     "app.page.v41": {"ko": "V4.1-Flash · CSA2/CED", "en": "V4.1-Flash · CSA2/CED"},
     "app.page.b": {"ko": "토큰 방향 압축", "en": "Token-axis compression"},
+    "site.app.controls": {"ko": "이 그림은 앱에서 직접 움직여 볼 수 있습니다: {knobs}.",
+                          "en": "In the app you can change this figure's controls: {knobs}."},
+    "site.app": {"ko": "앱", "en": "App"},
+    "site.app.open": {"ko": "앱에서 열기 ↗", "en": "Open it in the app ↗"},
     "app.page.glossary": {"ko": "용어", "en": "Glossary"},
     "gl.title": {"ko": "용어 풀이", "en": "Glossary"},
     "gl.intro": {"ko": "이 사이트의 모든 절은 아래 낱말을 한 가지 뜻으로만 씁니다. 처음 나오는 절의 순서대로 묶었습니다.",

@@ -81,12 +81,14 @@ def write_previews(out: Path, slugs, langs=LANGS) -> None:
             path.write_bytes(preview_png(chart))
 
 
-def build(out: Path, *, base_url: str | None = None, images: bool = False, precisions: bool = False,
-          progress: Callable[[str], None] | None = None, say: Callable[[str], None] = print,
+def build(out: Path, *, base_url: str | None = None, app_url: str | None = None, images: bool = False,
+          precisions: bool = False, progress: Callable[[str], None] | None = None, say: Callable[[str], None] = print,
           slugs=tuple(SECTIONS)) -> list[Path]:
     """Write the site into `out`: a page per section and language, their files, the shared assets
     (the partial plotly.js, fetched if need be), each page's link-preview picture; with `images`,
-    each figure's SVG and PNG; with `precisions`, every per-component precision too. Without a
+    each figure's SVG and PNG; with `precisions`, every per-component precision too; with `app_url`
+    (where the app is served), links from each page and from each figure whose controls only the
+    app has to the same view there. Without a
     Chrome or Chromium it writes the rest and `say`s what it left out. The languages are built side
     by side, a process each, while this one renders the previews; `progress` hears of each page."""
     out.mkdir(parents=True, exist_ok=True)
@@ -100,8 +102,8 @@ def build(out: Path, *, base_url: str | None = None, images: bool = False, preci
         say(f"built without {left}: {export.NO_BROWSER}")
     written, n = [], len(LANGS)
     with ProcessPoolExecutor(min(n, os.cpu_count() or 1), mp_context=get_context("spawn")) as pool:
-        pages = pool.map(_language, [out] * n, LANGS, [base_url] * n, [images and pictures] * n, [pictures] * n,
-                         [precisions] * n, [progress] * n, [tuple(slugs)] * n)
+        pages = pool.map(_language, [out] * n, LANGS, [base_url] * n, [app_url] * n, [images and pictures] * n,
+                         [pictures] * n, [precisions] * n, [progress] * n, [tuple(slugs)] * n)
         if pictures:
             write_previews(out, slugs)
         for paths in pages:
@@ -109,12 +111,12 @@ def build(out: Path, *, base_url: str | None = None, images: bool = False, preci
     return written
 
 
-def _language(out: Path, lang: str, base_url: str | None, images: bool, previews: bool, precisions: bool,
-              progress: Callable[[str], None], slugs: tuple[str, ...]) -> list[Path]:
+def _language(out: Path, lang: str, base_url: str | None, app_url: str | None, images: bool, previews: bool,
+              precisions: bool, progress: Callable[[str], None], slugs: tuple[str, ...]) -> list[Path]:
     (out / lang).mkdir(exist_ok=True)
     figures, written = Figures(lang), []
     for slug in slugs:
-        p = page(slug, lang, figures, images, precisions)
+        p = page(slug, lang, figures, images, precisions, app_url)
         written.append(write_page(out, p, figures, base_url, previews and bool(p.charts)))  # lead: charts[0]
         write_classes(out, p, figures)
         write_files(out, p, figures, images)

@@ -17,7 +17,7 @@ from article import SECTIONS, Heading, Metrics, Table, Text, Title
 from article.prose import notation
 from i18n import LANGS, t
 
-from .states import DEFAULT_STOP, PRESET, ROLES, ticks
+from .states import DEFAULT_STOP, PRESET, ROLES, AppControls, ticks
 
 TEMPLATES = Path(__file__).resolve().parent / "templates"
 PREVIEW = (1200, 630)  # px: a shared link's preview image (Open Graph)
@@ -56,6 +56,18 @@ def block(b, lang: str) -> str:
         case Table():
             return m.table(b)
     raise TypeError(f"no HTML for {b!r}")
+
+
+def app_controls(b: AppControls, slug: str, lang: str, app_url: str | None) -> str:
+    """Where the app draws a figure's controls: which they are, and a link to the figure in the app
+    at the reader's view (site.js adds the view; the app scrolls to the figure named after #)."""
+    names = ", ".join(dict.fromkeys(t(k.label, lang) for k in b.knobs if k.label))
+    return _macros(lang).app_controls(names, app_page(app_url, slug), lang, b.figure_id)
+
+
+def app_page(app_url: str | None, slug: str) -> str | None:
+    """A section's page in the app (its path is the slug; the Overview is the app's home)."""
+    return app_url and f"{app_url.rstrip('/')}/{'' if slug == 'overview' else slug}"
 
 
 def linked(text: str) -> Markup:
@@ -100,6 +112,7 @@ def page(p, blocks: list[str], data: str, figures: str, base_url: str | None, pr
         page_url=base and f"{base}/{lang}/{p.slug}.html", slug=p.slug, section=t(SECTIONS[p.slug].title, lang),
         sections=[(s, t(sec.title, lang)) for s, sec in SECTIONS.items()], other=next(x for x in LANGS if x != lang),
         controls=controls, every=every, ticks=ticks(), stop=DEFAULT_STOP, preset=PRESET, roles=ROLES,
+        app=app_page(p.app_url, p.slug),
         blocks=[Markup(b) for b in blocks], sides=sides, data=Markup(data), figures=Markup(figures))
 
 

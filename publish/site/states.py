@@ -8,11 +8,11 @@ from dataclasses import dataclass
 from functools import cache
 from itertools import product
 
-from article import SECTIONS, Ask, Either, Part, Tool, run_section
+from article import SECTIONS, Ask, Chart, Either, Part, Tool, run_section
 from core import Precision
 from core.cost import formats
 from core.units import fmt_tokens
-from figures.knobs import CONTEXT, CONTEXT_STOPS, PRECISION, UNITS
+from figures.knobs import CONTEXT, CONTEXT_STOPS, PRECISION, UNITS, Knob
 
 PRESET, *ROLES = PRECISION.parts  # the preset; a format per component ("auto": the preset's)
 PRESET_COMBOS = tuple((preset, *("auto" for _ in ROLES)) for preset in PRESET.choices)
@@ -56,16 +56,27 @@ class SiteView:
     units: str = UNITS.default
 
 
+@dataclass(frozen=True)
+class AppControls:
+    """On the site, in the place of a figure's controls, which only the app has: what they are, and
+    the figure they move (the next one the section shows), to open it in the app."""
+
+    knobs: tuple[Knob, ...]
+    figure_id: str = ""
+
+
 def blocks(slug: str, reading: SiteView, app: bool = False) -> list:
     """The blocks a section shows at a reading, every control at its default, the app's own tools
     at the defaults the section gives them: as the site shows it (what it shows in the tools'
-    place, its side of an Either), or with `app`, the app's text (its side of an Either, nothing
-    for a tool)."""
+    place, its side of an Either, an AppControls where the app draws a figure's controls), or with
+    `app`, the app's text (its side of an Either, nothing for a tool or a control)."""
     shown = []
 
     def answer(block):
         match block:
             case Ask(knobs):
+                if not app:
+                    shown.append(AppControls(knobs))
                 return tuple(k.default for k in knobs)
             case Tool(_, default, site):
                 shown.extend(() if app else site)
@@ -78,4 +89,14 @@ def blocks(slug: str, reading: SiteView, app: bool = False) -> list:
         shown.append(block)
 
     run_section(SECTIONS[slug].draw(reading), answer)
-    return shown
+    return _with_figures(shown)
+
+
+def _with_figures(shown: list) -> list:
+    """Each AppControls names the figure it moves: the next chart."""
+    out, figure = [], ""
+    for b in reversed(shown):
+        if isinstance(b, Chart):
+            figure = b.figure_id
+        out.append(AppControls(b.knobs, figure) if isinstance(b, AppControls) else b)
+    return out[::-1]

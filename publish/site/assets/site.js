@@ -156,9 +156,18 @@
     } catch (e) { /* a page opened from a folder may refuse; its links still carry the view */ }
     const carried = q.toString();
     for (const a of links) a.setAttribute("href", a.dataset.view + (carried ? "?" + carried : ""));
+    // the app: the same view, the page's language (the app reads it from the address, not the path),
+    // and the figure to scroll to
+    const app = new URLSearchParams(q);
+    for (const a of apps) {
+      app.set("lang", a.dataset.app);
+      a.setAttribute("href", a.dataset.page + "?" + app + (a.dataset.figure ? "#" + a.dataset.figure : ""));
+    }
   }
   const links = document.querySelectorAll("a[data-view]");
   for (const a of links) a.dataset.view = a.getAttribute("href");  // as built: the page, no view
+  const apps = document.querySelectorAll("a[data-app]");
+  for (const a of apps) a.dataset.page = a.getAttribute("href");
 
   const context = document.getElementById("context");
   if (!context) {  // a page without controls passes on the view it was given
