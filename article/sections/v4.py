@@ -34,20 +34,18 @@ def v4_flash(v: Reading) -> Blocks:
     csa, hca = m.ratio("CSA"), m.ratio("HCA")
     counts = m.layer_counts
 
-    def top_notes(s: Summary, v: Reading) -> Blocks:
+    def top_notes(_: Summary, v: Reading) -> Blocks:
         before = summarise(BEFORE, v.context, v.precision)
         yield from passage(SLUG, "why", L, before=before.model.name, before_topk=f"{before.model.index_topk:,}",
                            before_storage=fmt_exact(before.storage.total), n=f"{v.context:,}",
                            before_key=fmt_bytes(before.read.index_key, v.units))
-        yield from passage(SLUG, "bars", L, n=f"{v.context:,}", read=fmt_bytes(s.read.total, v.units),
-                           kv=fmt_bytes(s.read.kv, v.units), key=fmt_bytes(s.read.index_key, v.units),
-                           share=f"{s.key_share:.0%}")
+        yield from passage(SLUG, "bars", L, n=f"{v.context:,}")  # what the bars split into is counted in _reads
 
     s = yield from generation_top(m.id, "v4", ("storage", "ratio", "local", "read"), "A11", notes=top_notes,
                                   csa=csa, hca=hca)
-    yield from passage(SLUG, "entries", L, csa=csa, hca=hca, n_layers=m.n_layers, swa=counts.get("SWA", 0),
-                       n_csa=counts["CSA"], n_hca=counts["HCA"], window=f"{m.window:,}", n_windowed=m.n_windowed,
-                       c=d.head_dim, n_h=d.num_attention_heads)
+    yield from passage(SLUG, "entries", L, before=get(BEFORE).name, csa=csa, hca=hca, n_layers=m.n_layers,
+                       swa=counts.get("SWA", 0), n_csa=counts["CSA"], n_hca=counts["HCA"], window=f"{m.window:,}",
+                       n_windowed=m.n_windowed, c=d.head_dim, n_h=d.num_attention_heads)
 
     # HCA: the branches (A12), one entry (A13), what t reads (A14), the attention (A15)
     yield from passage(SLUG, "hca", L, hca=hca)
@@ -73,7 +71,7 @@ def v4_flash(v: Reading) -> Blocks:
                        h_small=small.n_heads, g_small=small.n_groups)
 
     # CSA: the branches (A16), overlapping compression (A17), the indexer (A18), what is read (A19)
-    yield from passage(SLUG, "csa", L)
+    yield from passage(SLUG, "csa", L, csa=csa, times=hca // csa)
     yield Chart("A16", dict(lang=L), "content")
     yield from passage(SLUG, "csa-overlap", L, csa=csa)
     yield Either(app=(Text(t("v4.how.a17", L), "caption"),))
@@ -91,7 +89,7 @@ def v4_flash(v: Reading) -> Blocks:
     # the cost: structure alone, the formats, local KV, the reads at the reader's context
     yield from _cost(v, s)
     yield Part("v4-reads", _reads)
-    yield from passage(SLUG, "limits", L, storage=fmt_exact(s.storage.total), n_global=m.n_global,
+    yield from passage(SLUG, "limits", L, storage=fmt_exact(s.storage.total), n_global=m.n_global, n_csa=counts["CSA"],
                        next=get("v4.1-flash").name, next_global=get("v4.1-flash").n_global)
     yield from _sources(L)
 
