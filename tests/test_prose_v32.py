@@ -13,9 +13,13 @@ from streamlit.testing.v1 import AppTest
 
 from article import Heading, Text
 from article.derive import entry_sum, entry_terms, num, per_token_sum
+from article.prose import app_only, passages
+from article.sections.v32 import example_rows
 from core import ALL_BF16, DEPLOYED, Precision, get
 from core.cost import formats, read_terms
-from core.mechanisms.indexer import selected_count
+from core.mechanisms.indexer import run_indexer, selected_count
+from core.mechanisms.mla import MLADims, run_mla
+from core.summary import summarise
 from core.units import fmt_bytes, fmt_exact
 from core.variants import VARIANTS
 from figures.knobs import CONTEXT, CONTEXT_STOPS
@@ -100,3 +104,44 @@ def test_the_score_passage_counts_the_chosen_cells_of_the_apps_controls():
     assert any(f"모두 {chosen}개" in m.value for m in at.markdown)
     assert not at.info  # the app tells how to use its controls, not the site's fixed example
     assert any("조절기" in c.value for c in at.caption)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_what_to_try_with_the_knobs_only_the_app_shows(lang):
+    """The site has no T, k or seed: the passage about moving them is the app's alone, and the site's
+    caption states the example the figures are drawn at instead of pointing at controls."""
+    assert "score-try" in app_only(SLUG, lang)
+    try_first = passages(SLUG, lang)["score-try"].splitlines()[0]
+    site = shown(lang)
+    app = "\n".join(b.text for b in blocks(SLUG, SiteView(lang, CONTEXT.default, DEPLOYED), app=True)
+                    if isinstance(b, (Heading, Text)))
+    assert try_first in app and try_first not in site
+    assert t("dsa.ctl.site", lang, T=6, k=3, seed=0) in site and t("dsa.ctl.app", lang) not in site
+
+
+@pytest.mark.parametrize(("T", "k", "seed"), [(6, 3, 0), (9, 4, 7), (5, 5, 1), (10, 1, 3)])
+def test_the_rows_the_mask_shows_are_the_runs(T, k, seed):
+    """What the prose says of A9's rows is read from the run the figure draws: rows that keep every
+    position they see (t < k), and how many leave out their own position."""
+    idx = run_indexer(run_mla(MLADims(tokens=T), seed), topk=k, seed=seed)
+    own = sum(not idx.selected[i, i] for i in range(T))
+    for lang in LANGS:
+        said = example_rows(lang, T, k, seed)
+        if T <= k:
+            assert said == t("dsa.rows.all", lang, T=T, k=k) and own == 0
+            continue
+        assert said.startswith(t("dsa.rows.cut", lang, k=k))
+        assert (t("dsa.rows.self", lang, n=own) in said if own > 1 else
+                t("dsa.rows.self1", lang) in said if own else said == t("dsa.rows.cut", lang, k=k))
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_results_come_after_the_indexer_and_each_once(lang):
+    """The reads' total, share and V2 comparison are written once, in the cost section, after the
+    indexer is introduced; the chart's reading before it quotes none of them."""
+    text = shown(lang)
+    s, v2 = (summarise(m, CONTEXT.default, DEPLOYED) for m in (MODEL, "v2"))
+    first_indexer = text.index(passages(SLUG, lang)["indexer"].splitlines()[0].removeprefix("## "))
+    for said in (f"{s.key_share:.0%}", fmt_bytes(v2.read.total), f"{s.read.total / v2.read.total:.0%}"):
+        assert said not in text[:first_indexer], said
+        assert text.count(said) == 1, said

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from core import ALL_BF16, DEPLOYED, get, ratio_to, reads, storage_per_token
+from core import ALL_BF16, DEPLOYED, get, ratio_to, storage_per_token
 from core.cost import fitted, formats, read_terms
 from core.mechanisms.indexer import IndexerDims, run_indexer, selected_count
 from core.mechanisms.mla import MLADims, run_mla
@@ -107,7 +107,7 @@ def read_passage(v: Reading) -> Blocks:
     topk = get(MODEL).index_topk
     cut = (t("dsa.cut", v.lang, n=f"{v.context:,}", k=f"{topk:,}", x=num(Fraction(v.context, topk)))
            if v.context > topk else t("dsa.cut.all", v.lang, n=f"{v.context:,}", k=f"{topk:,}"))
-    v2 = reads("v2", v.context, v.precision).total
+    v2 = summarise("v2", v.context, v.precision).read.total  # in the format V2 has nearest the chosen one
     versus = t("dsa.vs", v.lang, v2=fmt_bytes(v2, v.units), pct=f"{total / v2:.0%}")
     yield from passage(SLUG, "reads", v.lang, n=f"{v.context:,}", kv_term=read_sum((terms["main_kv"],), v.units),
                        key_term=read_sum((terms["index_key"],), v.units), total=fmt_bytes(total, v.units),
