@@ -36,6 +36,7 @@ from .builders.kv_bars import build_a1, generation_chart
 from .builders.mla import build_a3, build_a4, build_a5, build_a6, build_mla_cost
 from .builders.planner import BYTES_PER_PARAMETER, build_capacity, build_read_floor
 from .builders.reconcile import build_reconciliation, variant_name
+from .builders.rope import build_rope
 from .builders.token_axis import build_b1, build_b2, build_b3, build_b4
 from .builders.v4 import build_a12, build_a13, build_a14, build_a15, build_a16, build_a17, build_a18, build_a19
 from .builders.v41 import (
@@ -282,6 +283,7 @@ _SPECS = (
           IntKnob("context", 1, 1 << 30, nullable=True, url="ctx", label="app.context"), LANG, UNITS),
     _spec("mla-cost", build_mla_cost, "cost.title", LANG,
           _int("max_tokens", 16, 1 << 24, "max", "cost.x")),
+    _spec("rope", build_rope, "rope.title", SEED, TOKENS, LANG),
     _spec("ced-ratio", build_ced_ratio, "ced.title", LANG, _int("max_prompt", 2, 1 << 30, "max", "ced.x")),
     _spec("factors", build_factors, "fx.title", LANG, models(tuple(MODELS), imports=True)),
     _spec("capacity", build_capacity, "cap.name", models(ALL_MODELS, imports=True), CONTEXT, PRECISION, *GPU_KNOBS,

@@ -1,13 +1,15 @@
-"""V2 · MLA: a narrower stored vector (A2–A6 and the cost of each computation order), its prose in
-article/prose/<lang>/v2-mla.md."""
+"""V2 · MLA: a narrower stored vector (A2–A6, RoPE and the cost of each computation order), its prose
+in article/prose/<lang>/v2-mla.md."""
 
 from __future__ import annotations
 
+import math
 from fractions import Fraction
 
 from core import ALL_BF16, ARTICLE_CONTEXT, Layout, Precision, get
 from core.cost import cache_at, fitted, formats, ratio_to, read_terms, reads, storage_per_token
 from core.mechanisms.mla import MLADims, content_score_orders, order_costs, output_orders, run_mla
+from core.mechanisms.rope import run_rope, turns
 from core.summary import Summary
 from core.units import fmt_bytes, fmt_exact, fmt_ratio
 from i18n import t
@@ -23,8 +25,10 @@ SLUG = "v2-mla"
 
 def v2_mla(v: Reading) -> Blocks:
     """Why MHA's cache is the problem and what MLA stores (the bars, A2), the three paths (A3), the two
-    scores (A4), absorption with a live check (A5, A6) and decoupled RoPE, the cost of each order, the
-    bytes per token, what a decode step still reads, and the sources."""
+    scores (A4), absorption with a live check (A5, A6), RoPE and why a turned key cannot be absorbed
+    (the figure rope, on A5's seed and T), decoupled RoPE, the cost of each order, the bytes per
+    token, what a decode step still reads, and the sources. What the app's knobs let a reader try is
+    in passages only the app shows."""
     L, w = v.lang, widths()
     yield from generation_top("v2", "v2", ("storage", "ratio", "read"), "A2", notes=problem)
     yield from passage(SLUG, "layer", L, **w)
@@ -35,6 +39,7 @@ def v2_mla(v: Reading) -> Blocks:
     yield Chart("A4", dict(lang=L), "content")
     yield from passage(SLUG, "scores.read", L, **w)
     yield from passage(SLUG, "absorb", L, **w)
+    yield from passage(SLUG, "absorb.knobs", L)
     knobs = yield from controls("A5", "seed", "tokens", "kv_lora_rank", "qk_nope_head_dim", "calc", lang=L)
     run = run_mla(MLADims(tokens=knobs["tokens"], kv_lora_rank=knobs["kv_lora_rank"],
                           qk_nope_head_dim=knobs["qk_nope_head_dim"]), knobs["seed"])
@@ -45,10 +50,11 @@ def v2_mla(v: Reading) -> Blocks:
     d = get("v2").dims  # the merged Ŵ^Q_h against W^UQ_h and W^UK_h kept apart; the dot products' lengthening
     merged = factor(d.q_lora_rank * d.kv_lora_rank / ((d.q_lora_rank + d.kv_lora_rank) * d.qk_nope_head_dim), 2)
     yield from passage(SLUG, "absorb.read", L, **w, merged_x=merged)
-    yield from passage(SLUG, "rope", L, **w)
+    yield from passage(SLUG, "absorb.rounding", L)
     yield from passage(SLUG, "values", L)
     yield Chart("A6", knobs, "content")
     yield from passage(SLUG, "values.read", L)
+    yield from rope_part(knobs["seed"], knobs["tokens"], L)
     yield from passage(SLUG, "cost", L, **w, x=factor(d.kv_lora_rank / d.qk_nope_head_dim, 2),
                        expand_macs=f"{d.kv_lora_rank * d.qk_nope_head_dim:,}")
     yield Chart("mla-cost", dict(lang=L))
@@ -56,6 +62,18 @@ def v2_mla(v: Reading) -> Blocks:
     yield from passage(SLUG, "bytes", L, **w, **bytes_fields(v))
     yield Part("v2-reads", what_a_step_reads)
     yield from passage(SLUG, "sources", L, **w, v3_layers=get("v3").n_layers, v3_config=get("v3").source, **SOURCES)
+
+
+def rope_part(seed: int, tokens: int, L: str) -> Blocks:
+    """RoPE taught where MLA first needs it: the rotation, the figure (on A5's seed and T: its MLA head
+    is A5's layer at its default widths), what it shows, and decoupled RoPE."""
+    d, run = get("v2").dims, run_rope(tokens, seed)
+    yield from passage(SLUG, "rope", L, dr=f"{d.qk_rope_head_dim:,}", pairs=f"{d.qk_rope_head_dim // 2:,}")
+    yield Chart("rope", dict(seed=seed, tokens=tokens, lang=L), "content")
+    yield from passage(SLUG, "rope.read", L, deg=f"{math.degrees(turns(run.width)[0]):.0f}",
+                       off=f"{run.absorbed_error:.2f}")
+    yield from passage(SLUG, "rope.try", L)
+    yield from passage(SLUG, "decoupled", L, **widths())
 
 
 def widths() -> dict:
@@ -68,16 +86,15 @@ def widths() -> dict:
 
 
 def problem(s: Summary, v: Reading) -> Blocks:
-    """The top's own lines (they move with the context): what the hypothetical MHA stores and reads,
-    what MLA stores instead, and how to read the bars."""
+    """The top's own lines (they move with the context): what the hypothetical MHA stores and reads
+    (recalled: the Overview derives it), what MLA stores instead, and how to read the bars."""
     L, w = v.lang, widths()
     mha = get("mha")
     heads, dh = mha.dims.num_attention_heads, mha.dims.head_dim
     same = fitted("v2", v.precision)  # MHA in the format V2 is priced in, as the rest of the page
     layout = formats("mha", same)["main_kv"]
-    yield from passage(SLUG, "problem", L, heads=heads, dh=dh, mha_width=f"{layout.dims:,}",
-                       mha_entry=_entry(layout, f"{heads} × ({dh} + {dh})", L), mha_layers=mha.n_layers,
-                       mha_sum=per_token_sum("mha", same), n=f"{v.context:,}",
+    yield from passage(SLUG, "problem", L, heads=heads, dh=dh, mha_width=f"{layout.dims:,}", mha_layers=mha.n_layers,
+                       mha_total=fmt_exact(storage_per_token("mha", same).total), n=f"{v.context:,}",
                        mha_cache=fmt_bytes(cache_at("mha", v.context, same).total, v.units))
     yield from passage(SLUG, "idea", L, **w, mha_width=f"{layout.dims:,}", ratio=fmt_ratio(s.ratio))
     # the bars' panels by their titles: side by side on a wide screen, stacked on a phone

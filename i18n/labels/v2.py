@@ -3,7 +3,7 @@
 
 TEXT: dict[str, dict[str, str]] = {
     # A3
-    "a3.title": {"ko": "같은 입력에서 갈라지는 MLA", "en": "MLA: three paths from one input"},
+    "a3.title": {"ko": "MLA: 입력 하나에서 나오는 세 갈래", "en": "MLA: three paths from one input"},
     "a3.sub": {"ko": "X 하나에서 나오는 Query · 공유 KV latent · 위치 Key",
                "en": "query · shared KV latent · position key, all from X"},
     "a3.query": {"ko": "Query", "en": "Query"},
@@ -13,13 +13,13 @@ TEXT: dict[str, dict[str, str]] = {
     "a3.cap": {"ko": "캐시에 남는 것: C<sup>KV</sup> ({kv}차원)와 K<sup>R</sup> ({r}차원). head별 Key와 Value는 저장하지 않습니다.",
                "en": "What stays in the cache: C<sup>KV</sup> ({kv} dims) and K<sup>R</sup> ({r} dims); per-head keys and values are not stored."},
     # A4
-    "a4.title": {"ko": "두 점수를 더해 Attention", "en": "Attention = content score + position score"},
+    "a4.title": {"ko": "Attention: 내용 점수 + 위치 점수", "en": "Attention = content score + position score"},
     "a4.sub": {"ko": "대표 head h · 내용 점수 + 위치 점수", "en": "one head h · content score + position score"},
     "a4.score": {"ko": "① 내용 점수 + 위치 점수", "en": "① content score + position score"},
     "a4.prob": {"ko": "점수에서 확률까지", "en": "score to probability"},
     "a4.out": {"ko": "② 출력까지", "en": "② to the output"},
     "a4.concat": {"ko": "head {n}개 이어 붙이기", "en": "concat {n} heads"},
-    "a4.cap": {"ko": "S<sub>h</sub>를 √(d<sub>k</sub> + d<sub>r</sub>) = √({dk} + {dr})로 나누고 causal mask와 softmax를 거쳐 P<sub>h</sub>.",
+    "a4.cap": {"ko": "S<sub>h</sub>를 √(d<sub>k</sub> + d<sub>r</sub>) = √({dk} + {dr})로 나누고 causal mask와 softmax를 거치면 P<sub>h</sub>가 됩니다.",
                "en": "S<sub>h</sub> ÷ √(d<sub>k</sub> + d<sub>r</sub>) = √({dk}+{dr}), causal mask, softmax → P<sub>h</sub>."},
     # A5 / A6
     "a5.title": {"ko": "Key를 펼치지 않고 같은 점수", "en": "Same score without expanding keys"},
@@ -37,9 +37,9 @@ TEXT: dict[str, dict[str, str]] = {
                 "en": "= W<sup>UQ</sup><sub>h</sub>(W<sup>UK</sup><sub>h</sub>)<sup>T</sup>"},
     "a5.diff": {"ko": "세 결과의 최대 |차이| = {d} (최댓값 대비 {r}), 계산 정밀도 {p}",
                 "en": "largest |difference| between the three = {d} ({r} of the largest value), computed in {p}"},
-    "a5.cap": {"ko": "글의 크기로는 d<sub>k</sub> = {dk}, r<sub>kv</sub> = {rkv}: 흡수하면 내적이 {x}배 길어지는 대신 "
+    "a5.cap": {"ko": "V2의 실제 크기로는 d<sub>k</sub> = {dk}, r<sub>kv</sub> = {rkv}: 흡수하면 내적이 {x}배 길어지는 대신 "
                      "Key를 펼치는 계산과 읽기가 사라집니다.",
-               "en": "At the article's sizes d<sub>k</sub> = {dk}, r<sub>kv</sub> = {rkv}: absorbing makes each dot "
+               "en": "At V2's real sizes d<sub>k</sub> = {dk}, r<sub>kv</sub> = {rkv}: absorbing makes each dot "
                      "product {x}× longer but removes expanding and reading keys."},
     "a6.title": {"ko": "Value를 펼치지 않고 같은 출력", "en": "Same output without expanding values"},
     "a6.sub": {"ko": "같은 확률 P<sub>h</sub> · head {h}의 출력 기여분 Y<sub>h</sub> · seed {seed}",
@@ -67,7 +67,7 @@ TEXT: dict[str, dict[str, str]] = {
     "cost.x": {"ko": "캐시 위치 수 T (로그 눈금)", "en": "cached positions T (log scale)"},
     "cost.y": {"ko": "곱셈-덧셈 (로그 눈금)", "en": "multiply-adds (log scale)"},
     "v2.title": {"ko": "DeepSeek-V2: MLA로 저장 벡터의 폭을 줄이다", "en": "DeepSeek-V2: MLA narrows the stored vector"},
-    "v2.intro": {"ko": "V2는 토큰마다 저장하는 벡터를 좁혔습니다. head마다 Key와 Value를 두는 대신, 학습된 latent 하나와 위치용 Key 하나만 캐시에 남깁니다.",
+    "v2.intro": {"ko": "V2는 토큰마다 저장하는 벡터를 좁혔습니다. head마다 Key와 Value를 두는 대신, 학습된 latent 하나와 위치 Key 하나만 캐시에 남깁니다.",
                  "en": "V2 narrowed the vector each token stores: instead of a key and a value per head, the cache keeps one learned latent and one position key."},
     "v2.m.ratio": {"ko": "MHA 대비", "en": "vs MHA"},
     "v2.m.score_diff": {"ko": "점수: 세 순서의 최대 |차이| ({p})", "en": "score: largest |difference| ({p})"},
