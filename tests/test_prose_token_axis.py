@@ -1,6 +1,8 @@
 """The token-axis section reads its figures as they stand: B2's steps from core's summarize on the
-matrices in effect, B3's and B4's counts from read_plan at the controls' values, and the site says
-what the app offers for B2's matrices instead of asking for an edit it cannot take."""
+matrices in effect, with what the entry keeps (its mean and its leaning) and loses (order: reversed
+rows, the same entry); B3's and B4's counts from read_plan at the controls' values, carried to a long
+context; the site says what the app offers for B2's matrices instead of asking for an edit it cannot
+take, and leaves out the passage that asks the reader to edit them."""
 
 from __future__ import annotations
 
@@ -14,6 +16,7 @@ from core import Precision
 from core.mechanisms.token_axis import read_plan, summarize
 from figures import FIGURES
 from figures.knobs import CONTEXT
+from article.prose import app_only, passages
 from i18n import t
 from publish.site import SiteView, blocks
 
@@ -41,7 +44,7 @@ def test_b2_is_worked_with_the_matrices_in_effect():
     H, W_u, W_s = ((1, 2), (3, 4), (0, 1)), ((1, 0), (0, 1)), ((0.5, -1), (2, 0))
     run = summarize(H, W_u, W_s)
     text = shown(H=H, W_u=W_u, W_s=W_s)
-    assert "3 positions of 2 components" in text
+    assert "From 3 tokens of 2 components" in text
     assert f"[{run.c[0]:.4g}, {run.c[1]:.4g}]" in text  # the summary
     assert f"[{run.A[0, 0]:.4g}, {run.A[1, 0]:.4g}, {run.A[2, 0]:.4g}]" in text  # the first column's weights
     assert f"= {run.c[1]:.4g}" in text  # component 2's weighted sum
@@ -73,10 +76,38 @@ def test_b3_names_the_positions_read_twice_and_those_read_nowhere(lang):
 def test_b4_counts_are_read_plans_at_the_controls_values():
     text = shown(position=21, groups=(3, 6), topk=4)
     chosen, coarse = read_plan(21, 3, 3, topk=4), read_plan(21, 6, 3)
-    assert f"every 3 positions ({chosen.stored} so far)" in text and f"comes to {chosen.read}" in text
-    assert f"every 6 positions ({coarse.stored} so far)" in text and f"comes to {coarse.read}." in text
+    assert f"(m = 3) stores {chosen.stored} compressed entries" in text and f"{chosen.read} in all" in text
+    assert f"(m = 6) stores {coarse.stored} and, with the local KV, reads {coarse.read}." in text
     picked = [f"b{r.index} (p{min(r.sources)}–p{max(r.sources)})" for r in chosen.rows if r.kind == "compressed"]
     assert ", ".join(picked) in text
+    assert "Without compression the query would read 22." in text
+
+
+def test_b2_says_what_the_entry_keeps_and_loses_from_core():
+    H, W_u, W_s = ((1, 2), (3, 4), (0, 1)), ((1, 0), (0, 1)), ((0.5, -1), (2, 0))
+    run, mean = summarize(H, W_u, W_s), summarize(H, W_u, np.zeros((2, 2)))
+    text = shown(H=H, W_u=W_u, W_s=W_s)
+    assert f"the plain mean of U, [{mean.c[0]:.4g}, {mean.c[1]:.4g}]" in text
+    heavy = [(int(np.argmax(col)), f"{100 * col.max():.3g}") for col in run.A.T]
+    assert ", ".join(f"h{i} in component {j + 1} ({p}%)" for j, (i, p) in enumerate(heavy)) in text
+    assert f"Reverse the rows of H and the entry is still [{run.c[0]:.4g}, {run.c[1]:.4g}]" in text
+    assert "identity matrix" not in text and "identity matrix" in shown()  # said only of an identity H
+    assert "no single token in component 1 (all 50%)" in shown(W_s=((0, 0), (0, 0)))
+
+
+@pytest.mark.parametrize("lang", ["ko", "en"])
+def test_counts_are_carried_to_a_long_context_by_read_plan(lang):
+    text = shown(lang)
+    far = (read_plan(999, 2, 3).stored, read_plan(999, 2, 3, topk=2).read, read_plan(999, 4, 3).read)
+    assert far == (500, 5, 253)
+    assert all(str(n) in text for n in far) and "1,000" in text
+
+
+@pytest.mark.parametrize("lang", ["ko", "en"])
+def test_b1_names_positions_left_over_and_only_then(lang):
+    assert t("tb.rest", lang, p="p6") in shown(lang, rows=7, group=2)
+    left_over = t("tb.rest", lang, p="X").split("X")[0]
+    assert left_over not in shown(lang, rows=8, group=2)
 
 
 @pytest.mark.parametrize("lang", ["ko", "en"])
@@ -87,3 +118,6 @@ def test_the_site_offers_b2s_edit_only_in_words(lang):
     assert t("tb.b2.site", lang) in site and t("tb.b2.help", lang) not in site
     assert t("tb.b2.help", lang) in app and t("tb.b2.site", lang) not in app
     assert not any(t(f"tb.how.{f}", lang) in site for f in ("b1", "b3", "b4"))  # the site has no such controls
+    try_it = passages("token-axis", lang)["entry-try"]
+    assert "entry-try" in app_only("token-axis", lang)
+    assert try_it in app and try_it not in site  # "edit the matrices" only where they can be edited

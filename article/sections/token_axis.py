@@ -1,8 +1,10 @@
-"""Article B: token-axis compression (B1–B4), its prose between the figures."""
+"""Token-axis compression (the companion article, figures B1–B4), its prose between the figures."""
 
 from __future__ import annotations
 
 from decimal import MAX_EMAX, MIN_EMIN, Context, Decimal, localcontext
+
+import numpy as np
 
 from core.mechanisms.matrix_text import format_matrix
 from core.mechanisms.token_axis import ReadPlan, SummaryRun, read_plan, summarize
@@ -17,21 +19,23 @@ from .common import Blocks, controls
 
 SLUG = "token-axis"
 MODEL = "v4-flash"  # the model whose compressor the section relates to
+LONG = 1_000  # a teaching context, in tokens: where the counts of B3 and B4 are carried to show how they grow
 
 
 def token_axis(v: Reading) -> Blocks:
-    """Article B: token-axis compression, B1–B4 in article order, each introduced and then read."""
+    """Token-axis compression in the order a newcomer needs it: what is merged (B1), what one entry
+    keeps and loses (B2, worked on the matrices in effect), when an entry exists and what the local
+    KV covers (B3), and how reading changes, all or top-k (B4); the real models are linked, not redone."""
     L = v.lang
-    pages = dict(v32=t("app.page.v32", L), v4=t("app.page.v4", L))
     yield Title(t("tb.title", L))
     yield Text(t("tb.intro", L), "caption")
-    yield from passage(SLUG, "intro", L, **pages)
+    yield from passage(SLUG, "intro", L)
     yield from passage(SLUG, "axes", L)
     yield Either(app=(Text(t("tb.how.b1", L), "caption"),))
     b1 = yield from controls("B1", "rows", "components", "group", lang=L)
     yield Chart("B1", b1, "content")
     yield from passage(SLUG, "axes-read", L, **_b1_fields(**b1))
-    yield from passage(SLUG, "summary", L)
+    yield from passage(SLUG, "entry", L)
     yield Either(app=(Text(t("tb.b2.help", L), "caption"),), site=(Text(t("tb.b2.site", L), "caption"),))
     matrices = yield from controls("B2", "H", "W_u", "W_s", lang=L)
     if None not in matrices.values():  # a matrix that does not parse says so by its control
@@ -41,16 +45,18 @@ def token_axis(v: Reading) -> Blocks:
             yield Text(t("tb.error", L, e=e), "error")
         else:
             yield Chart("B2", matrices, "content")
-            yield from passage(SLUG, "summary-read", L, **_b2_fields(run, L))
-    yield from passage(SLUG, "weights", L)
-    yield from passage(SLUG, "v4", L, **pages)
-    yield from passage(SLUG, "recent", L)
+            yield from passage(SLUG, "entry-read", L, **_b2_fields(run, L))
+            yield from passage(SLUG, "kept", L, **_kept_fields(run, L))
+            yield from passage(SLUG, "lost", L, c_rev=_vec(summarize(run.H[::-1], run.W_u, run.W_s).c))
+    yield from passage(SLUG, "entry-try", L)
+    yield from passage(SLUG, "when", L)
     yield Either(app=(Text(t("tb.how.b3", L), "caption"),))
     b3 = yield from controls("B3", "position", "group", "window", lang=L)
     yield Chart("B3", b3, "content")
-    yield from passage(SLUG, "recent-read", L, **_b3_fields(b3["position"], b3["group"], b3["window"], L))
-    yield from passage(SLUG, "growth", L)
-    yield from passage(SLUG, "indexer", L, **pages)
+    yield from passage(SLUG, "when-read", L, **_b3_fields(b3["position"], b3["group"], b3["window"], L))
+    yield from passage(SLUG, "growth", L, g=b3["group"], w=b3["window"], long=f"{LONG:,}",
+                       long_entries=f"{read_plan(LONG - 1, b3['group'], b3['window']).stored:,}")
+    yield from passage(SLUG, "read", L)
     yield Either(app=(Text(t("tb.how.b4", L), "caption"),))
     b4 = FIGURES["B4"]
     position, groups, topk = yield Ask((b4.knob("position"), b4.knob("groups"), b4.knob("topk")))
@@ -59,25 +65,31 @@ def token_axis(v: Reading) -> Blocks:
     yield Metrics(tuple((t("tb.m.stored", L, g=g), f"{plan.stored} / {plan.read}")
                         for g, plan in ((groups[0], chosen), (groups[1], coarse))))
     yield Chart("B4", dict(position=position, groups=groups, topk=topk, window=window, lang=L), "content")
-    yield from passage(SLUG, "indexer-read", L, t=position, g1=groups[0], g2=groups[1], k=topk, w=window,
-                       s1=chosen.stored, r1=chosen.read, s2=coarse.stored, r2=coarse.read,
-                       chosen=_listed([_entry(r) for r in chosen.rows if r.kind == "compressed"], L))
+    far = read_plan(LONG - 1, groups[0], window, topk=topk), read_plan(LONG - 1, groups[1], window)
+    yield from passage(SLUG, "read-read", L, t=position, g1=groups[0], g2=groups[1], k=topk, w=window,
+                       s1=chosen.stored, r1=chosen.read, s2=coarse.stored, r2=coarse.read, full=position + 1,
+                       chosen=_listed([_entry(r) for r in chosen.rows if r.kind == "compressed"], L),
+                       long=f"{LONG:,}", long_r1=f"{far[0].read:,}", long_r2=f"{far[1].read:,}")
+    yield from passage(SLUG, "tradeoff", L)
     m = get(MODEL)
     model = dict(csa=m.ratio("CSA"), hca=m.ratio("HCA"), topk=f"{m.index_topk:,}",
                  g1=b4.knob("groups").default[0], g2=b4.knob("groups").default[1])
-    yield from passage(SLUG, "tradeoff", L, **model, **pages)
-    # the model's repository holds its config and its official inference code (the Compressor)
+    yield from passage(SLUG, "models", L, **model)
+    # the model's repository holds its config and its official inference code (the compressor)
     yield from passage(SLUG, "sources", L, **model, config=m.source, repo=m.source.split("/blob/")[0], **SOURCES)
 
 
 def _b1_fields(rows: int, components: int, group: int, lang: str) -> dict:
-    """B1 as drawn: the grid, its narrower half and its summaries (a group that is not full makes none)."""
-    return dict(rows=rows, comp=components, half=components // 2, g=group, n=rows // group)
+    """B1 as drawn: the grid, its narrower half and its merged rows (a segment that is not full makes none)."""
+    n = rows // group
+    rest = [f"p{p}" for p in range(n * group, rows)]
+    return dict(rows=rows, comp=components, half=components // 2, g=group, n=n,
+                rest=t("tb.rest", lang, p=_listed(rest, lang)) if rest else "")
 
 
 def _b2_fields(run: SummaryRun, lang: str) -> dict:
     """B2's worked example, every value core's: the rows of H, U and S, the first component's softmax
-    written out, A's columns and each component's weighted sum."""
+    written out, A's columns and each component's weighted sum; the note on an identity H."""
     n, d = run.H.shape
     scores = run.S[:, 0]
     exps, total = _exps(scores)
@@ -87,7 +99,23 @@ def _b2_fields(run: SummaryRun, lang: str) -> dict:
     return dict(n=n, d=d, d_out=run.U.shape[1], h_rows=", ".join(f"h{i} = {_vec(h)}" for i, h in enumerate(run.H)),
                 u_rows=", ".join(map(_vec, run.U)), s_rows=", ".join(map(_vec, run.S)), s_col=_vec(scores),
                 e_col=_vec(exps), e_sum=_num(total), a_col=_vec(run.A[:, 0]),
-                a_cols=", ".join(map(_vec, run.A.T)), sums="\n".join(sums), c=_vec(run.c))
+                a_cols=", ".join(map(_vec, run.A.T)), sums="\n".join(sums), c=_vec(run.c),
+                same=t("tb.identity", lang) if n == d and np.array_equal(run.H, np.eye(n)) else "")
+
+
+def _kept_fields(run: SummaryRun, lang: str) -> dict:
+    """What B2's entry keeps: the plain mean it would be with equal scores (W_s all zeros), and in
+    each component the token with the largest weight (or an even split)."""
+    n = run.H.shape[0]
+    mean = summarize(run.H, run.W_u, np.zeros_like(run.W_s)).c
+    lean = []
+    for j, column in enumerate(run.A.T):
+        if np.allclose(column, column[0]):
+            lean.append(t("tb.lean.even", lang, j=j + 1, pct=f"{100 / n:.3g}"))
+        else:
+            i = int(np.argmax(column))
+            lean.append(t("tb.lean", lang, j=j + 1, i=i, pct=f"{100 * column[i]:.3g}"))
+    return dict(n=n, c=_vec(run.c), c_mean=_vec(mean), lean=_listed(lean, lang))
 
 
 def _b3_fields(position: int, group: int, window: int, lang: str) -> dict:
