@@ -6,6 +6,7 @@ import pandas as pd
 import streamlit as st
 
 import ui
+from article.sections.any_model import variant_source
 from core.config_import import ConfigError, import_config, read_config
 from core.variants import SGLANG_PAGE_TOKENS, VARIANTS
 from figures.builders.reconcile import variant_name
@@ -52,12 +53,13 @@ def read_config_json() -> None:
         found = import_config(raw, name=f"{name} + MTP", mtp=True)
     ui.remember_import(found)
     st.success(t("by.detected", L, name=found.model.name, design=found.design))
-    st.dataframe(pd.DataFrame(
-        [(t("by.used", L), k, str(val)) for k, val in found.used.items()]
-        + [(t("by.defaulted", L), k, f"{val} ({src})") for k, (val, src) in found.defaulted.items()]
-        + [(t("by.ignored", L), k, "") for k in found.ignored],
-        columns=["", t("app.import.field", L), t("app.import.value", L)]),
-        hide_index=True, width="stretch")
+    # a table, not a grid (whose toolbar speaks English); a field's name as code
+    st.table(pd.DataFrame(
+        [(t("by.used", L), f"`{k}`", str(val)) for k, val in found.used.items()]
+        + [(t("by.defaulted", L), f"`{k}`", f"{val} ({src})") for k, (val, src) in found.defaulted.items()]
+        + [(t("by.ignored", L), f"`{k}`", "") for k in found.ignored],
+        columns=[t("by.col.status", L), t("by.col.field", L), t("app.import.value", L)]),
+        hide_index=True, alt=t("by.fields", L))
     for note in found.notes:
         st.caption(note)
 
@@ -65,13 +67,13 @@ def read_config_json() -> None:
 def variant_toggles() -> tuple:
     """A toggle per other source's way of counting, with what it counts and where it comes from."""
     on = []
-    for vid, variant in VARIANTS.items():
+    for vid in VARIANTS:
         c = st.columns([1, 3])
         if c[0].toggle(variant_name(vid, L), key=f"var-{vid}", bind="query-params"):
             on.append(vid)
         c[1].caption(t(f"var.{vid}.desc", L, page=SGLANG_PAGE_TOKENS))
         # not in the caption: Streamlit draws a caption's links at 60 % too, under 3:1 on white
-        c[1].markdown(f":small[{t('rec.source', L)}: {variant.source}]")
+        c[1].markdown(f":small[{t('rec.source', L)}: {variant_source(vid, L)}]")
     return tuple(on)
 
 

@@ -62,7 +62,7 @@ def test_overview_opens_by_default_in_korean_with_the_article_numbers():
     assert metric(at, "토큰당 저장") == "890 B"
     assert metric(at, "읽는 양") == "35.0 MB"
     assert len(page_charts(at)) == 2
-    assert at.dataframe[0].value.shape == (5, 9)
+    assert at.table[0].value.shape == (5, 9)
 
 
 @pytest.mark.parametrize("lang", ["ko", "en"])
@@ -86,7 +86,7 @@ def test_a_context_step_moves_the_overview_numbers_without_rerunning_the_page(ct
     assert f"N = {ctx:,}" in [c.value for c in at.sidebar.caption]
     assert metric(at, "read") == fmt_bytes(core.reads("v4.1-flash", ctx).total)
     models = SPECS["A1"].defaults["models"]
-    assert list(at.dataframe[0].value.iloc[:, 3]) == [core.cache_at(m, ctx).total for m in models]
+    assert list(at.table[0].value.iloc[:, 3]) == [core.cache_at(m, ctx).total for m in models]
     (a1,) = chart_descriptions(at)
     assert f"{ctx:,}" in a1.splitlines()[-1]  # the read line names the context
 
@@ -149,7 +149,7 @@ def test_highlighting_a_model_focuses_the_metrics_on_it(model):
 
 def test_a_reduced_model_set_narrows_the_table():
     at = assert_runs(models=["v2", "v3.2"], hl="v3.2")
-    assert at.dataframe[0].value.shape[0] == 2
+    assert at.table[0].value.shape[0] == 2
     assert len(page_charts(at)) == 1  # no local KV among them: no crossover chart
 
 
@@ -170,7 +170,7 @@ def test_a_linked_context_is_read_clamped_and_shown_exactly(ctx, shown):
 def test_the_model_picker_shows_names_and_the_table_a_dash_for_no_crossover():
     at = assert_runs(models=["mha", "v2", "v4.1-flash"])
     assert {"가상 MHA", "V2", "V4.1-Flash"} <= set(at.multiselect(key="models").options)
-    crossover = at.dataframe[0].value.iloc[:, -1].tolist()
+    crossover = at.table[0].value.iloc[:, -1].tolist()
     assert crossover == ["—", "—", f"{core.crossover_tokens('v4.1-flash'):,}"]
 
 

@@ -5,6 +5,7 @@ core's, and the reconciliation toggles show what a variant changes."""
 import json
 import pathlib
 
+import pandas as pd
 import pytest
 from streamlit.testing.v1 import AppTest
 from test_app import assert_page_runs as run_page
@@ -27,7 +28,7 @@ def assert_page_runs(view=None, **params) -> AppTest:
 
 def test_the_page_shows_open_presets_beside_the_article_s_models():
     at = assert_page_runs()
-    presets, table = at.dataframe[0].value, at.dataframe[1].value
+    presets, table = at.table[0].value, at.table[1].value
     assert set(presets.iloc[:, 0]) == {m.name for m in OPEN_MODELS.values()}
     assert {"Llama 3.1 8B", "gpt-oss-120b", "V4.1-Flash"} <= set(table.iloc[:, 0])
     llama = table[table.iloc[:, 0] == "Llama 3.1 8B"].iloc[0]
@@ -41,8 +42,8 @@ def test_an_uploaded_config_is_read_listed_and_added_to_the_models():
     at.file_uploader(key="cfg_file").upload("my-llama.json", LLAMA, "application/json").run()
     assert not at.exception and not at.error
     assert "my-llama: read as GQA" in at.success[0].value
-    fields = at.dataframe[0].value
-    assert ("num_key_value_heads" in set(fields["field"])) and len(fields) > 5
+    fields = next(t.value for t in at.table if "field" in t.value.columns)  # the import's table, after the presets
+    assert ("`num_key_value_heads`" in set(fields["field"])) and len(fields) > 5
     picker = at.multiselect(key="models")
     assert "my-llama" in picker.options
 
@@ -92,7 +93,7 @@ def test_the_planner_shows_core_s_numbers():
 
 def test_reconciliation_shows_the_article_until_a_variant_is_switched_on():
     at = assert_page_runs()
-    assert len(charts(at)) == 3 and at.info  # no variant on: the article's numbers, a hint
+    assert len(charts(at)) == 3 and at.info  # no variant on: this site's numbers, a hint (the app's only)
     at = assert_page_runs(**{"var-sglang-fp8-index-key": "true"})
     variant, article = charts(at)[-1]["data"][:2]  # the storage panel: the variant's bars, the article's ticks
     assert (variant["x"], article["x"]) == ([3850.25], [3514.25])
@@ -130,15 +131,15 @@ def test_a_session_keeps_only_its_newest_imports():
 def test_the_engines_tables_give_core_engines_numbers_and_name_every_rule():
     from core.engines import allocation
     at = assert_page_runs(models=["gpt-oss-120b", "v4.1-flash"])
-    tables = {df.value.columns[0]: df.value for df in at.dataframe}
-    engines = next(df.value for df in at.dataframe if "vLLM: one request (B)" in df.value.columns)
+    tables = {df.value.columns[0]: df.value for df in at.table}
+    engines = next(df.value for df in at.table if "vLLM: one request (B)" in df.value.columns)
     oss = engines[engines.iloc[:, 0] == "gpt-oss-120b"].iloc[0]
     charge = allocation("gpt-oss-120b", core.ARTICLE_CONTEXT, core.DEPLOYED, "sglang").charge
-    assert oss["SGLang: one request (B)"] == f"{charge:,}" == "8,697,308,775"
-    assert oss["theory: one request (B)"] == f"{core.cache_at('gpt-oss-120b', core.ARTICLE_CONTEXT).total:,}"
+    assert oss["SGLang: one request (B)"] == int(charge) == 8_697_308_775
+    assert oss["theory: one request (B)"] == core.cache_at("gpt-oss-120b", core.ARTICLE_CONTEXT).total
     v41 = engines[engines.iloc[:, 0] == "V4.1-Flash"].iloc[0]
-    assert v41["vLLM: one request (B)"] == "—"  # not served: no number, and the rules table says why
-    rules = [t.value for t in at.table][0]
+    assert pd.isna(v41["vLLM: one request (B)"])  # not served: no number (a dash), and the rules table says why
+    rules = next(t.value for t in at.table if t.value.index.name == "model · engine")
     text = " ".join(map(str, rules.index)) + " ".join(rules.iloc[:, 0])
     assert "every model · vLLM" in text and "gpt-oss-120b · SGLang" in text
     assert any("swa_full_tokens_ratio" in r and "pool_configurator.py:" in r for r in rules.iloc[:, 0])

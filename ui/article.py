@@ -50,28 +50,44 @@ def _answer(block):
 
 
 def _table(table: Table) -> None:
+    """A table drawn as a table (st.table: no grid toolbar, whose English a Korean screen reader would
+    read), as wide as the column; byte counts right-aligned with thousands separators, a missing one a
+    dash; named for a screen reader; a CSV download where the table offers one, under its own label."""
     frame = pd.DataFrame(table.columns)
+    numbers = [c for c in table.numbers if c in frame]
+    # whole numbers stay whole beside a missing one (pandas would make the column float)
+    shown = frame.assign(**{c: _whole(frame[c]) for c in numbers})
     if table.wrap:  # long texts: every cell whole, wrapped (a file path too, on a phone), the first column heading
-        st.html(_WRAP_CSS)
-        st.table(frame.set_index(frame.columns[0]))
-    elif frame[list(table.numbers)].isna().any().any():  # a missing number: a dash, not the grid's "None"
-        shown = frame.assign(**{c: frame[c].map(_number_or_dash) for c in table.numbers})
-        st.dataframe(shown, hide_index=True, width="stretch",
-                     column_config={c: st.column_config.TextColumn(alignment="right") for c in table.numbers})
-    else:
-        st.dataframe(frame, hide_index=True, width="stretch",
-                     column_config={c: st.column_config.NumberColumn(format="localized") for c in table.numbers})
+        shown = shown.set_index(shown.columns[0])
+    if numbers:  # (a Styler needs a unique index: a table with numbers has no heading column)
+        shown = (shown.style.format(_number_or_dash, subset=numbers, na_rep="—")
+                 .set_properties(subset=numbers, **{"text-align": "right", "font-variant-numeric": "tabular-nums"})
+                 .set_table_styles({c: [{"selector": "th", "props": "text-align: right"}] for c in numbers},
+                                   overwrite=False))
+    st.html(_WRAP_CSS if table.wrap else _TABLE_CSS)
+    st.table(shown, hide_index=not table.wrap, alt=table.name or None)
     if table.download:
         label, name = table.download
         st.download_button(label, frame.to_csv(index=False).encode("utf-8"), file_name=name, mime="text/csv")
 
 
+# every cell's text wrapped within the column, the table as wide as the column
+_TABLE_CSS = ('<style>[data-testid="stTable"] table{width:100%}'
+              '[data-testid="stTable"] td,[data-testid="stTable"] th{white-space:normal}</style>')
 # the table as wide as the column, its heading column a quarter of it, a long file path broken anywhere
 # (Streamlit's markdown sets the paragraph's overflow-wrap itself: only !important overrides it)
-_WRAP_CSS = ('<style>[data-testid="stTable"] table{table-layout:fixed;width:100%}'
-             '[data-testid="stTable"] thead th:first-child{width:25%}'
-             '[data-testid="stTable"] td,[data-testid="stTable"] th,[data-testid="stTable"] td p,'
-             '[data-testid="stTable"] th p{overflow-wrap:anywhere !important;white-space:normal}</style>')
+_WRAP_CSS = ('<style>[data-testid="stTable"]:has(tbody th) table{table-layout:fixed;width:100%}'
+             '[data-testid="stTable"]:has(tbody th) thead th:first-child{width:25%}'
+             '[data-testid="stTable"]:has(tbody th) :is(td,th,td p,th p){overflow-wrap:anywhere !important;'
+             'white-space:normal}</style>')
+
+
+def _whole(column: pd.Series) -> pd.Series:
+    """A column of byte counts as whole numbers where every one is whole (a missing one kept missing)."""
+    present = column.dropna()
+    if len(present) and all(float(v).is_integer() for v in present):
+        return column.astype("Int64")
+    return column
 
 
 def _number_or_dash(v) -> str:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 
 from core import get, state_bytes
@@ -25,16 +26,21 @@ SLUG = "any-model"
 def any_model(v: Reading, import_panel: Callable[[], dict] | None = None,
               variant_toggles: Callable[[], tuple] | None = None) -> Blocks:
     """Beyond the article: any model's KV cache (open presets and a config.json of your own), how many
-    requests fit on a GPU node, the decode read floor, and why other sources' numbers differ."""
+    requests fit on a GPU node, the decode read floor, and why other sources' numbers differ. What the
+    page answers first, each table and chart with how to read it, what is read from a config last."""
     L = v.lang
     capacity = EXTRAS["capacity"]
+    ctx = fmt_tokens(v.context)
     yield Title(t("by.title", L))
-    yield from passage(SLUG, "lead", L)
-    yield from passage(SLUG, "import", L)
-    # the app's config import (this session's imported configs); the site says where to do it
-    found = yield Tool(import_panel, {}, site=(Text(t("by.import.site", L), "caption"),))
-    yield from passage(SLUG, "presets", L, n=len(OPEN_IMPORTS))
+    yield from passage(SLUG, "lead", L, n=len(OPEN_IMPORTS))
+    yield from passage(SLUG, "presets", L, n=len(OPEN_IMPORTS), ctx=ctx)
     yield _presets(v)
+    # the app's config import (this session's imported configs); the site says where to do it
+    yield from passage(SLUG, "import", L)
+    found = yield Tool(import_panel, {}, site=(Text(t("by.import.site", L), "caption"),))
+
+    yield Heading(t("by.table", L, n=ctx))
+    yield from passage(SLUG, "pick", L)
     models, = yield Ask((capacity.knob("models"),))
     if not models:
         yield Text(t("ov.empty", L), "info")
@@ -44,20 +50,20 @@ def any_model(v: Reading, import_panel: Callable[[], dict] | None = None,
         known = found.get(model_id) or OPEN_IMPORTS.get(model_id)
         return known.design if known else " + ".join(get(model_id).layer_counts)
 
-    yield Heading(t("by.table", L, n=fmt_tokens(v.context)))
     rows = [summarise(m, v.context, v.precision) for m in models]
     columns = {
         t("col.model", L): [model_name(r.model.id, r.model.name, L) for r in rows],
         t("col.design", L): [design(r.model.id) for r in rows],
-        t("col.params", L): [f"{r.model.parameters / 1e9:,.1f} B" if r.model.parameters else "—" for r in rows],
-        t("col.storage", L): [r.storage.total for r in rows],
-        t("col.local", L): [r.local_kv for r in rows],
-        t("col.state", L): [state_bytes(r.model) for r in rows],
-        t("col.cache", L): [r.cache.total for r in rows],
-        t("col.read", L): [r.read.total for r in rows],
+        t("by.col.params", L): [round(r.model.parameters / 1e9, 1) if r.model.parameters else None for r in rows],
+        t("by.col.storage", L): [r.storage.total for r in rows],
+        t("by.col.local", L): [r.local_kv for r in rows],
+        t("by.col.state", L): [state_bytes(r.model) for r in rows],
+        t("by.col.cache", L, n=ctx): [r.cache.total for r in rows],
+        t("by.col.read", L): [r.read.total for r in rows],
     }
-    yield from passage(SLUG, "table", L)
-    yield Table(columns, numbers=tuple(columns)[3:], name=t("by.table", L, n=fmt_tokens(v.context)))
+    yield from passage(SLUG, "table", L, ctx=ctx)
+    yield Table(columns, numbers=tuple(columns)[2:], name=t("by.table", L, n=ctx))
+    yield from passage(SLUG, "chart", L)
     yield Chart("A1", dict(context=v.context, precision=v.precision, models=models, highlight=None, lang=L,
                            units=v.units))
     yield from passage(SLUG, "layers", L)
@@ -65,10 +71,12 @@ def any_model(v: Reading, import_panel: Callable[[], dict] | None = None,
 
     yield from passage(SLUG, "engines", L, vllm=VLLM, sglang=SGLANG)
     yield Table(_engine_table(rows, v), numbers=tuple(t(k, L) for k in _ENGINE_NUMBERS),
-                name=t("by.engines", L, n=fmt_tokens(v.context)))
+                name=t("by.engines", L, n=ctx))
+    yield from passage(SLUG, "rules", L)
     yield Table(_rules_table(rows, v), name=t("by.rules", L), wrap=True)
 
     yield from passage(SLUG, "planner", L)
+    yield from passage(SLUG, "planner-try", L)
     gpu, tp = yield Ask((capacity.knob("gpu"), capacity.knob("tp")))
     custom = {"memory_gb": capacity.knob("memory_gb").default, "bandwidth_tb": capacity.knob("bandwidth_tb").default}
     if gpu == "custom":
@@ -81,6 +89,7 @@ def any_model(v: Reading, import_panel: Callable[[], dict] | None = None,
     yield from passage(SLUG, "planner-read", L, tp=tp)
 
     yield from passage(SLUG, "floor", L)
+    yield from passage(SLUG, "floor-try", L)
     batch, = yield Ask((EXTRAS["read-floor"].knob("batch"),))
     yield Chart("read-floor", dict(models=models, precision=v.precision, batch=batch, lang=L, **node))
 
@@ -88,51 +97,73 @@ def any_model(v: Reading, import_panel: Callable[[], dict] | None = None,
     # how to compare a variant's numbers: switched on in the app, only described on the site
     yield Either((Text(t("by.rec.intro", L), "caption"),), (Text(t("by.rec.site", L), "caption"),))
     # the site, without the toggles: what each way of counting is and where it comes from
-    on = yield Tool(variant_toggles, (), site=tuple(
-        Text(f"{variant_name(vid, L)} — {t(f'var.{vid}.desc', L, page=SGLANG_PAGE_TOKENS)} "
-             f"({t('rec.source', L)}: {variant.source})") for vid, variant in VARIANTS.items()))
+    on = yield Tool(variant_toggles, (), site=(Text("\n".join(
+        f"- **{variant_name(vid, L)}**: {t(f'var.{vid}.desc', L, page=SGLANG_PAGE_TOKENS)} "
+        f"{t('rec.source', L)}: {variant_source(vid, L)}" for vid in VARIANTS), "prose"),))
     if on:
         yield Chart("reconciliation", dict(variants=tuple(on), context=v.context, lang=L, units=v.units))
-    else:
-        yield Text(t("by.rec.none", L), "info")
+    else:  # the app's hint: the site has no toggle to switch on
+        yield Either((Text(t("by.rec.none", L), "info"),))
+
+    yield from passage(SLUG, "reference", L)
+
+
+_URL = re.compile(r"https?://[^\s()]+")
+
+
+def variant_source(vid: str, lang: str) -> str:
+    """Where a variant's way of counting comes from, in the reader's language: each document core names
+    (core.variants) as a Markdown link under a label that says what it is; the addresses are core's."""
+    urls = _URL.findall(VARIANTS[vid].source)
+    return t(f"var.{vid}.src", lang, **{f"u{i}": url for i, url in enumerate(urls)})
 
 
 def _presets(v: Reading) -> Table:
     """Every open preset at the reader's context and precision: what grows, what is fixed, the cache."""
     L, rows = v.lang, [summarise(m, v.context, v.precision) for m in OPEN_IMPORTS]
+    ctx = fmt_tokens(v.context)
     columns = {
         t("col.model", L): [r.model.name for r in rows],
         t("col.design", L): [OPEN_IMPORTS[r.model.id].design for r in rows],
-        t("col.storage", L): [r.storage.total for r in rows],
-        t("col.fixed", L): [r.local_kv + state_bytes(r.model) for r in rows],
-        t("col.cache", L): [r.cache.total for r in rows],
+        t("by.col.storage", L): [r.storage.total for r in rows],
+        t("by.col.fixed", L): [r.local_kv + state_bytes(r.model) for r in rows],
+        t("by.col.cache", L, n=ctx): [r.cache.total for r in rows],
     }
-    return Table(columns, numbers=tuple(columns)[2:], name=t("by.presets", L, n=fmt_tokens(v.context)))
+    return Table(columns, numbers=tuple(columns)[2:], name=t("by.presets", L, n=ctx))
 
 
-_LAYER_NUMBERS = ("col.count", "col.layer_token", "col.layer_window", "col.layer_state")
+_LAYER_NUMBERS = ("by.col.count", "by.col.layer_token", "by.col.layer_window", "by.col.layer_state")
 
 
 def _layer_table(rows, v: Reading) -> dict:
     """Every model's layers, alike ones together (core.cost.layer_groups), at the reader's precision."""
-    L, cells = v.lang, {k: [] for k in ("col.model", "col.kind", "col.which", *_LAYER_NUMBERS)}
+    L, cells = v.lang, {k: [] for k in ("col.model", "by.col.kind", "by.col.which", *_LAYER_NUMBERS)}
     for r in rows:
         for g in layer_groups(r.model, v.precision):
             cells["col.model"].append(model_name(r.model.id, r.model.name, L))
-            cells["col.kind"].append(t("by.shared", L, kind=g.kind) if g.shared else g.kind)
-            cells["col.which"].append(_numbers(g.layers))
+            cells["by.col.kind"].append(t("by.shared", L, kind=g.kind) if g.shared else g.kind)
+            cells["by.col.which"].append(_numbers(g.layers))
             for key, value in zip(_LAYER_NUMBERS, (len(g.layers), g.per_token, g.window, g.state)):
                 cells[key].append(value)
     return {t(k, L): column for k, column in cells.items()}
 
 
 def _numbers(layers: tuple[int, ...]) -> str:
-    """Layer indices, runs shortened: '0–2, 4, 6–9'."""
-    runs, start = [], layers[0]
-    for prev, i in zip(layers, (*layers[1:], None)):
-        if i != prev + 1:
-            runs.append(f"{start}" if start == prev else f"{start}–{prev}")
-            start = i
+    """Layer indices, runs shortened: '0–2, 4, 6–9'; every other layer (or every k-th) from a to b as
+    'a, a+k, …, b' where a run of four or more has one step."""
+    runs, i = [], 0
+    while i < len(layers):
+        j = i + 1
+        step = layers[j] - layers[i] if j < len(layers) else 1
+        while j + 1 < len(layers) and layers[j + 1] - layers[j] == step:
+            j += 1
+        if j < len(layers) and (step == 1 or j - i >= 3):  # a run: i … j
+            first, last = layers[i], layers[j]
+            runs.append(f"{first}–{last}" if step == 1 else f"{first}, {first + step}, …, {last}")
+            i = j + 1
+        else:
+            runs.append(f"{layers[i]}")
+            i += 1
     return ", ".join(runs)
 
 
