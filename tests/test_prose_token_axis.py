@@ -1,8 +1,8 @@
 """The token-axis section reads its figures as they stand: B2's steps from core's summarize on the
 matrices in effect, with what the entry keeps (its mean and its leaning) and loses (order: reversed
 rows, the same entry); B3's and B4's counts from read_plan at the controls' values, carried to a long
-context; the site says what the app offers for B2's matrices instead of asking for an edit it cannot
-take, and leaves out the passage that asks the reader to edit them."""
+context; the site says what B2 shows instead of asking for an edit it cannot take, and leaves out
+the passage that asks the reader to edit the matrices."""
 
 from __future__ import annotations
 
@@ -12,11 +12,11 @@ import numpy as np
 import pytest
 
 from article import SECTIONS, Ask, Either, Part, Text, run_section
+from article.prose import app_only, passages
 from core import Precision
 from core.mechanisms.token_axis import read_plan, summarize
 from figures import FIGURES
 from figures.knobs import CONTEXT
-from article.prose import app_only, passages
 from i18n import t
 from publish.site import SiteView, blocks
 
@@ -111,7 +111,7 @@ def test_b1_names_positions_left_over_and_only_then(lang):
 
 
 @pytest.mark.parametrize("lang", ["ko", "en"])
-def test_the_site_offers_b2s_edit_only_in_words(lang):
+def test_the_site_shows_b2_without_asking_for_an_edit(lang):
     site = [b.text for b in blocks("token-axis", SiteView(lang, CONTEXT.default, Precision())) if isinstance(b, Text)]
     app = [b.text for b in blocks("token-axis", SiteView(lang, CONTEXT.default, Precision()), app=True)
            if isinstance(b, Text)]
