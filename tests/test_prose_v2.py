@@ -78,3 +78,49 @@ def test_a_context_step_in_the_app_moves_what_a_step_reads():
     assert not at.exception and not at.sidebar.select_slider  # a fragment run: the page was not drawn again
     (term,) = read_terms("v2", 1 << 20, Precision())
     assert any(f"{term.entry_bytes:,} B = {fmt_bytes(term.total)}" in m.value for m in at.markdown)
+
+
+ROPE_HEADING = {"ko": "RoPE: 위치를 회전으로 담기", "en": "RoPE: position as a rotation"}  # other pages point here
+
+
+def shown(lang: str, app: bool) -> list:
+    from core.cost import DEPLOYED
+    from publish.site import blocks
+
+    return blocks("v2-mla", SiteView(lang, CONTEXT_STOPS[0], DEPLOYED), app=app)
+
+
+@pytest.mark.parametrize("lang", ["ko", "en"])
+def test_what_the_app_knobs_let_a_reader_try_is_for_the_app_alone(lang):
+    """The site has no seed, T or calculation precision: what they do is said in the app only, while
+    what the diagrams show is said on both."""
+    from article.prose import app_only
+
+    assert {"absorb.knobs", "absorb.rounding", "rope.try"} <= app_only("v2-mla", lang)
+    site, app = ("\n".join(b.text for b in shown(lang, a) if isinstance(b, Text)) for a in (False, True))
+    knob_words = ("seed", "BF16이나 FP8로" if lang == "ko" else "BF16 or FP8")
+    assert not any(w in site for w in knob_words) and all(w in app for w in knob_words)
+    assert "10<sup>−14</sup>" in site  # what the FP64 diagrams show stays on the site
+
+
+@pytest.mark.parametrize("lang", ["ko", "en"])
+def test_the_hypothetical_mha_is_recalled_with_a_link_to_the_overview_not_derived_again(lang):
+    from core.cost import DEPLOYED, fitted, storage_per_token
+    from core.units import fmt_exact
+
+    first = next(b.text for b in shown(lang, False) if isinstance(b, Text) and "MHA" in b.text)
+    assert ("[개요](overview)" if lang == "ko" else "[Overview](overview)") in first
+    assert fmt_exact(storage_per_token("mha", fitted("v2", DEPLOYED)).total) in first
+    mha = get("mha").dims
+    assert f"{mha.num_attention_heads} × ({mha.head_dim} + {mha.head_dim})" not in first  # the Overview's derivation
+
+
+@pytest.mark.parametrize("lang", ["ko", "en"])
+def test_rope_is_taught_under_its_own_heading_before_its_figure_and_decoupled_rope(lang):
+    from article import Chart
+
+    seen = [b.text if isinstance(b, Heading) else b.figure_id for b in shown(lang, False)
+            if isinstance(b, Heading) or isinstance(b, Chart)]
+    at = seen.index(ROPE_HEADING[lang])
+    assert seen.index("A6") < at < seen.index("rope") < seen.index("mla-cost")
+    assert seen[at + 2].startswith("decoupled RoPE" if lang == "ko" else "Decoupled RoPE")

@@ -61,4 +61,4 @@ def build_rope(*, seed: int = 0, tokens: int = 6, lang: str = "ko") -> Diagram:
             t("rope.cap.absorb", lang, d=f"{run.absorbed_error:.2f}"),
         ),
         lang=lang,
-        subtitle=t("rope.sub", lang, w=d, deg=f"{math.degrees(turns(d)[0]):.0f}", dk=dk, rkv=rkv, seed=seed))
+        subtitle=t("rope.sub", lang, w=d, deg=f"{math.degrees(turns(d)[0]):.0f}", seed=seed))
