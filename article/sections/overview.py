@@ -8,8 +8,19 @@ from __future__ import annotations
 from fractions import Fraction
 
 from core import A1_MODELS, ALL_BF16, Model, get, storage_per_token
-from core.cost import (DEPLOYED, Group, Precision, cache_at, crossover_tokens, fitted, formats, ratio_to, read_terms,
-                       reads, storage_groups)
+from core.cost import (
+    DEPLOYED,
+    Group,
+    Precision,
+    cache_at,
+    crossover_tokens,
+    fitted,
+    formats,
+    ratio_to,
+    read_terms,
+    reads,
+    storage_groups,
+)
 from core.summary import summarise
 from core.units import fmt_bytes, fmt_exact, fmt_ratio, fmt_tokens
 from figures import FIGURES
