@@ -53,6 +53,6 @@ TEXT: dict[str, dict[str, str]] = {
                        "en": "Here one row has −∞ even on M's diagonal: it leaves out its own position."},
     "dsa.ctl.app": {"ko": "위의 조절기로 토큰 수 T, 행마다 고르는 위치 수 k, 난수 seed를 바꾸면 아래 두 그림이 함께 바뀝니다.",
                     "en": "The controls above set the number of tokens T, the positions chosen per row k and the random seed; both figures below follow them."},
-    "dsa.ctl.site": {"ko": "아래 두 그림은 토큰 {T}개(T), 행마다 고르는 위치 {k}개(k)로 그린 예시이고, 난수 seed는 {seed}입니다.",
-                     "en": "The two figures below are an example drawn with T = {T} tokens, k = {k} positions chosen per row and random seed {seed}."},
+    "dsa.ctl.site": {"ko": "아래 두 그림은 토큰 {T}개(T) 가운데 행마다 위치를 {k}개(k)까지 고르는 예시입니다.",
+                     "en": "The two figures below are an example with T = {T} tokens, of which each row chooses up to k = {k} positions."},
 }
