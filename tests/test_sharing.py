@@ -1,11 +1,12 @@
 """Layer sharing and the per-token factors, derived from the specs."""
 
 import dataclasses
+from fractions import Fraction
 
 import pytest
 
 import core
-from core.factors import factors
+from core.factors import per_token, storing
 from core.mechanisms.sharing import kv_groups, layer_roles, selection_groups
 from core.models import Layer
 
@@ -53,20 +54,31 @@ def test_changing_the_schedule_changes_the_costs_consistently():
 
 @pytest.mark.parametrize("model", list(core.MODELS))
 @pytest.mark.parametrize("precision", [core.DEPLOYED, core.ALL_BF16])
-def test_the_factors_multiply_to_the_per_token_storage(model, precision):
-    f = factors(model, precision)
-    assert f.total == pytest.approx(core.storage_per_token(model, precision).total, rel=1e-12)
+def test_the_kinds_of_storing_layer_add_up_to_the_per_token_storage_exactly(model, precision):
+    kinds = storing(model, precision)
+    assert per_token(model, precision) == core.storage_per_token(model, precision).total
+    assert sum(k.layers for k in kinds) == core.get(model).n_global
+    for k in kinds:
+        assert k.per_token == Fraction(k.layers * k.entry, k.ratio) and k.bytes_per_value * k.width == k.entry
 
 
-def test_each_generation_cuts_the_factor_the_article_names():
-    mha, v2, v4, v41 = (factors(m) for m in ("mha", "v2", "v4-flash", "v4.1-flash"))
-    assert (mha.width, v2.width) == (32768, 576)  # MLA narrows the vector
-    assert (v4.ratio > 7) and v2.ratio == 1  # V4 compresses along tokens
-    assert (v4.layers, v41.layers) == (41, 4)  # V4.1 shares layers
-    assert v41.bytes_per_element < v4.bytes_per_element < v2.bytes_per_element == 2  # lower precision
+def test_each_kind_has_the_numbers_its_model_really_has():
+    """No fitted factor: V4-Flash is 21 CSA layers at m = 4 and 20 HCA layers at m = 128, V4.1-Flash
+    3 encoder Full layers at m = 2 and 1 decoder Full layer at m = 1; byte counts exact."""
+    rows = {m: [(k.kind, k.stack, k.layers, k.width, k.entry, k.ratio) for k in storing(m)]
+            for m in ("mha", "v2", "v3.2", "v4-flash", "v4.1-flash")}
+    assert rows == {
+        "mha": [("MHA", "", 60, 32768, 65536, 1)],
+        "v2": [("MLA", "", 60, 576, 1152, 1)],
+        "v3.2": [("DSA", "", 61, 576 + 128, 656 + 132, 1)],
+        "v4-flash": [("CSA", "", 21, 512 + 128, 584 + 68, 4), ("HCA", "", 20, 512, 584, 128)],
+        "v4.1-flash": [("CSA2", "encoder", 3, 512 + 128, 288 + 68, 2), ("CSA2", "decoder", 1, 512 + 128, 288 + 68, 1)],
+    }
+    assert [k.per_token for k in storing("v4-flash")] == [3423, Fraction(365, 4)]
+    assert [k.per_token for k in storing("v4.1-flash")] == [534, 356]
+    assert storing("v4.1-flash")[0].bytes_per_value == Fraction(356, 640)
 
 
-def test_a_model_without_storing_layers_is_refused():
+def test_a_model_without_storing_layers_has_no_kinds():
     lonely = dataclasses.replace(core.get("v4-flash"), id="x", layers=(Layer("SWA"),))
-    with pytest.raises(ValueError, match="no layer that stores"):
-        factors(lonely)
+    assert storing(lonely) == () and per_token(lonely) == 0

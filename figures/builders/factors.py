@@ -1,70 +1,105 @@
-"""The factors chart: per-token KV as width × layers storing × bytes per element ÷ compression ratio,
-each factor against the hypothetical MHA's, model by model."""
+"""The factors chart: each model's per-token KV, kind by kind of the layers that store it, with
+the numbers each kind really has (core.factors: layers, values per entry, bytes per value, m) and
+what it adds per token as a bar on a log axis.
+
+One layout for every canvas: down the chart, each model's name (and, where several kinds of
+layer store KV, their sum), then each kind as a line of its numbers over its bar. The lines are
+broken to the canvas's width at its text size, and every height is counted in lines of that
+text, so a phone's column, a desktop's and larger text lay out alike."""
 
 from __future__ import annotations
+
+import math
+from fractions import Fraction
 
 import plotly.graph_objects as go
 
 from core import A1_MODELS, get
-from core.factors import factors
+from core.factors import Storing, storing
 from i18n import model_name, t
 
-from ..canvas import NATIVE, Canvas
-from ..contrast import INK
-from ..style import heading
+from ..canvas import LINE, NATIVE, Canvas
+from ..made import Chart
+from ..style import MUTED, ROLE_COLOURS, TEMPLATE, heading
+from ..text import wrapped
+
+WIDE = 700  # px: the width a figure drawn without one takes (plotly's default), natively and on a slide
+SIDE = 10  # px: the left and right margins
+OVER_BAR, BAR, AFTER_BAR, AFTER_MODEL = 0.3, 1.0, 0.7, 0.6  # in ems: the space between a line and its bar,
+# a bar's thickness, the space under it and under a model's last bar
 
 
-def build_factors(*, lang: str = "ko", models=A1_MODELS, canvas: Canvas = NATIVE) -> go.Figure:
-    """Per-token KV = width × layers storing × bytes per element ÷ compression ratio, each factor
-    relative to the hypothetical MHA, model by model."""
-    base = factors("mha")
-    names = [model_name(m, get(m).name, lang) for m in models]
-    rows = [factors(m) for m in models]
-    series = {
-        "width": [f.width / base.width for f in rows],
-        "layers": [f.layers / base.layers for f in rows],
-        "bytes": [f.bytes_per_element / base.bytes_per_element for f in rows],
-        "ratio": [base.ratio / f.ratio for f in rows],
-    }
-    colours = {"width": "#2f6fd1", "layers": "#7b4bb7", "bytes": "#e8890c", "ratio": "#16a34a"}
-    total = [f.total / base.total for f in rows]
-    # the baseline's total (MHA's, 1) is not labelled: its bars' labels say 1 at the same height
-    totals = [_times(x) if abs(x - 1) > 1e-9 else "" for x in total]
-    ticks = dict(type="log", range=[-4, 0.6], tickvals=[10.0**-k for k in range(5)],
-                 ticktext=["1"] + [f"1/{10**k:,}" for k in range(1, 5)])
-    if canvas.narrow:  # a phone's column: models down the page, each factor a bar across it, the total by the name
-        traces = [go.Bar(y=names, x=v, orientation="h", name=t(f"fx.{k}", lang), marker_color=colours[k],
-                         text=[_times(x) for x in v], textposition="outside", textfont=dict(size=11),
-                         cliponaxis=False) for k, v in series.items()]
-        traces.append(go.Scatter(y=names, x=total, mode="markers", name=t("fx.total", lang),
-                                 marker=dict(symbol="diamond", size=12, color=INK)))
-        decades = dict(ticks, tickvals=[1e-4, 1e-2, 1], ticktext=["1/10,000", "1/100", "1"], tickangle=0)
-        return go.Figure(data=traces, layout=dict(
-            template="kv_atlas", barmode="group", height=260 + 110 * len(models), margin=dict(l=10, r=45, t=90, b=10),
-            title=heading(t("fx.title", lang), t("fx.sub", lang)),
-            xaxis=dict(decades, title=dict(text=t("fx.y", lang))),
-            yaxis=dict(autorange="reversed", tickvals=names,
-                       ticktext=[f"{n}<br><b>{x}</b>" if x else n for n, x in zip(names, totals)]),
-            legend=dict(orientation="h", x=0, y=-0.12, yanchor="top")))
-    traces = [go.Bar(x=names, y=v, name=t(f"fx.{k}", lang), marker_color=colours[k],
-                     text=[_times(x) for x in v], textposition="outside", textfont=dict(size=10))
-              for k, v in series.items()]
-    traces.append(go.Scatter(x=names, y=total, mode="markers+text", name=t("fx.total", lang),
-                             marker=dict(symbol="diamond", size=12, color=INK),
-                             text=totals, textposition="middle right"))
-    fig = go.Figure(data=traces)
-    fig.update_layout(
-        template="kv_atlas", barmode="group", height=460, margin=dict(l=10, r=20, t=90, b=10),
-        title=heading(t("fx.title", lang), t("fx.sub", lang)),
-        yaxis=dict(ticks, title=dict(text=t("fx.y", lang))),
-        legend=dict(orientation="h", x=0, y=-0.12, yanchor="top"))
-    return fig
+def build_factors(*, lang: str = "ko", models=A1_MODELS, canvas: Canvas = NATIVE) -> Chart:
+    """Per model, each kind of layer that stores KV (core.factors.storing): layers, values per
+    entry, bytes per value (scales and padding included) and m, and what it adds per token,
+    layers × entry bytes ÷ m, as a bar on a log axis; a model of several kinds also gets their sum."""
+    # the text is set at the template's size; on a page column the screen's layout draws it the
+    # reader's text size times that (Canvas.text), so lines are broken and spaced for that size
+    body = TEMPLATE.layout.font.size
+    size = body * (canvas.font_scale if canvas.screen_width else 1.0)
+    room = (canvas.screen_width or WIDE) - 2 * SIDE
+    line = LINE * size
+    notes, ys, xs, hover, records = [], [], [], [], []
+    y = 0.0
+
+    def write(text: str, **font) -> None:
+        nonlocal y
+        lines = wrapped(text, room, size)
+        notes.append(dict(text="<br>".join(lines), x=0, y=y, xref="x domain", yref="y", xanchor="left",
+                          yanchor="top", align="left", showarrow=False, font=dict(size=body, **font)))
+        y += len(lines) * line
+
+    for m in models:
+        name, kinds = model_name(m, get(m).name, lang), storing(m)
+        total = sum((k.per_token for k in kinds), Fraction(0))
+        head = f"<b>{name}</b>"
+        if len(kinds) > 1:
+            head += " · " + t("fx.sum", lang, terms=" + ".join(_bytes(k.per_token) for k in kinds), total=_bytes(total))
+        write(head)
+        if not kinds:
+            write(t("fx.none", lang), color=MUTED)
+        for k in kinds:
+            write(_row(k, lang))
+            y += OVER_BAR * size
+            ys.append(y + BAR * size / 2)
+            xs.append(float(k.per_token))
+            hover.append(f"{_kind(k)}: {k.layers:,} × {k.entry:,} B ÷ {k.ratio:,} = {_bytes(k.per_token)}")
+            records.append({"model": m, "kind": k.kind, "stack": k.stack, "layers": k.layers, "width": k.width,
+                            "entry_bytes": k.entry, "bytes_per_value": float(k.bytes_per_value), "ratio": k.ratio,
+                            "per_token": float(k.per_token), "model_per_token": float(total)})
+            y += (BAR + AFTER_BAR) * size
+        y += AFTER_MODEL * size
+    low, high = (math.log10(min(xs)), math.log10(max(xs))) if xs else (0.0, 1.0)
+    pad = max(0.15, (high - low) * 0.04)
+    bottom = 3 * line  # the axis's labels and its title under them
+    top = 90  # a title of one line and a subtitle of one; a screen's layout makes it as tall as their lines
+    bars = go.Bar(x=xs, y=ys, orientation="h", width=BAR * size, marker_color=ROLE_COLOURS["main_kv"],
+                  hovertext=hover, hoverinfo="text", showlegend=False)
+    fig = go.Figure(data=[bars], layout=dict(
+        template="kv_atlas", title=heading(t("fx.title", lang), t("fx.sub", lang)), annotations=notes,
+        height=top + y + bottom, margin=dict(l=SIDE, r=SIDE, t=top, b=bottom), showlegend=False,
+        xaxis=dict(type="log", range=[low - pad, high + pad], dtick=1, tickformat="~s", automargin=False,
+                   title=dict(text=t("fx.x", lang))),
+        yaxis=dict(range=[y, 0], visible=False, fixedrange=True)))
+    return Chart(fig, tuple(records))
 
 
-def _times(x: float) -> str:
-    """'÷57' for a factor below 1, '×1.02' above, '1' when unchanged."""
-    if abs(x - 1) < 1e-9:
-        return "1"
-    if x < 1:
-        return f"÷{round(1 / x):,}" if 1 / x >= 100 else f"÷{1 / x:.3g}"
-    return f"×{x:.3g}"
+def _kind(k: Storing) -> str:
+    """'CSA', 'CSA2 · encoder'."""
+    return f"{k.kind} · {k.stack}" if k.stack else k.kind
+
+
+def _row(k: Storing, lang: str) -> str:
+    """A kind's numbers: 'CSA: 21 layers · 640 values · 1.02 B per value · m = 4 → 3,423 B'."""
+    return t("fx.row", lang, kind=_kind(k), layers=t("fx.layers" if k.layers > 1 else "fx.layer", lang, n=k.layers),
+             width=f"{k.width:,}", b=_value(k.bytes_per_value), m=k.ratio, per=_bytes(k.per_token))
+
+
+def _value(x: Fraction) -> str:
+    """Bytes per value, to three significant digits: '2', '1.12', '0.556'."""
+    return f"{float(x):.3g}"
+
+
+def _bytes(x: Fraction) -> str:
+    """An exact byte count: '3,423 B', '91.25 B' (a fraction of a byte per token written out)."""
+    return f"{int(x):,} B" if x.denominator == 1 else f"{float(x):,g} B"
