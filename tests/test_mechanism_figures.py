@@ -255,12 +255,30 @@ def test_ced_ratio_tends_to_half_for_v41():
     assert y[0] == 1.0 and abs(y[-1] - 0.5) < 1e-3
 
 
-def test_factor_chart_multiplies_back_to_the_per_token_ratio():
-    fig = EXTRAS["factors"]()
-    bars = [np.asarray(tr.y, dtype=float) for tr in fig.data if tr.type == "bar"]
-    total = np.asarray(fig.data[-1].y, dtype=float)
-    assert np.allclose(bars[0] * bars[1] * bars[2] * bars[3], total)
-    assert fig.data[-1].text[-1] == "÷4,418"
+@pytest.mark.parametrize("lang", ["ko", "en"])
+def test_factor_chart_shows_each_kind_of_storing_layer_with_its_real_numbers(lang):
+    """A bar per kind of layer that stores KV, as long as what it adds per token (core's exact
+    bytes); its line names the model's real m (4 and 128 for V4-Flash, 2 and 1 for V4.1-Flash),
+    and a model of two kinds says how they add up. No fitted ratio anywhere."""
+    from core import A1_MODELS, storage_per_token
+    from core.factors import storing
+    from figures.canvas import NATIVE, Canvas
+
+    for canvas in (NATIVE, Canvas(column=360), Canvas(column=360, font_scale=2.0)):
+        built = EXTRAS["factors"].built({**EXTRAS["factors"].defaults, "lang": lang}, canvas)
+        kinds = [k for m in A1_MODELS for k in storing(m)]
+        (bars,) = [tr for tr in built.figure.data if tr.type == "bar"]
+        assert list(bars.x) == [float(k.per_token) for k in kinds]
+        assert [r["per_token"] for r in built.numbers] == [float(k.per_token) for k in kinds]
+        words = texts(built.figure).replace("<br>", " ")
+        for line in ("CSA: 21", "m = 4 → 3,423 B", "HCA: 20", "m = 128 → 91.25 B", "m = 2 → 534 B", "m = 1 → 356 B",
+                     "3,423 B + 91.25 B = 3,514.25 B", "534 B + 356 B = 890 B"):
+            assert line in words, (line, words)
+        assert "7.22" not in words and "1.07" not in words
+        assert sum(r["per_token"] for r in built.numbers if r["model"] == "v4.1-flash") == \
+            storage_per_token("v4.1-flash").total
+        if lang == "en":
+            assert not HANGUL.search(words)
 
 
 V41_KNOB_ENDS = {
