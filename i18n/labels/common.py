@@ -42,7 +42,7 @@ TEXT: dict[str, dict[str, str]] = {
     # crossover
     "x.title": {"ko": "global KV와 local KV가 같아지는 문맥 길이",
                 "en": "Where global KV catches up with local KV"},
-    "x.global": {"ko": "{m} global KV (토큰당 저장량 × N)", "en": "{m} global KV (storage per token × N)"},
+    "x.global": {"ko": "{m} global KV", "en": "{m} global KV"},  # = storage per token × N, as the prose says
     "x.local": {"ko": "{m} local KV", "en": "{m} local KV"},
     "x.meet": {"ko": "≈{n} 토큰", "en": "≈{n} tokens"},
     "x.axis.x": {"ko": "문맥 길이 N (토큰, 로그 눈금)", "en": "context length N (tokens, log scale)"},
