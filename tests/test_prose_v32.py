@@ -1,7 +1,9 @@
 """V3.2 · DSA's prose (article/prose/<lang>/v3-2-dsa.md): the reads it writes out are core's
 read terms at the reader's context and precision, and move on a context step in the app; the
 architecture-only comparison stays all-BF16 whatever the precision; the formats it derives follow
-the precision; the sources quote the deployed formats and the reference code's count from core."""
+the precision; the sources quote the deployed formats and the reference code's count from core; what to try with
+the knobs is the app's alone, what the prose says of the mask's rows is the run's, and the results come
+once, after the indexer."""
 
 from __future__ import annotations
 

@@ -42,7 +42,8 @@ def v32_dsa(v: Reading) -> Blocks:
     yield from passage(SLUG, "score", L, topk=widths["topk"])
     knobs = yield from controls("A9", "tokens", "topk", "seed", lang=L)
     shown = dict(T=knobs["tokens"], k=knobs["topk"], seed=knobs["seed"])
-    yield Either(app=(Text(t("dsa.ctl.app", L), "caption"),), site=(Text(t("dsa.ctl.site", L, T=shown["T"], k=shown["k"]), "caption"),))
+    yield Either(app=(Text(t("dsa.ctl.app", L), "caption"),),
+                 site=(Text(t("dsa.ctl.site", L, T=shown["T"], k=shown["k"]), "caption"),))
     yield Chart("A9", knobs, "content")
     yield from passage(SLUG, "score-read", L, T=shown["T"], k=shown["k"], h=IndexerDims().n_heads,
                        n=selected_count(shown["T"], shown["k"]), rows=example_rows(L, **shown))
