@@ -20,6 +20,7 @@ ROOT = Path(__file__).resolve().parent.parent
 COMMANDS = {
     "deck": ("talk.pptx", ["--ids", "A1,B2"], deck),
     "animate": ("a14.gif", ["--id", "A14", "--width", "320", "--height", "180"], video),
+    "site": ("site", [], None),
 }
 
 
@@ -47,6 +48,9 @@ def one_line(capsys) -> str:
     ("animate", ["--id", "A14", "--out", "a.avi"], "name a .gif or .mp4"),
     ("animate", ["--id", "A14", "--out", "a.mp4", "--format", "gif"], "--format gif, but"),
     ("animate", ["--id", "A14", "--set", "zz=1"], "has a knob 'zz'"),
+    ("site", ["--app-url", "javascript:alert(1)"], "not an http(s) address"),
+    ("site", ["--app-url", "https://app.example/?x=1"], "not an http(s) address"),
+    ("site", ["--app-url", "app.example"], "not an http(s) address"),
 ])
 def test_bad_input_is_one_error_line_and_status_2(command, argv, says, tmp_path, capsys, monkeypatch):
     monkeypatch.chdir(tmp_path)
@@ -56,7 +60,7 @@ def test_bad_input_is_one_error_line_and_status_2(command, argv, says, tmp_path,
     except SystemExit as e:  # argparse's own refusals
         status = e.code
     assert status == 2 and says in one_line(capsys)
-    assert not list(tmp_path.iterdir())
+    assert not [p for p in tmp_path.rglob("*") if p.is_file()]  # nothing written (--out checked, as a folder, first)
 
 
 @pytest.mark.parametrize("command", COMMANDS)

@@ -243,3 +243,25 @@ def test_every_text_the_templates_write_is_escaped_once():
     # a link in a caption is a link, its text escaped
     assert markup.block(Text("see https://example.org/a?b=1&c=2", "caption"), "en") == (
         '<p class="caption">see <a href="https://example.org/a?b=1&amp;c=2">https://example.org/a?b=1&amp;c=2</a></p>')
+
+
+def test_the_site_names_the_controls_only_the_app_has_and_links_to_their_figure_there():
+    """Every control a section asks for that the site lacks becomes a line naming it, before the figure
+    it moves; with the app's address that line links to the figure there, without it says no more."""
+    from publish.site.markup import app_controls
+    from publish.site.states import AppControls
+
+    site = blocks("v2-mla", SiteView("en", CONTEXT.default, Precision()))
+    lines = [b for b in site if isinstance(b, AppControls)]
+    assert lines and all(b.figure_id in SPECS for b in lines)
+    a5 = next(b for b in lines if b.figure_id == "A5")
+    assert {k.name for k in a5.knobs} >= {"seed", "tokens"}
+    at = site.index(a5)
+    assert next(b for b in site[at:] if isinstance(b, Chart)).figure_id == "A5"  # the figure right after it
+    linked = app_controls(a5, "v2-mla", "en", "https://app.example/kv/")
+    assert 'href="https://app.example/kv/v2-mla"' in linked and 'data-figure="A5"' in linked
+    assert "href" not in app_controls(a5, "v2-mla", "en", None)
+    assert 'href="https://app.example/"' in app_controls(a5, "overview", "en", "https://app.example")  # the app's home
+    assert not [b for b in blocks("v2-mla", SiteView("en", CONTEXT.default, Precision()), app=True)
+                if isinstance(b, AppControls)]  # the app draws the controls themselves
+

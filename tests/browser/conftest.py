@@ -89,17 +89,26 @@ def screenshot(page):
     return take
 
 
+SITE_APP = "https://kv-atlas.example/app"  # the app the test site links to (no server: the links are read)
+
+
+@pytest.fixture(scope="session")
+def site_app():
+    return SITE_APP
+
+
 @pytest.fixture(scope="session")
 def site(tmp_path_factory):
     """The static site's URL and folder, served from one fresh build for every test that reads it."""
     out = tmp_path_factory.mktemp("site")
     # as a reader's build runs: the command, in a process of its own (the build's language processes
     # start from a clean __main__, which a test process that ran AppTest's scripts is not)
-    with subprocess.Popen([sys.executable, "-m", "publish", "site", "--out", str(out)], cwd=browser_harness.REPO_ROOT,
+    with subprocess.Popen([sys.executable, "-m", "publish", "site", "--out", str(out), "--app-url", SITE_APP],
+                          cwd=browser_harness.REPO_ROOT,
                           stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True) as build:
         # meanwhile V2 · MLA again, with every per-component precision (as --precisions builds every page)
         figures = static_site.Figures("ko")
-        v2 = static_site.page("v2-mla", "ko", figures, every=True)
+        v2 = static_site.page("v2-mla", "ko", figures, every=True, app_url=SITE_APP)
         _, stderr = build.communicate(timeout=600)
     assert build.returncode == 0, stderr[-3000:]
     static_site.write_page(out, v2, figures, None, True)  # in place of the build's page, with its preview

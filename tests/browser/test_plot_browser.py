@@ -1,7 +1,7 @@
 """ui/plot.py's chart component in a real Chromium: a slider step updates a plot in place (the
 same plot, new bars and labels), an unchanged chart is left alone, charts below the fold are
-drawn only when they come near the viewport, and a cleanup Streamlit calls for an overtaken
-call does not blank a chart that is still shown."""
+drawn only when they come near the viewport, a link that names a figure after # lands on it, and
+a cleanup Streamlit calls for an overtaken call does not blank a chart that is still shown."""
 
 from __future__ import annotations
 
@@ -75,6 +75,20 @@ def test_charts_below_the_fold_are_drawn_when_they_come_near(page, app_url):
 
     chart(page, charts.count() - 1)  # scrolled to, it is drawn
     assert_ready_without_exception(page)  # every chart draws, and no exception
+
+
+def test_a_link_that_names_a_figure_lands_on_it_once_the_page_is_laid_out(page, app_url):
+    """The static site's "open it in the app" (#A5, far down V2's page) shows that figure, drawn, in
+    the first screen, wherever the page's first run placed it."""
+    page.set_viewport_size({"width": 1400, "height": 800})
+    page.goto(f"{app_url}/v2-mla?lang=en#A5")
+    expect(page.locator(APP_READY)).to_have_count(1, timeout=60_000)
+    a5 = page.locator(".st-key-chart-A5 .kv-plot")
+    expect(a5).to_have_attribute("data-drawn", "true", timeout=60_000)  # drawn without being scrolled to by us
+    page.wait_for_function("""div => { const r = div.getBoundingClientRect();
+                                       return r.top >= 0 && r.top < 200; }""", arg=a5.element_handle(), timeout=60_000)
+    first = page.locator(".kv-plot").first
+    assert first.evaluate("div => div.getBoundingClientRect().bottom") < 0  # the page's first chart is above
 
 
 # ui/plot.js on a page of its own (no server): Streamlit's component element and a one-bar figure

@@ -22,7 +22,7 @@ from core import Precision, get
 from core.summary import summarise
 from core.units import fmt_bytes, fmt_exact
 from figures.knobs import CONTEXT, CONTEXT_STOPS, PRECISION
-from figures.registry import ALL_MODELS
+from figures.registry import ALL_MODELS, SPECS
 from i18n import LANGS, t
 
 expect = pytest.importorskip("playwright.sync_api", reason="playwright is not installed (scripts/test.sh installs it)"
@@ -304,6 +304,22 @@ def test_the_address_carries_the_view(site, browser, pw):
         page.locator(".metric .value", has_text=fmt_bytes(summarise("v4.1-flash", near, Precision()).read.total)
                      ).wait_for()
         assert not errors + errors2, errors + errors2
+
+
+def test_a_figure_whose_controls_only_the_app_has_links_to_it_there_at_the_view(site, site_app, browser):
+    """The site names such a figure's controls and links to the figure in the app, with the view the
+    reader has chosen and the page's language; the header links to the same view of the page."""
+    url, _ = site
+    context, page, errors = opened(browser, f"{url}/en/v2-mla.html")
+    with closing(context):
+        line = page.locator(".app-controls", has=page.locator("a[data-figure='A5']"))
+        expect(line).to_contain_text(t(SPECS["A5"].knob("seed").label, "en"))
+        page.locator("#context-more").click()
+        page.get_by_label("bf16").check()
+        expect(page).to_have_url(re.compile(r"\?ctx=192K&prec=bf16$"))
+        assert line.locator("a").get_attribute("href") == f"{site_app}/v2-mla?ctx=192K&prec=bf16&lang=en#A5"
+        assert page.locator("header a.app").get_attribute("href") == f"{site_app}/v2-mla?ctx=192K&prec=bf16&lang=en"
+        assert not errors, errors
 
 
 def test_the_overview_table_downloads_as_csv_at_the_state_shown(site, browser):
