@@ -64,22 +64,24 @@ def _table(table: Table) -> None:
                  .set_properties(subset=numbers, **{"text-align": "right", "font-variant-numeric": "tabular-nums"})
                  .set_table_styles({c: [{"selector": "th", "props": "text-align: right"}] for c in numbers},
                                    overwrite=False))
-    st.html(_WRAP_CSS if table.wrap else _TABLE_CSS)
+    st.html(_TABLE_CSS)
     st.table(shown, hide_index=not table.wrap, alt=table.name or None)
     if table.download:
         label, name = table.download
         st.download_button(label, frame.to_csv(index=False).encode("utf-8"), file_name=name, mime="text/csv")
 
 
-# every cell's text wrapped within the column, the table as wide as the column
+# every table as wide as the column, a cell's text wrapped within it (Streamlit holds a cell's Markdown to
+# 400 px, which left a wide table's long texts in a narrow strip); a table with a heading column (a wrapped
+# one) laid out fixed, that column a quarter of it, a long file path broken anywhere (Streamlit's markdown
+# sets the paragraph's overflow-wrap itself: only !important overrides it)
 _TABLE_CSS = ('<style>[data-testid="stTable"] table{width:100%}'
-              '[data-testid="stTable"] td,[data-testid="stTable"] th{white-space:normal}</style>')
-# the table as wide as the column, its heading column a quarter of it, a long file path broken anywhere
-# (Streamlit's markdown sets the paragraph's overflow-wrap itself: only !important overrides it)
-_WRAP_CSS = ('<style>[data-testid="stTable"]:has(tbody th) table{table-layout:fixed;width:100%}'
-             '[data-testid="stTable"]:has(tbody th) thead th:first-child{width:25%}'
-             '[data-testid="stTable"]:has(tbody th) :is(td,th,td p,th p){overflow-wrap:anywhere !important;'
-             'white-space:normal}</style>')
+              '[data-testid="stTable"] :is(td,th){white-space:normal}'
+              '[data-testid="stTable"] thead th{word-break:keep-all}'  # a Korean heading breaks between words
+              '[data-testid="stTable"] :is(td,th) [data-testid="stMarkdownContainer"]{max-width:none}'
+              '[data-testid="stTable"]:has(tbody th) table{table-layout:fixed}'
+              '[data-testid="stTable"]:has(tbody th) thead th:first-child{width:25%}'
+              '[data-testid="stTable"]:has(tbody th) :is(td,th,td p,th p){overflow-wrap:anywhere !important}</style>')
 
 
 def _whole(column: pd.Series) -> pd.Series:

@@ -58,7 +58,7 @@ TEXT: dict[str, dict[str, str]] = {
     "by.rec.intro": {"ko": "기본은 이 사이트의 셈입니다. 변형을 켜면 그 변형이 바꾸는 모델마다, 변형으로 센 값을 기본 셈과 나란히 그립니다.", "en": "This site's own count is the default. Switch a variant on to see, for each model it changes, its number beside this site's."},
     "by.rec.none": {"ko": "변형을 하나 이상 켜면 여기에 그림이 나타납니다.", "en": "Switch a variant on to draw its chart here."},
     "by.presets": {"ko": "공개 모델의 KV 캐시 ({n} 문맥)", "en": "Open models' KV cache ({n} context)"},
-    "by.layers": {"ko": "층 종류별 캐시", "en": "The cache per kind of layer"},
+    "by.layers": {"ko": "층 종류별 캐시", "en": "The cache by kind of layer"},
     "by.engines": {"ko": "이론과 엔진의 할당 ({n} 문맥, 요청 하나, GPU 하나)", "en": "The theory beside the engines ({n} context, one request, one GPU)"},
     "by.rules": {"ko": "엔진이 이론과 다른 점과 그 출처", "en": "Where each engine departs from the theory, and its source"},
     "by.every": {"ko": "모든 모델", "en": "every model"},
