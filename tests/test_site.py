@@ -265,3 +265,12 @@ def test_the_site_names_the_controls_only_the_app_has_and_links_to_their_figure_
     assert not [b for b in blocks("v2-mla", SiteView("en", CONTEXT.default, Precision()), app=True)
                 if isinstance(b, AppControls)]  # the app draws the controls themselves
 
+
+def test_a_prose_link_to_a_section_is_the_sites_page_carrying_the_view():
+    from publish.site.markup import block
+
+    said = "See [V2 · MLA](v2-mla), [a source](https://example.org/v2-mla) and [x](nowhere)."
+    html = block(Text(said, "prose"), "en")
+    assert '<a href="v2-mla.html" data-view>V2 · MLA</a>' in html
+    assert 'href="https://example.org/v2-mla"' in html and 'href="nowhere"' in html
+

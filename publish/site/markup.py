@@ -48,7 +48,7 @@ def block(b, lang: str) -> str:
         case Heading(text, level):
             return m.heading(text, level)
         case Text(text, "prose"):
-            return m.prose(Markup(PROSE.render(notation(text))))
+            return m.prose(Markup(sections_linked(PROSE.render(notation(text)))))
         case Text(text, style):
             return m.text(linked(text), style)
         case Metrics(items):
@@ -68,6 +68,13 @@ def app_controls(b: AppControls, slug: str, lang: str, app_url: str | None) -> s
 def app_page(app_url: str | None, slug: str) -> str | None:
     """A section's page in the app (its path is the slug; the Overview is the app's home)."""
     return app_url and f"{app_url.rstrip('/')}/{'' if slug == 'overview' else slug}"
+
+
+def sections_linked(html: str) -> str:
+    """Prose's links to a section by its slug ([V2 · MLA](v2-mla), as the app's pages are addressed)
+    as the site's pages: <slug>.html, carrying the view as the navigation's links do (site.js)."""
+    return re.sub(r'<a href="([\w-]+)">', lambda m: f'<a href="{m[1]}.html" data-view>' if m[1] in SECTIONS else m[0],
+                  html)
 
 
 def linked(text: str) -> Markup:
