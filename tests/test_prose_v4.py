@@ -5,13 +5,16 @@ talks about the controls it alone has."""
 from __future__ import annotations
 
 import pathlib
+import re
 
 import pytest
 from streamlit.testing.v1 import AppTest
 
 import core
+import core.summary
 from article import Heading, Text
 from article.derive import per_token_sum
+from article.prose import passages
 from core.cost import read_terms
 from core.mechanisms.visibility import visible_rows
 from core.units import fmt_bytes
@@ -96,3 +99,45 @@ def test_only_the_app_tells_what_its_controls_do(lang):
     site, app = shown(lang), shown(lang, app=True)
     for figure in ("a13", "a14", "a15", "a17", "a18"):
         assert t(f"v4.how.{figure}", lang) in app and t(f"v4.how.{figure}", lang) not in site
+
+
+@pytest.mark.parametrize("lang", ["ko", "en"])
+def test_the_reads_split_is_stated_after_the_mechanisms_not_before(lang):
+    """The index keys' share of the reads is derived once, at the end, after CSA and HCA are met."""
+    text = shown(lang)
+    share = f"{core.summary.summarise(MODEL.id, CONTEXT.default).key_share:.0%}"
+    assert text.count(f"({share})") == 1
+    assert text.index(f"({share})") > text.index("CSA: ")
+
+
+@pytest.mark.parametrize("lang", ["ko", "en"])
+def test_the_page_and_its_figures_call_an_entry_and_a_segment_by_the_glossarys_words(lang):
+    """항목/entry is what a layer holds for one readable position; 구간/segment the tokens it stands for;
+    블록/block is V4.1's hierarchical indexer's and has no place here."""
+    from i18n.labels.v4 import TEXT
+    labels = "\n".join(v[lang] for v in TEXT.values())
+    for text in (shown(lang, app=True), labels):
+        if lang == "ko":
+            assert "entry" not in text and "블록" not in text and "검색용 key" not in text
+            assert "항목" in text and "구간" in text
+        else:
+            assert not re.search(r"\bblocks?\b", text)
+            assert "segment" in text
+
+
+def test_what_is_known_of_quality_is_said_in_both_languages_alike():
+    """Training with compression does not guarantee MHA's quality: nothing more is known."""
+    en, ko = shown("en"), shown("ko")
+    assert "as good as MHA" not in en and "does not guarantee the quality of MHA" in en
+    assert "MHA와 같은 품질이 보장되지는 않습니다" in ko
+
+
+@pytest.mark.parametrize("lang", ["ko", "en"])
+def test_the_csa_heading_is_true_and_the_inverse_rotation_points_back_to_rope(lang):
+    headings = [b.text for b in blocks("v4-flash", SiteView(lang, CONTEXT.default, core.Precision()))
+                if isinstance(b, Heading)]
+    csa = next(h for h in headings if h.startswith("CSA"))
+    assert "촘촘" not in csa and "denser" not in csa
+    assert ("짧은 구간" if lang == "ko" else "short") in csa
+    rotation = passages("v4-flash", lang)["hca-attn-read"]  # the inverse rotation: RoPE is taught on V2's page
+    assert "[V2 · MLA](v2-mla)" in rotation and "t − s" in rotation and "s − t" in rotation
