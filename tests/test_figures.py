@@ -85,9 +85,9 @@ def test_a1_states_how_many_times_smaller_than_mha(ratio):
 def test_a1_format_lines_give_the_bytes_of_one_per_layer_entry():
     fig = FIGURES["A1"]()
     assert_label(fig, r"^KV BF16 1,152 B$")
-    assert_label(fig, r"^KV FP8\+BF16 656 B · 검색용 key FP8 132 B$")
-    assert_label(fig, r"^KV FP8\+BF16 584 B · 검색용 key FP4 68 B")
-    assert_label(fig, r"^KV FP4 288 B · 검색용 key FP4 68 B")
+    assert_label(fig, r"^KV FP8\+BF16 656 B · 검색용 Key FP8 132 B$")
+    assert_label(fig, r"^KV FP8\+BF16 584 B · 검색용 Key FP4 68 B")
+    assert_label(fig, r"^KV FP4 288 B · 검색용 Key FP4 68 B")
 
 
 def test_a1_notes_local_kv_in_orange_only_for_v4_and_v41():
@@ -156,7 +156,7 @@ def test_a1_all_bf16_preset_gives_the_collapsible_variants():
 
 def test_a1_per_component_override_changes_that_component_only():
     fig = FIGURES["A1"](precision=core.Precision(main_kv="bf16"))
-    assert_label(fig, r"^KV BF16 1,024 B · 검색용 key FP4 68 B")  # V4.1: main 288 → 1,024, key stays 68
+    assert_label(fig, r"^KV BF16 1,024 B · 검색용 Key FP4 68 B")  # V4.1: main 288 → 1,024, key stays 68
 
 
 def test_a1_in_english_has_no_korean_left():

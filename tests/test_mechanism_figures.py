@@ -329,8 +329,8 @@ def test_b2_recomputes_from_edited_inputs():
 
 def test_b3_reads_three_summaries_and_three_positions_at_p6_and_four_at_p8():
     fig = FIGURES["B3"]()
-    assert "q6: 요약 3 + 최근 3" in texts(fig) and "q8: 요약 4 + 최근 3" in texts(fig)
-    assert "미완성 묶음 b3" in texts(fig)  # b3 = p6·p7 would include the future p7
+    assert "q6: 압축 항목 3 + local KV 3" in texts(fig) and "q8: 압축 항목 4 + local KV 3" in texts(fig)
+    assert "b3의 구간은 아직 다 차지 않아" in texts(fig)  # b3 = p6·p7 would include the future p7
 
 
 def test_b4_stores_eight_reads_five_on_the_left_and_stores_four_reads_seven_on_the_right():
