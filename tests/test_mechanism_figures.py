@@ -207,10 +207,10 @@ def test_v4_structural_diagrams_have_no_korean_left_in_english(fid):
 
 def test_a21_csa_entries_share_half_their_span_and_csa2_entries_share_nothing():
     fig = FIGURES["A21"](ratio=4)
-    csa, csa2 = heatmaps(fig, "entry별 원본 토큰")
+    csa, csa2 = heatmaps(fig, "항목별 원본 토큰")
     assert ((csa[1] > 0) & (csa[0] > 0)).sum() == 4 and ((csa2[1] > 0) & (csa2[0] > 0)).sum() == 0
     assert (csa2 > 0).sum(axis=0).tolist() == [1] * 12  # every token in exactly one CSA2 entry
-    w_csa, w_csa2 = heatmaps(fig, "entry 1의 softmax (8행)")[0], heatmaps(fig, "entry 1의 softmax (4행)")[0]
+    w_csa, w_csa2 = heatmaps(fig, "항목 1의 softmax (8행)")[0], heatmaps(fig, "항목 1의 softmax (4행)")[0]
     assert np.allclose(w_csa.sum(axis=0), 1) and np.allclose(w_csa2.sum(axis=0), 1)
 
 
@@ -234,7 +234,7 @@ def test_a24_brackets_kv_groups_and_selection_groups_separately():
 
 def test_a25_pool_pins_the_newest_block_and_reindex_stays_inside_it():
     fig = FIGURES["A25"]()
-    (pool,) = heatmaps(fig, "후보 pool")
+    (pool,) = heatmaps(fig, "후보 풀")
     (sel,) = heatmaps(fig, "층별 선택")
     assert pool[0, -1] == 1  # the newest position's block is in the pool
     reindex_rows = sel[[2, 4]]
