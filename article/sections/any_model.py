@@ -5,12 +5,12 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from core import get, state_bytes
-from core.cost import fitted, layer_groups
+from core import get, state_bytes, storage_per_token
+from core.cost import fitted, formats, layer_groups
 from core.engines import ENGINES, GENERAL_RULES, SGLANG, VLLM, EngineError, allocation
 from core.open_models import OPEN_IMPORTS
 from core.summary import summarise
-from core.units import exact, fmt_tokens
+from core.units import exact, fmt_exact, fmt_tokens
 from core.variants import SGLANG_PAGE_TOKENS, VARIANTS
 from figures import EXTRAS
 from figures.builders.reconcile import variant_name
@@ -33,7 +33,7 @@ def any_model(v: Reading, import_panel: Callable[[], dict] | None = None,
     ctx = fmt_tokens(v.context)
     yield Title(t("by.title", L))
     yield from passage(SLUG, "lead", L, n=len(OPEN_IMPORTS))
-    yield from passage(SLUG, "presets", L, n=len(OPEN_IMPORTS), ctx=ctx)
+    yield from passage(SLUG, "presets", L, n=len(OPEN_IMPORTS), ctx=ctx, **_gqa_example(L))
     yield _presets(v)
     # the app's config import (this session's imported configs); the site says where to do it
     yield from passage(SLUG, "import", L)
@@ -106,6 +106,19 @@ def any_model(v: Reading, import_panel: Callable[[], dict] | None = None,
         yield Either((Text(t("by.rec.none", L), "info"),))
 
     yield from passage(SLUG, "reference", L)
+
+
+GQA_EXAMPLE = "llama-3.1-8b"  # the presets' first, a plain GQA model: its storage per token worked out
+
+
+def _gqa_example(lang: str) -> dict:
+    """A GQA model's storage per token as layers × KV heads × head width × 2 (key and value) × bytes per value,
+    in its deployed format (BF16), every number core's."""
+    m = get(GQA_EXAMPLE)
+    d, (segment,) = m.dims, formats(m)["main_kv"].segments
+    total = storage_per_token(m).total
+    terms = (m.n_layers, d.num_key_value_heads, d.head_dim, 2, f"{segment.dtype.bits // 8} B")
+    return dict(ex=model_name(m.id, m.name, lang), ex_sum=f"{' × '.join(map(str, terms))} = {fmt_exact(total)}")
 
 
 _URL = re.compile(r"https?://[^\s()]+")
