@@ -9,6 +9,7 @@ import pytest
 from core import get
 from core.mechanisms.mla import ARTICLE_DIMS
 from figures import EXTRAS, FIGURES
+from i18n import t
 
 HANGUL = re.compile(r"[\uac00-\ud7a3]")
 
@@ -156,7 +157,7 @@ def test_a15_probabilities_and_sink_mass_add_up_to_one(sink):
 
 def test_a17_first_entry_has_no_previous_segment_and_neighbours_share_half():
     fig = FIGURES["A17"](ratio=4)
-    (spans,) = heatmaps(fig, "entry별 원본 토큰")
+    (spans,) = heatmaps(fig, t("a17.spans", "ko"))
     assert (spans[0] > 0).sum() == 4 and (spans[1] > 0).sum() == 8
     assert ((spans[1] > 0) & (spans[2] > 0)).sum() == 4  # neighbours share m source tokens
     s = heatmaps(fig, "S<sub>1</sub>")[0]

@@ -119,6 +119,6 @@ def test_page_text_follows_a_changed_spec(changed_specs):
     at.run()
     assert not at.exception
     assert "HCA one per 64 tokens" in at.caption[0].value
-    assert "HCA: one entry per block of 64 tokens" in [h.value for h in at.header]
+    assert "HCA: one entry per segment of 64 tokens" in [h.value for h in at.header]
     prose = " ".join(m.value for m in at.markdown)
     assert "pools 64 tokens into one entry" in prose and "the recent 64 positions" in prose

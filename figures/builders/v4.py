@@ -193,7 +193,7 @@ def build_a17(*, ratio: int = 4, seed: int = 0, lang: str = "ko") -> Diagram:
                                             note=t("a13.rope", lang, r=run.dims.rope_dim, p=run.positions[i]))),
         (Box(t("a17.spans", lang), (run.n_entries, run.dims.tokens), values=spans,
              cells=tuple(tuple("a" if v == COMPRESSED else "b" if v == WINDOW else "" for v in row) for row in spans),
-             palette=GRID_PALETTE, row_labels=tuple(f"entry {e}" for e in range(run.n_entries)),
+             palette=GRID_PALETTE, row_labels=tuple(t("a17.row", lang, e=e) for e in range(run.n_entries)),
              col_labels=tuple(str(s) for s in range(run.dims.tokens))),),
     )
     return Diagram(

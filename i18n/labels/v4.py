@@ -66,7 +66,7 @@ TEXT: dict[str, dict[str, str]] = {
     "a17.bias": {"ko": "구간·오프셋마다 학습", "en": "learned per segment and offset"},
     "a17.softmax": {"ko": "{n}행 한 번에 softmax", "en": "one softmax over {n} rows"},
     "a17.l3": {"ko": "이웃 항목은 구간 하나를 함께 씀 (a = 앞 구간, b = 자기 구간)", "en": "neighbouring entries share one segment (a = previous segment, b = own)"},
-    "a17.row": {"ko": "항목 {e}", "en": "entry {e}"},  # the grid's row labels (the builder writes "entry {e}" today)
+    "a17.row": {"ko": "항목 {e}", "en": "entry {e}"},
     "a17.spans": {"ko": "항목별 원본 토큰", "en": "source tokens per entry"},
     "a17.cap": {"ko": "항목은 여전히 {m}토큰마다 하나입니다. RoPE 위치는 자기 구간의 첫 토큰이고, 첫 항목에는 앞 구간이 없습니다.",
                 "en": "Still one entry per {m} tokens. The RoPE position is the own segment's first token; the first entry has no previous segment."},
