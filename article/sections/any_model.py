@@ -42,8 +42,9 @@ def any_model(v: Reading, import_panel: Callable[[], dict] | None = None,
     yield Heading(t("by.table", L, n=ctx))
     yield from passage(SLUG, "pick", L)
     models, = yield Ask((capacity.knob("models"),))
-    if not models:
+    if not models:  # nothing to compare: the reference of what a config gives still holds
         yield Text(t("ov.empty", L), "info")
+        yield from passage(SLUG, "reference", L)
         return
 
     def design(model_id: str) -> str:
