@@ -94,7 +94,7 @@ TEXT: dict[str, dict[str, str]] = {
     "site.plotly.done": {"ko": "그림을 만들었습니다", "en": "Snapshot succeeded"},
     "site.plotly.failed": {"ko": "그림을 내려받지 못했습니다", "en": "Sorry, there was a problem downloading your snapshot!"},
     # --- the app's own labels ---
-    "app.import.field": {"ko": "항목", "en": "field"},
+    "app.import.field": {"ko": "필드", "en": "field"},
     "app.import.value": {"ko": "값", "en": "value"},
     "app.choose": {"ko": "고르세요", "en": "Choose"},
     "app.prev": {"ko": "← 이전: {p}", "en": "← Previous: {p}"},

@@ -71,12 +71,12 @@ def test_an_uploaded_config_of_each_layer_kind_shows_its_layers_and_its_state(pa
         picker.fill(name)
         page.get_by_role("option", name=name, exact=True).click()  # once the list has filtered to it
         assert_ready_without_exception(page)
-        # the layer-by-layer table: the grid before the engines' (the rules after it are a plain table)
-        layers = page.locator('[data-testid="stDataFrame"]').nth(-2)
-        layers.scroll_into_view_if_needed()  # its cells' text is in the DOM while it is in view
-        row = layers.locator('tr[role="row"]').filter(has_text=name).filter(
+        # the layer-by-layer table (a plain table: no toolbar in English), its numbers with separators
+        layers = page.locator('[data-testid="stTable"]').filter(has=page.locator("th", has_text="layer kind"))
+        layers.scroll_into_view_if_needed()
+        row = layers.locator("tbody tr").filter(has_text=name).filter(
             has=page.locator("td", has_text=re.compile(f"^{re.escape(kind)}$")))
         expect(row).to_have_count(1)
-        expect(row.locator("td").last).to_have_text(str(state))
+        expect(row.locator("td").last).to_have_text(f"{state:,}")
         picker.press("Backspace")  # off the charts again: the next one's rows stay in view
         assert_ready_without_exception(page)

@@ -77,7 +77,7 @@ def test_a_context_step_sends_only_what_the_context_moves(page, app_url):
     assert "FINISHED_FRAGMENT_RUN_SUCCESSFULLY" in finished and "FINISHED_SUCCESSFULLY" not in finished, finished
     elements = [m.delta.new_element for m in msgs if m.delta.WhichOneof("type") == "new_element"]
     drawn = {e.WhichOneof("type") for e in elements}
-    assert {"metric", "dataframe", "download_button"} <= drawn
+    assert {"metric", "table", "download_button"} <= drawn
     assert not drawn & {"slider", "radio", "selectbox", "multiselect"}, drawn  # no sidebar control
     assert "h1" not in {e.heading.tag for e in elements if e.WhichOneof("type") == "heading"}  # no title
 
