@@ -442,3 +442,13 @@ def test_a_korean_page_shows_no_english_interface_word(page):
     lists = [*at.multiselect, *at.selectbox, *at.sidebar.selectbox]
     assert lists and all(w.proto.placeholder == t("app.choose", "ko") for w in lists), page
 
+
+
+def test_a_prose_link_to_another_section_keeps_the_readers_view():
+    """A link opens its page afresh: the language, context and precision go along with it."""
+    at = assert_runs(lang="en", ctx="1M", prec="bf16")
+    at.switch_page("pages/v3-2-dsa.py").run()
+    assert not at.exception
+    prose = " ".join(m.value for m in at.markdown)
+    assert "](v2-mla?lang=en&ctx=1M&prec=bf16)" in prose
+    assert "](v2-mla)" not in prose

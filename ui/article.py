@@ -3,19 +3,32 @@ control as its widget (bound to the URL), a part the context moves as a fragment
 
 from __future__ import annotations
 
+import re
+from urllib.parse import urlencode
+
 import pandas as pd
 import streamlit as st
 
 from article import SECTIONS, Ask, Chart, Either, Heading, Metrics, Part, Table, Text, Title, Tool, run_section
 from article.prose import notation
-from figures.knobs import Knob, TupleKnob
+from figures.knobs import CONTEXT, FONT_SCALE, LANG, PRECISION, THEME, UNITS, Knob, TupleKnob
 
 from .charts import chart
 from .state import control, follows_context, view
 
 _TEXT = {"markdown": st.markdown, "caption": st.caption, "info": st.info, "error": st.error,
          # the article's own prose (article/prose/): Markdown with <sub>/<sup>, no reader's input in it
-         "prose": lambda text: st.markdown(notation(text), unsafe_allow_html=True)}
+         "prose": lambda text: st.markdown(sections_linked(notation(text)), unsafe_allow_html=True)}
+
+
+def sections_linked(markdown: str) -> str:
+    """The prose's links to a section by its slug ([V2 · MLA](v2-mla)) with the reader's view: a
+    link opens its page afresh, so the language, context, precision and look go along."""
+    v = view()
+    query = urlencode({LANG.key: v.lang, **CONTEXT.dump(v.context), **PRECISION.dump(v.precision),
+                       **UNITS.dump(v.units), **THEME.dump(v.theme), **FONT_SCALE.dump(v.font_scale)})
+    return re.sub(r"\]\(([\w-]+)\)",  # the Overview is the app's home
+                  lambda m: f"]({'.' if m[1] == 'overview' else m[1]}?{query})" if m[1] in SECTIONS else m[0], markdown)
 
 
 def show(slug: str, **tools) -> None:
