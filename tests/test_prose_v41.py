@@ -86,3 +86,29 @@ def test_the_layout_spelled_out_is_the_schedules(stack):
     csa2 = [r.label for r in layer_roles(MODEL) if r.stack == stack and r.kind == "CSA2"]
     assert _expand(pattern) == csa2
     assert f"only {get(MODEL).n_global} layers store global KV" in text
+
+
+@pytest.mark.parametrize("lang", ["ko", "en"])
+def test_what_to_try_with_the_app_s_knobs_is_the_app_s_alone(lang):
+    """The comparison m, the pool's blocks, the prompt and the window are the app's knobs: the
+    passages that say what moving them does are shown in the app, not on the site."""
+    from article.prose import app_only, passages
+
+    tries = {"csa2-try", "hier-try", "replay-try"}
+    assert tries <= app_only(SLUG, lang)
+    site, app = (_text(blocks(SLUG, SiteView(lang, CONTEXT_STOPS[0], DEPLOYED), app=a)) for a in (False, True))
+    for name in tries:
+        first = passages(SLUG, lang)[name].split("\n")[0]
+        assert first in app and first not in site
+
+
+def test_the_factors_passage_quotes_each_models_real_numbers_not_a_fitted_ratio():
+    """V4-Flash has two ratios, one per kind of layer (4 for CSA, 128 for HCA), and V4.1-Flash's
+    storing layers and bytes per value are theirs (core.factors): no 'effective' ratio of 7.22."""
+    from core.factors import storing
+
+    text = _text(blocks(SLUG, SiteView("en", CONTEXT_STOPS[0], DEPLOYED)))
+    csa, hca = storing("v4-flash")
+    assert f"m = {csa.ratio} in its {csa.layers} CSA layers, m = {hca.ratio} in its {hca.layers} HCA layers" in text
+    assert f"to {sum(k.layers for k in storing(MODEL))} and, with FP4" in text
+    assert "effective" not in text and "7.22" not in text

@@ -9,9 +9,9 @@ from collections import Counter
 from fractions import Fraction
 from itertools import groupby
 
-from core import A1_MODELS, ALL_BF16, DEPLOYED, crossover_tokens, get, local_kv, storage_per_token
+from core import ALL_BF16, crossover_tokens, get, local_kv, storage_per_token
 from core.cost import fitted, formats, read_terms, storage_groups
-from core.factors import factors
+from core.factors import storing
 from core.formats import BF16, E2M1, E4M3
 from core.mechanisms.ced import global_kv_source, v41_layer_split
 from core.mechanisms.compression import CompressDims
@@ -20,6 +20,7 @@ from core.mechanisms.hierarchical import layer_modes
 from core.mechanisms.sharing import layer_roles, selection_groups
 from core.summary import Summary
 from core.units import fmt_bytes, fmt_exact, fmt_ratio, fmt_tokens
+from i18n import t
 
 from ..blocks import Chart, Part, Reading
 from ..derive import entry_sum, entry_terms, factor, num, per_token_sum, read_sum
@@ -44,8 +45,9 @@ def v41_flash(v: Reading) -> Blocks:
     def top(s: Summary, v: Reading) -> Blocks:
         v4 = get("v4-flash")
         storing = Counter(ly.kind for ly in v4.layers if ly.stores_global)
+        mix = " + ".join(t("v41.mix", L, kind=k, n=n) for k, n in storing.items())  # 'CSA 21층 + HCA 20층'
         yield from passage(
-            SLUG, "top", L, v4_global=v4.n_global, v4_mix=" + ".join(f"{n} {k}" for k, n in storing.items()),
+            SLUG, "top", L, v4_global=v4.n_global, v4_mix=mix,
             n_global=model.n_global, n_layers=model.n_layers, enc=split.encoder_layers, dec=split.decoder_layers,
             storage=fmt_exact(s.storage.total), ratio=fmt_ratio(s.ratio), context=fmt_tokens(v.context),
             read=fmt_bytes(s.read.total, v.units), kv=fmt_bytes(s.read.kv, v.units),
@@ -57,11 +59,12 @@ def v41_flash(v: Reading) -> Blocks:
 
     # CSA2: compression without overlap (A21), the index key from the main KV (A22)
     enc_m, dec_m = model.ratio("CSA2", "encoder"), model.ratio("CSA2", "decoder")
-    yield from passage(SLUG, "csa2", L, enc_m=enc_m, dec_m=dec_m)
+    yield from passage(SLUG, "csa2", L, enc_m=enc_m, dec_m=dec_m, v4_csa_m=get("v4-flash").ratio("CSA"))
     a21 = yield from controls("A21", "ratio", "seed", lang=L)
     yield Chart("A21", a21, "content")
     shown = compare_csa_csa2(CompressDims(tokens=3 * a21["ratio"], ratio=a21["ratio"]), a21["seed"])  # as A21
     yield from passage(SLUG, "csa2-read", L, m=shown.csa2_softmax_size, csa_rows=shown.csa_softmax_size)
+    yield from passage(SLUG, "csa2-try", L)  # the app's: the comparison m and the seed
     yield from passage(SLUG, "index-key", L, c=dims.head_dim, d=dims.index_head_dim)
     yield Chart("A22", dict(lang=L), "content")
     yield from passage(SLUG, "index-key-read", L)
@@ -83,6 +86,7 @@ def v41_flash(v: Reading) -> Blocks:
     a25 = yield from controls("A25", "tokens", "pool_blocks", "topk", "seed", lang=L)
     yield Chart("A25", a25, "content")
     yield from passage(SLUG, "hier-read", L, modes=", ".join(m.capitalize() for m in layer_modes()))
+    yield from passage(SLUG, "hier-try", L)  # the app's: positions, pool blocks, k, seed
 
     # CED (A26), its prefill with bounded replay (A27) and the share of cells it runs
     source = global_kv_source(model)
@@ -93,6 +97,7 @@ def v41_flash(v: Reading) -> Blocks:
     yield from passage(SLUG, "replay", L, w=split.window, n_layers=model.n_layers)
     yield Chart("A27", (yield from controls("A27", "prompt", "window", lang=L)), "content")
     yield from passage(SLUG, "replay-read", L)
+    yield from passage(SLUG, "replay-try", L)  # the app's: prompt length and window
     yield Chart("ced-ratio", dict(lang=L))
     yield from passage(SLUG, "ced-ratio-read", L, enc=split.encoder_layers, dec=split.decoder_layers,
                        n_layers=model.n_layers, w=split.window,
@@ -105,7 +110,7 @@ def v41_flash(v: Reading) -> Blocks:
     yield Part("v41-reads", lambda v: passage(SLUG, "reads", v.lang, **_reads(v, layout, enc_m)))
 
     # what each generation reduced (the factor chart), what remains, the sources
-    yield from passage(SLUG, "factors", L, **_factors())
+    yield from passage(SLUG, "factors", L, **_factors(), enc_m=enc_m, dec_m=dec_m)
     yield Chart("factors", dict(lang=L))
     # the article rounds the storage ratio to two significant digits: "1/4,400"
     element = {f"{name}_b": num(Fraction(d.bits, 8)) for name, d in (("bf16", BF16), ("fp8", E4M3), ("fp4", E2M1))}
@@ -193,13 +198,12 @@ def _reads(v: Reading, layout: dict, enc_m: int) -> dict:
 
 
 def _factors() -> dict:
-    """The four factors of each generation (core.factors, deployed formats, as the chart draws them)."""
-    f = {m: factors(m, DEPLOYED) for m in A1_MODELS}
-
-    def g(x: float) -> str:
-        return factor(x, 3)
-
-    return dict(mha_w=g(f["mha"].width), v2_w=g(f["v2"].width), v32_w=g(f["v3.2"].width),
-                v32_b=g(f["v3.2"].bytes_per_element), v4_r=g(f["v4-flash"].ratio), v4_l=f["v4-flash"].layers,
-                v41_l=f["v4.1-flash"].layers, v41_b=g(f["v4.1-flash"].bytes_per_element),
-                v41_r=g(f["v4.1-flash"].ratio))
+    """What each generation changed, in the numbers its storing layers really have (core.factors,
+    deployed formats, as the factors chart draws them): values per entry, bytes per value, m, layers."""
+    mha, v2, v32 = (storing(m)[0] for m in ("mha", "v2", "v3.2"))
+    v4 = {k.kind: k for k in storing("v4-flash")}
+    v41 = storing("v4.1-flash")
+    return dict(mha_w=f"{mha.width:,}", v2_w=f"{v2.width:,}", v32_w=f"{v32.width:,}",
+                v32_b=factor(float(v32.bytes_per_value), 3), v4_csa_m=v4["CSA"].ratio, v4_csa_l=v4["CSA"].layers,
+                v4_hca_m=v4["HCA"].ratio, v4_hca_l=v4["HCA"].layers, v41_l=sum(k.layers for k in v41),
+                v41_b=factor(float(v41[0].bytes_per_value), 3))

@@ -102,6 +102,7 @@ TEXT: dict[str, dict[str, str]] = {
     # the page
     "v41.title": {"ko": "DeepSeek-V4.1-Flash: 층끼리 KV를 나눠 쓴다", "en": "DeepSeek-V4.1-Flash: layers share their KV"},
     "v41.intro": {"ko": "검색용 Key를 주 KV에서 끌어내 둘을 한 쌍으로 묶고(CSA2), 그 쌍을 층끼리 빌려 써서 global KV를 저장하는 층을 {n}개로 줄인 세대입니다. prompt를 처리하는 계산은 CED 구조로 덜어 냅니다.", "en": "The index key is derived from the main KV (CSA2) and layers borrow the pair, so only {n} layers store global KV; a CED layout trims the computation a prompt takes."},
+    "v41.mix": {"ko": "{kind} {n}층", "en": "{n} {kind}"},
     "v41.ctl.m": {"ko": "비교용 압축 비율 (실제 CSA2: {v41_enc}, {v41_dec})", "en": "ratio for the comparison (real CSA2: {v41_enc} and {v41_dec})"},
     "v41.ctl.tokens": {"ko": "위치 수", "en": "positions"},
     "v41.ctl.pool": {"ko": "후보 풀 블록 수", "en": "candidate-pool blocks"},
