@@ -7,6 +7,7 @@ _SGLANG = "https://github.com/sgl-project/sglang/blob/main/python/sglang/"
 
 SOURCES = dict(
     v2_report="https://arxiv.org/abs/2405.04434",
+    rope_paper="https://arxiv.org/abs/2104.09864",
     v4_report="https://arxiv.org/abs/2606.19348",
     v41_report="https://arxiv.org/abs/2609.19969",
     v2_card="https://huggingface.co/deepseek-ai/DeepSeek-V2",
