@@ -70,26 +70,3 @@ def per_token(model: Model | str, precision: Precision = DEPLOYED) -> Fraction:
     """The per-token storage as the sum of its kinds, exact."""
     return sum((s.per_token for s in storing(model, precision)), Fraction(0))
 
-
-# --- the Overview's old four-factor table still reads this until its rewrite drops it (issue 35):
-# its "ratio" is fitted so that the product comes out exact, a number no model has. Do not use.
-@dataclass(frozen=True)
-class Factors:
-    width: float
-    layers: int
-    bytes_per_element: float
-    ratio: float
-
-    @property
-    def total(self) -> float:
-        return self.width * self.layers * self.bytes_per_element / self.ratio
-
-
-def factors(model: Model | str, precision: Precision = DEPLOYED) -> Factors:
-    kinds = storing(model, precision)
-    if not kinds:
-        raise ValueError(f"{get(model).name} has no layer that stores global KV")
-    layers = sum(s.layers for s in kinds)
-    width = sum(s.layers * s.width for s in kinds)
-    nbytes = sum(s.layers * s.entry for s in kinds)
-    return Factors(width / layers, layers, nbytes / width, float(nbytes / per_token(model, precision)))
