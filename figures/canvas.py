@@ -2,9 +2,11 @@
 takes the sizes its builder gives it; a page column (its width class) has rules of its own. A
 slide (SLIDE_SIZES) is a canvas of its own: sizes are given for a 1080-line slide and scale with
 its height (`unit`): a SAFE margin on every side, the title at the top-left of that safe area at
-SLIDE_TITLE px, every other text at least SLIDE_TEXT px, all of them `font_scale` times that. A
-`Canvas` names which of them a figure is built for; it is an argument: the builders that lay
-themselves out for a phone, the matrix renderer and figures.layout read it.
+SLIDE_TITLE px, every other text at least SLIDE_TEXT px, all of them `font_scale` times that. A page column's `font_scale` is the reader's
+text size (the app's `fs`): every text is drawn that many times its size, and the figure is laid
+out for that text (`Canvas.text`), not scaled after. A `Canvas` names which of them a figure is
+built for; it is an argument: the builders that lay themselves out for a phone, the matrix
+renderer and figures.layout read it.
 """
 
 from __future__ import annotations
@@ -26,21 +28,23 @@ SUBTITLE = 0.8  # a slide's subtitle lines, of the title size: their own sub/sup
 TITLE_GAP = 24  # px between the title's last line and the drawing, at 1080 lines
 ASCENT = 0.86  # room for a line's letters above its baseline, in ems (Noto Sans CJK's tallest reach about 0.82)
 TITLE_TOP = 8  # px from a screen figure's top edge to its title's letters
+TITLE_FOOT, SUP_FOOT = 1.1, 0.7  # a title line's foot under its top, in ems of the title size; a raised subtitle line's
 
 # Screens: a figure on a page is laid out for the width class of the column it sits in, the
 # largest of these at most the column's px (a phone's column is 328–380 px, a tablet's 736,
-# a desktop's 940 at 1,400 px), with no text under SCREEN_TEXT px.
+# a desktop's 940 at 1,400 px), with no text under SCREEN_TEXT px times the reader's text size.
 SCREEN_WIDTHS = (280, 320, 360, 700, 900, 1400)
 SCREEN_TEXT = 11  # px: the smallest text a figure draws on a screen
 NARROW = 480  # px: a column this narrow or narrower is a phone's (panels stack, labels move)
+LEGEND_SYMBOL = 50  # px a horizontal legend's entry takes besides its name: its symbol and the gaps
 
 @dataclass(frozen=True)
 class Canvas:
     """What a figure is built for, passed to whatever lays it out: a page column of `column` px
-    (a width class of SCREEN_WIDTHS), a slide of `slide` = (width, height) px (SLIDE_SIZES, or a
-link preview's picture) whose text is
-    `font_scale` times the slide's sizes, or neither (NATIVE: the builder's own sizes, as an
-    export of the screen figure draws them)."""
+    (a width class of SCREEN_WIDTHS) whose text is `font_scale` times a figure's own sizes (the
+    reader's text size), a slide of `slide` = (width, height) px (SLIDE_SIZES, or a link preview's
+    picture) whose text is `font_scale` times the slide's sizes, or neither (NATIVE: the builder's
+    own sizes, as an export of the screen figure draws them)."""
 
     column: int | None = None
     slide: tuple[int, int] | None = None
@@ -52,9 +56,23 @@ link preview's picture) whose text is
         return None if self.slide else self.column
 
     @property
+    def text(self) -> float:
+        """How many times a builder's own sizes its text is drawn at on this canvas: the reader's text
+        size on a page column; 1 on a slide (figures/layout/slide.py sizes a slide's text) and natively."""
+        return self.font_scale if self.screen_width else 1.0
+
+    @property
     def narrow(self) -> bool:
-        """Whether the page column is a phone's."""
-        return narrow(self.screen_width)
+        """Whether the page column is a phone's, for its text: a column that holds no more of the
+        builder's text than a phone's does at 1× (a 900-px column at 2× text is laid out as a 450-px
+        one would be) stacks its panels and moves its labels as a phone's does."""
+        width = self.screen_width
+        return width is not None and narrow(width / self.text)
+
+    @property
+    def floor(self) -> float:
+        """px: the smallest text drawn on this page column (SCREEN_TEXT times the reader's text size)."""
+        return SCREEN_TEXT * self.text
 
 
 NATIVE = Canvas()
@@ -80,10 +98,17 @@ def narrow(width: int | None) -> bool:
     return width is not None and width <= NARROW
 
 
+def title_top(size: float) -> float:
+    """px from a screen figure's top edge to the letters of its title drawn at `size` px: TITLE_TOP,
+    grown with a title larger than the template's (the reader's text size), whose line box reaches
+    further above its letters."""
+    return TITLE_TOP * max(1.0, size / TEMPLATE.layout.title.font.size)
+
+
 def title_at_top(title: dict, height: float, size: float) -> dict:
-    """A title of several lines (a subtitle, or broken lines) with its letters TITLE_TOP px under the
+    """A title of several lines (a subtitle, or broken lines) with its letters `title_top` px under the
     figure's top edge: plotly puts the first baseline of such a title at `y` (yanchor top)."""
-    return {**title, "yref": "container", "yanchor": "top", "y": 1 - (TITLE_TOP + ASCENT * size) / height}
+    return {**title, "yref": "container", "yanchor": "top", "y": 1 - (title_top(size) + ASCENT * size) / height}
 
 
 def slide_title(title: str, width: int, height: int, font_scale: float = 1.0, beside: float = 0.0) -> list[str]:
@@ -123,3 +148,23 @@ def font_sizes(fig: go.Figure) -> list[float]:
         sizes += [float(s) for s in INLINE_SIZE.findall(a.text or "")]
     sizes += [tr.textfont.size for tr in fig.data if "textfont" in tr and tr.textfont.size]
     return sizes
+
+
+def legend_rows(names: list[str], width: float, size: float) -> int:
+    """How many lines of text a horizontal legend of these entries takes in `width` px, its text at
+    `size` px: each entry its symbol (LEGEND_SYMBOL px) and its name (of one line or several), side
+    by side where they fit, a row as tall as its tallest entry."""
+    lines, row, used = 0, 0, 0.0
+    for name in names:
+        parts = name.split("<br>")
+        entry = max(text_px(part, size) for part in parts) + LEGEND_SYMBOL
+        if used and used + entry > width:
+            lines, row, used = lines + row, 0, 0.0
+        used += entry
+        row = max(row, len(parts))
+    return lines + row
+
+
+def legend_names(names: list[str], width: float, size: float) -> list[str]:
+    """Legend entries' names, each broken to fit `width` px beside its symbol."""
+    return ["<br>".join(wrap(name, width - LEGEND_SYMBOL, partial(text_px, size=size))) for name in names]

@@ -31,7 +31,8 @@ Made = go.Figure | Chart | Diagram
 class Built:
     """A figure built for a canvas: the drawing, whether it is a diagram, its title and subtitle as
     plain one-line text (as its builder wrote them: a canvas's own line breaks do not count), a
-    diagram's captions and a chart's records."""
+    diagram's captions, a chart's records, and the font scale its text was laid out for (a slide's
+    or a page column's; None natively: the builder's own sizes, which a look may still scale)."""
 
     figure: go.Figure
     diagram: bool
@@ -39,3 +40,4 @@ class Built:
     subtitle: str = ""
     captions: tuple[str, ...] = ()
     numbers: tuple[dict, ...] = ()
+    font_scale: float | None = None

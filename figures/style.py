@@ -124,20 +124,27 @@ def _recolour_text(fig: go.Figure, theme: str) -> None:
 
 
 def scale_fonts(fig: go.Figure, scale: float) -> None:
-    """Every font size the figure sets (resolved through the template where it sets none),
-    and sizes given inline in a label's HTML, times `scale`."""
+    """Every font size the figure sets (resolved through the template where it sets none), an axis's
+    tick labels', and sizes given inline in a label's HTML, times `scale`."""
     body = fig.layout.font.size or TEMPLATE.layout.font.size
+
+    def inline(html):
+        return INLINE_SIZE.sub(lambda m: f"font-size:{float(m.group(1)) * scale:g}px", html) \
+            if isinstance(html, str) else html
+
     fig.update_layout(font_size=body * scale,
                       title_font_size=(fig.layout.title.font.size or TEMPLATE.layout.title.font.size) * scale,
                       legend_font_size=(fig.layout.legend.font.size or body) * scale)
-    fig.layout.title.text = INLINE_SIZE.sub(lambda m: f"font-size:{float(m.group(1)) * scale:g}px",
-                                              fig.layout.title.text or "")
+    fig.layout.title.text = inline(fig.layout.title.text or "")
     for a in fig.layout.annotations:
         a.font.size = (a.font.size or body) * scale
-        a.text = INLINE_SIZE.sub(lambda m: f"font-size:{float(m.group(1)) * scale:g}px", a.text or "")
+        a.text = inline(a.text or "")
     for tr in fig.data:
         if "textfont" in tr and tr.textfont.size:
-            tr.textfont.size *= scale
+            sizes = tr.textfont.size
+            tr.textfont.size = [s * scale for s in sizes] if isinstance(sizes, (list, tuple)) else sizes * scale
+        if isinstance(tr.text, (list, tuple)) and any(isinstance(x, str) and "font-size" in x for x in tr.text):
+            tr.text = [inline(x) for x in tr.text]
     fig.for_each_xaxis(lambda ax: _scale_title(ax, scale))
     fig.for_each_yaxis(lambda ax: _scale_title(ax, scale))
 
@@ -145,3 +152,5 @@ def scale_fonts(fig: go.Figure, scale: float) -> None:
 def _scale_title(axis, scale: float) -> None:
     if axis.title.font.size:  # set where plotly would round its own (1.2 × the body)
         axis.title.font.size *= scale
+    if axis.tickfont.size:
+        axis.tickfont.size *= scale

@@ -78,8 +78,7 @@ def text_px(html: str, size: float) -> float:
 
 def wrap(text: str, width: float, measure: Callable[[str], float], first: float | None = None) -> list[str]:
     """`text` broken at spaces into lines no wider than `width` (the first no wider than `first`)
-    as `measure` measures a line (a word wider than that keeps a line of its own; tags stay whole
-    where they hold no space). A number, `=` or `·` stays with the word before it: "seed 1",
+    as `measure` measures a line (a word wider than that keeps a line of its own; a tag stays whole). A number, `=` or `·` stays with the word before it: "seed 1",
     "t = 11," and a separator end a line, never start one."""
     lines = [""]
     for w in _words(text):
@@ -88,14 +87,34 @@ def wrap(text: str, width: float, measure: Callable[[str], float], first: float 
             lines.append(w)
         else:
             lines[-1] = trial
+        if measure(lines[-1]) > width and "-" in strip_tags(lines[-1]):  # a word too wide: after a hyphen
+            *done, last = _at_hyphens(lines.pop(), width, measure)
+            lines += [*done, last]
     return lines
 
 
+def _at_hyphens(line: str, width: float, measure: Callable[[str], float]) -> list[str]:
+    """A line wider than `width` broken after hyphens ("DeepSeek-V4.1-" / "Flash의") as far as that
+    brings each part within it (a tag is never cut)."""
+    parts = re.split(r"(?<=-)(?=[^\s<>-])(?![^<]*>)", line)
+    out = [""]
+    for part in parts:
+        if out[-1] and measure(out[-1] + part) > width:
+            out.append(part)
+        else:
+            out[-1] += part
+    return out
+
+
+_IN_TAG = "\x00"  # a space inside a tag (<span style='…'>) while a text is split into words
+
+
 def _words(text: str) -> list[str]:
-    """The text's words, each number, `=` or `·` joined to the word before it, and a unit to the
-    number before it."""
+    """The text's words (a tag's own spaces split nothing), each number, `=` or `·` joined to the word
+    before it, and a unit to the number before it."""
     out: list[str] = []
-    for w in text.split(" "):
+    kept = TAGS.sub(lambda m: m[0].replace(" ", _IN_TAG), text)
+    for w in (w.replace(_IN_TAG, " ") for w in kept.split(" ")):
         bare = strip_tags(w)
         unit = out and UNIT.fullmatch(bare.rstrip(CLOSING)) and strip_tags(out[-1])[-1:].isdigit()
         if out and (bare[:1].isdigit() or bare[:1] in KEPT_AFTER or unit):
@@ -108,6 +127,19 @@ def _words(text: str) -> list[str]:
 def wrapped(html: str, width: float, size: float) -> list[str]:
     """A label's lines (its own <br>s kept) broken at spaces to `width` px at `size`."""
     return [part for line in html.split("<br>") for part in wrap(line, width, lambda s: text_px(s, size))]
+
+
+def wrapped_parts(parts: list[str], width: float, size: float, sep: str = "  ") -> list[str]:
+    """Parts of a label (a name, its value, a ratio) joined by `sep` on lines no wider than `width` px
+    at `size`: a part that does not fit after the one before starts a line (broken at spaces where it
+    is itself too wide), so a line breaks between parts before it breaks inside one."""
+    lines: list[str] = []
+    for part in parts:
+        if lines and text_px(f"{lines[-1]}{sep}{part}", size) <= width:
+            lines[-1] = f"{lines[-1]}{sep}{part}"
+        else:
+            lines += wrapped(part, width, size)
+    return lines
 
 
 _SCRIPT = re.compile(r"<(sup|sub)>(.*?)</\1>")

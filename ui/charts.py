@@ -29,15 +29,18 @@ from .state import View, view
 @st.cache_resource(max_entries=2 * len(SPECS), show_spinner=False)  # every figure twice: as shown, as downloaded
 def figure(figure_id: str, theme: str = "light", font_scale: float = 1.0, column: int | None = None,
            **knobs) -> Built:
-    """Build a registered figure once per distinct set of knobs, look and column width (None: its
-    builder's own layout, as downloads draw it). Figures are shared, not copied: nothing downstream
-    mutates them (the plot component only serialises)."""
-    built = SPECS[figure_id].built(knobs, _canvas(column))
+    """Build a registered figure once per distinct set of knobs, look, text size and column width
+    (None: its builder's own layout, as downloads draw it). On a column the text size is part of the
+    layout (the figure is built for `Canvas(column, font_scale)`: titles broken, margins, labels and
+    diagrams laid out for the larger text) and the look only colours it; natively the look scales
+    its text. Figures are shared, not copied: nothing downstream mutates them (the plot component
+    only serialises)."""
+    built = SPECS[figure_id].built(knobs, _canvas(column, font_scale))
     return built if (theme, font_scale) == (THEME.default, FONT_SCALE.default) else looked(built, theme, font_scale)
 
 
-def _canvas(column: int | None) -> Canvas:
-    return NATIVE if column is None else Canvas(column=column)
+def _canvas(column: int | None, font_scale: float = 1.0) -> Canvas:
+    return NATIVE if column is None else Canvas(column=column, font_scale=font_scale)
 
 
 @st.cache_resource(max_entries=500, show_spinner=False)
@@ -63,7 +66,9 @@ def alternative(figure_id: str, theme: str = "light", font_scale: float = 1.0, c
 @st.cache_resource(max_entries=2 * len(PLAYS), show_spinner=False)
 def _animation(figure_id: str, theme: str = "light", font_scale: float = 1.0, column: int | None = None,
                **knobs) -> str:
-    return pio.to_json(animated(figure_id, theme, font_scale, canvas=_canvas(column), **knobs), validate=False)
+    # on a column the steps are built for the text size (the look then only colours them)
+    return pio.to_json(animated(figure_id, theme, font_scale if column is None else 1.0,
+                                canvas=_canvas(column, font_scale), **knobs), validate=False)
 
 
 @st.cache_resource(max_entries=2 * len(PLAYS), show_spinner=False)

@@ -24,11 +24,11 @@ from core.summary import Summary, summarise
 from core.units import fmt_bytes, fmt_exact, fmt_ratio, fmt_tokens
 from i18n import LANGS, model_name, t
 
-from ..canvas import NATIVE, Canvas, title_at_top
+from ..canvas import LINE, NATIVE, SUP_FOOT, Canvas, legend_rows, title_at_top, title_top
 from ..contrast import PAPER, hex_colour, ink_on, over, readable
 from ..made import Chart
 from ..style import MUTED, ON_FILL, ROLE_COLOURS, TEMPLATE, heading
-from ..text import wrapped
+from ..text import wrapped, wrapped_parts
 
 ROW_PX = 96  # height per model row
 BAR = 0.42  # bar thickness, in rows
@@ -38,12 +38,11 @@ LOCAL_TEXT = readable(ROLE_COLOURS["local_kv"], (PAPER,))  # orange that reads a
 LABEL_PAD = 10  # px: twice a label's distance from its bar (the invisible marker's size)
 DIM = 0.35  # how much of its colour a row that is not highlighted keeps
 DIM_GREY = "#e5e7eb"  # what a dimmed bar mixes with: opaque, so its labels read in every look
-# A phone's column (figures.canvas.narrow): the panels stacked, sizes in px
-NAME_PX, BAR_PX, UNDER_PX, ROW_GAP = 20, 22, 15, 14  # a row: its name and value line, bar, lines under it, space
-PANEL_TITLE, UNDER_SIZE = 15, 11  # px: a panel's title; the format lines under a bar
-TOP_PX, AXIS_PX, PANEL_GAP = 130, 60, 110  # over the storage panel, under the read panel, between them
+# A phone's column (figures.canvas.narrow): the panels stacked, sizes in px at the reader's text size 1
+BAR_PX, ROW_GAP = 22, 14  # a bar's thickness (not text: it keeps its size), the space after a row
+NAME_SIZE, PANEL_TITLE, UNDER_SIZE = 13, 15, 11  # px: a row's name and value; a panel's title; its format lines
+UNDER_TICKS, AXIS_TITLE = 13, 16  # px: an axis's labels (the body size), its title (plotly's 1.2 × the body)
 NARROW_MARGIN = dict(l=10, r=10)
-LEGEND_UP = 50  # px from the storage panel's top to the legend's foot: over the panel's title
 
 
 def build_a1(
@@ -97,8 +96,8 @@ def _bars(context, precision, models, highlight, lang, units, canvas, title_key,
     title = heading(t(title_key, lang, **title_fields), _subtitle(rows, lang))
     numbers = tuple(_record(s) for s in rows)  # what exports write as CSV/JSON
     if canvas.narrow:
-        return Chart(_stacked(rows, names, highlight, dimmed, lang, (storage, read), title, canvas.screen_width),
-                     numbers)
+        return Chart(_stacked(rows, names, highlight, dimmed, lang, (storage, read), title, canvas.screen_width,
+                              canvas.text), numbers)
     traces, notes, axes = [], [], {}
     for xref, panel in zip(PANELS, (storage, read)):
         lo, hi = panel.lo, panel.hi
@@ -131,43 +130,63 @@ def _bars(context, precision, models, highlight, lang, units, canvas, title_key,
     return Chart(go.Figure(data=traces, layout=layout), numbers)
 
 
-def _stacked(rows, names, highlight, dimmed, lang, panels: tuple[Panel, Panel], title, column: int) -> go.Figure:
-    """A phone's column `column` px wide: the storage panel over the read panel, each bar under a
-    line with its model's name and its value, its format lines under it, broken to the column."""
+def _stacked(rows, names, highlight, dimmed, lang, panels: tuple[Panel, Panel], title, column: int,
+             scale: float = 1.0) -> go.Figure:
+    """A phone's column `column` px wide, its text `scale` times its sizes (the reader's text size):
+    the storage panel over the read panel, each bar under its model's name and value and over its
+    format lines, all broken to the column. A y axis in px places each bar under its own lines."""
     width = column - NARROW_MARGIN["l"] - NARROW_MARGIN["r"]
-    n = len(rows)
-    unders = [[wrapped("<br>".join(lines), width, UNDER_SIZE) if lines else [] for lines in panel.unders]
-              for panel in panels]
-    under_lines = max(map(len, (lines for panel in unders for lines in panel)))
-    row_px = NAME_PX + BAR_PX + under_lines * UNDER_PX + ROW_GAP
-    plot_px = n * row_px
-    height = TOP_PX + 2 * plot_px + PANEL_GAP + AXIS_PX
-    inner = height - TOP_PX - AXIS_PX
-    domains = ([1 - plot_px / inner, 1], [0, plot_px / inner])
-    bar = BAR_PX / row_px
-    traces, notes, axes = [], [], {}
-    for i, (xref, panel, broken, domain) in enumerate(zip(PANELS, panels, unders, domains)):
-        lo, hi = panel.lo, panel.hi
-        yref = "y" if i == 0 else "y2"
-        shown = [f"<b>{name}</b>" if s.model.id == highlight else name for s, name in zip(rows, names)]
-        labels = [dict(x=10 ** (lo + 1e-3), y=r - bar / 2, position="top right", size=13, colour=None, on_fill=False,
-                       text=f"{shown[r]}  {panel.values[r]}") for r in range(n)]
-        labels += [_under(r, "<br>".join(lines), lo, bar) for r, lines in enumerate(broken) if lines]
-        bars = _split_bars(xref, panel.parts, panel.totals, lo, dimmed, lang, panel.hover)
-        traces += [{**tr, "width": bar, "yaxis": yref} for tr in bars]
+    name_size, under_size = NAME_SIZE * scale, UNDER_SIZE * scale
+    title_size, axis_size = PANEL_TITLE * scale, AXIS_TITLE * scale
+    shown = [f"<b>{name}</b>" if s.model.id == highlight else name for s, name in zip(rows, names)]
+    traces, notes, axes, layout_panels = [], [], {}, []
+    for panel in panels:
+        heads = [wrapped_parts([shown[r], *panel.values[r].split("  ")], width, name_size) for r in range(len(rows))]
+        unders = [wrapped("<br>".join(lines), width, under_size) if lines else [] for lines in panel.unders]
+        y, bars, labels = 0.0, [], []
+        for r, (head, under) in enumerate(zip(heads, unders)):
+            y += len(head) * LINE * name_size + 6  # the name and value over the bar
+            bars.append(y + BAR_PX / 2)
+            labels.append(dict(x=10 ** (panel.lo + 1e-3), y=y, position="top right", size=NAME_SIZE, colour=None,
+                               on_fill=False, text="<br>".join(head)))
+            if under:
+                labels.append(_under(r, "<br>".join(under), panel.lo, 0) | {"y": y + BAR_PX})
+            y += BAR_PX + (len(under) * LINE * under_size + 8 if under else 0) + ROW_GAP * scale
+        axis_title = wrapped(panel.axis_title, width, axis_size)
+        heading_lines = wrapped(panel.title, width, title_size)
+        layout_panels.append((panel, bars, labels, y, axis_title, heading_lines))
+    # over the storage panel its heading, over the read panel the storage axis's labels and title, its heading
+    ticks = LINE * UNDER_TICKS * scale + 8
+    gap = ticks + len(layout_panels[0][4]) * LINE * axis_size + 14 * scale + len(layout_panels[1][5]) * LINE * title_size
+    bottom = ticks + len(layout_panels[1][4]) * LINE * axis_size + 12 * scale
+    total = layout_panels[0][3] + gap + layout_panels[1][3]
+    at = total
+    for i, (panel, bars, labels, height, axis_title, heading_lines) in enumerate(layout_panels):
+        xref, yref = PANELS[i], "y" if i == 0 else "y2"
+        domain = [max((at - height) / total, 0.0), min(at / total, 1.0)]
+        parts = _split_bars(xref, panel.parts, panel.totals, panel.lo, dimmed, lang, panel.hover)
+        traces += [{**tr, "y": bars, "width": BAR_PX, "yaxis": yref} for tr in parts]
         traces += [{**tr, "yaxis": yref} for tr in _text_traces(xref, labels)]
-        axes["xaxis" if i == 0 else "xaxis2"] = dict(type="log", range=[lo, hi], domain=[0, 1], anchor=yref,
-                                                     exponentformat="SI", title=dict(text=panel.axis_title))
-        below, above = bar / 2 + (under_lines * UNDER_PX + 12) / row_px, bar / 2 + NAME_PX / row_px + 0.05
-        axes["yaxis" if i == 0 else "yaxis2"] = dict(domain=domain, range=[n - 1 + below, -above], visible=False,
-                                                     fixedrange=True)
-        notes.append(dict(text="<br>".join(wrapped(panel.title, width, PANEL_TITLE)), x=0, y=domain[1],
-                          xref="paper", yref="paper", xanchor="left", yanchor="bottom", align="left", showarrow=False,
+        axes["xaxis" if i == 0 else "xaxis2"] = dict(type="log", range=[panel.lo, panel.hi], domain=[0, 1],
+                                                     anchor=yref, exponentformat="SI",
+                                                     title=dict(text="<br>".join(axis_title)))
+        axes["yaxis" if i == 0 else "yaxis2"] = dict(domain=domain, range=[height, 0], visible=False, fixedrange=True)
+        notes.append(dict(text="<br>".join(heading_lines), x=0, y=domain[1], xref="paper", yref="paper",
+                          xanchor="left", yanchor="bottom", align="left", showarrow=False,
                           font=dict(size=PANEL_TITLE), yshift=4))
-    layout = dict(template="kv_atlas", title=title_at_top(title, height, TEMPLATE.layout.title.font.size),
+        at -= height + gap
+    # over the plot: the title and subtitle (the screen pass adds the lines it breaks them into), the
+    # legend, the storage panel's heading
+    legend_lines = legend_rows([t(f"role.{role}", lang) for role in ("main_kv", "index_key")], width, 12 * scale)
+    heading = len(layout_panels[0][5]) * LINE * title_size + 8
+    legend = legend_lines * LINE * 12 * scale + 8 * scale
+    size = TEMPLATE.layout.title.font.size * scale
+    top = title_top(size) + (LINE + SUP_FOOT) * size + 12 + legend + heading
+    height = top + total + bottom
+    layout = dict(template="kv_atlas", title=title_at_top(title, height, size),
                   annotations=notes, barmode="overlay", height=height,
-                  margin=dict(NARROW_MARGIN, t=TOP_PX, b=AXIS_PX), hovermode="closest",
-                  legend=dict(orientation="h", x=0, xanchor="left", y=1 + LEGEND_UP / inner, yanchor="bottom",
+                  margin=dict(NARROW_MARGIN, t=top, b=bottom), hovermode="closest",
+                  legend=dict(orientation="h", x=0, xanchor="left", y=1 + heading / total, yanchor="bottom",
                               font=dict(size=12)),
                   **axes)
     return go.Figure(data=traces, layout=layout)

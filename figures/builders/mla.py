@@ -12,6 +12,7 @@ from core import ARTICLE_CONTEXT, get
 from core.mechanisms.mla import MLADims, content_score_orders, output_orders, run_mla
 from i18n import t
 
+from ..canvas import NATIVE, Canvas
 from ..matrix import Box, Diagram, Op
 from ..style import heading
 
@@ -138,8 +139,9 @@ def build_a6(*, seed: int = 0, tokens: int = 6, kv_lora_rank: int = 8, qk_nope_h
         lang=lang, subtitle=t("a6.sub", lang, h=head, seed=seed))
 
 
-def build_mla_cost(*, lang: str = "ko", max_tokens: int = 1 << 20):
-    """Multiply-adds of one head's content score: expand vs absorb, decode vs prefill, over T."""
+def build_mla_cost(*, lang: str = "ko", max_tokens: int = 1 << 20, canvas: Canvas = NATIVE):
+    """Multiply-adds of one head's content score: expand vs absorb, decode vs prefill, over T; on a
+    phone's column (for its text) the legend under the plot, not over its lines."""
     import numpy as np
     import plotly.graph_objects as go
 
@@ -167,4 +169,7 @@ def build_mla_cost(*, lang: str = "ko", max_tokens: int = 1 << 20):
         yaxis=dict(type="log", title=dict(text=t("cost.y", lang)), exponentformat="SI"),
         height=440, margin=dict(l=10, r=20, t=80, b=10),
         legend=dict(x=0.01, y=0.99, bgcolor="rgba(255,255,255,0.8)"))
+    if canvas.narrow:  # the screen pass places it under the axis
+        layout.update(legend=dict(orientation="h", x=0, y=-0.2, yanchor="top"), height=400,
+                      margin=dict(l=10, r=10, t=80, b=10))
     return go.Figure(data=traces, layout=layout)

@@ -20,7 +20,7 @@ from i18n import model_name, t
 from ..canvas import LINE, NATIVE, Canvas, title_at_top
 from ..made import Chart
 from ..style import MUTED, ROLE_COLOURS, TEMPLATE, heading
-from ..text import SUP, wrapped
+from ..text import SUP, text_px, wrapped, wrapped_parts
 
 NOTE_WIDTH = 640  # px a subtitle note is broken to for the builder's own layout (an export's 700 px, less margins)
 TITLE_PX = TEMPLATE.layout.title.font.size  # plotly spaces a title's lines, a subtitle's too, by this size
@@ -32,6 +32,9 @@ RECORD_KEYS = ("model", "context", "gpu", "parallel", "tp", "pp", "dp", "engine"
                "weights_per_gpu_bytes", "kv_budget_per_gpu_bytes", "per_request_bytes", "per_request_per_gpu_bytes",
                "max_requests")
 DASHES = ("solid", "dash", "dot", "dashdot", "longdash", "longdashdot")
+# a phone's column (figures.canvas.narrow), px at the reader's text size 1: a row's name and count, the lines
+# under its bar; the bar's thickness (not text: it keeps its size), the space after a row
+PHONE_TEXT, PHONE_UNDER, PHONE_BAR, PHONE_GAP = 13, 12, 18, 12
 
 
 def gpu_of(gpu: str, memory_gb: float, bandwidth_tb: float) -> G.GPU:
@@ -69,26 +72,67 @@ def build_capacity(*, models: Sequence[str] = PLANNER_MODELS, context: int = 131
         lines = [_count(p, lang, units), *_why(p, every, lang)]
         rows.append((_name(m, lang), p.max_requests, "<br>".join(lines), _hover(p, lang, units), p))
     names, counts, labels, hovers, plans = zip(*rows)
-    room, row_px = 1.8, 52
-    size = TEMPLATE.layout.font.size
-    if canvas.narrow:  # a phone's column: more room right of the bars, their labels broken to it
-        room = 2.6
-        width = (canvas.screen_width - 150) * (1 - 1 / room)
-        labels = ["<br>".join(wrapped(label, width, size)) for label in labels]
-    row_px = max(52 if not canvas.narrow else 78, max(label.count("<br>") + 1 for label in labels) * LINE * size + 16)
+    title = t("cap.title", lang, tp=tp, g=g.name, n=fmt_tokens(context))
+    sub = t("cap.sub", lang, b=bytes_per_parameter, r=f"{reserved:.0%}", blk=block)
+    assumed = _mode_note(Parallel.mode(parallel, tp), parallel, engine, lang, canvas)
+    records = tuple(_record(m, p, engine) for m, p in zip(models, plans))
+    if canvas.narrow:
+        return Chart(_capacity_stacked(names, counts, labels, hovers, heading(title, "<br>".join((sub, *assumed))),
+                                       t("cap.x", lang), canvas), records)
+    room = 1.8
+    size = TEMPLATE.layout.font.size * canvas.text
+    if canvas.screen_width:  # a page column: the labels right of the bars broken to the room there
+        names_px = max(text_px(name, size) for name in names) + 20
+        labels = ["<br>".join(wrapped(label, (canvas.screen_width - names_px - 70) * (1 - 1 / room), size))
+                  for label in labels]
+    row_px = max(52 * canvas.text, max(label.count("<br>") + 1 for label in labels) * LINE * size + 16)
     # constraintext: plotly would shrink a label of several lines to its bar's thickness; its row holds it
     bars = go.Bar(y=list(names), x=list(counts), orientation="h", text=list(labels), textposition="outside",
                   constraintext="none", cliponaxis=False, marker_color=ROLE_COLOURS["main_kv"], customdata=list(hovers),
                   hovertemplate="%{customdata}<extra></extra>")
-    title = t("cap.title", lang, tp=tp, g=g.name, n=fmt_tokens(context))
-    sub = t("cap.sub", lang, b=bytes_per_parameter, r=f"{reserved:.0%}", blk=block)
-    assumed = _mode_note(Parallel.mode(parallel, tp), parallel, engine, lang, canvas)
     height = 140 + row_px * len(rows) + len(assumed) * LINE * TITLE_PX
     return Chart(go.Figure(bars, layout=dict(
         template="kv_atlas", title=title_at_top(heading(title, "<br>".join((sub, *assumed))), height, TITLE_PX),
         height=height, margin=dict(l=10, r=40, t=90 + len(assumed) * LINE * TITLE_PX, b=10), showlegend=False,
         xaxis=dict(title=dict(text=t("cap.x", lang)), range=[0, max(max(counts), 1) * room], rangemode="tozero"),
-        yaxis=dict(autorange="reversed"))), tuple(_record(m, p, engine) for m, p in zip(models, plans)))
+        yaxis=dict(autorange="reversed"))), records)
+
+
+def _capacity_stacked(names, counts, labels, hovers, title: dict, axis_title: str, canvas: Canvas) -> go.Figure:
+    """A phone's column (for its text): each bar as wide as the column allows, under a line with its
+    model's name and count, what the count rests on in lines under it, all broken to the column. A y
+    axis in px places each bar under its own lines."""
+    scale, width = canvas.text, canvas.screen_width - 20
+    name_size, under_size = PHONE_TEXT * scale, PHONE_UNDER * scale
+    top_px = max(counts) or 1
+    tiny = top_px * 1e-3  # a hair inside the axis: plotly drops a text point on the range's edge
+    y, bars, heads, unders = 0.0, [], [], []
+    for name, label in zip(names, labels):
+        first, *rest = label.split("<br>")
+        head = wrapped_parts([f"<b>{name}</b>", first], width, name_size)
+        y += len(head) * LINE * name_size + 6
+        bars.append(y + PHONE_BAR / 2)
+        heads.append((y, "<br>".join(head)))
+        y += PHONE_BAR
+        if rest:
+            under = wrapped("<br>".join(rest), width, under_size)
+            unders.append((y, "<br>".join(under)))
+            y += len(under) * LINE * under_size + 8
+        y += PHONE_GAP * scale
+    text = [go.Scatter(x=[tiny] * len(points), y=[at for at, _ in points], text=[s for _, s in points],
+                       mode="markers+text", textposition=where, marker=dict(size=10, opacity=0), cliponaxis=False,
+                       textfont=dict(size=size, color=colour), hoverinfo="skip", showlegend=False)
+            for points, where, size, colour in ((heads, "top right", PHONE_TEXT, None),
+                                                (unders, "bottom right", PHONE_UNDER, MUTED)) if points]
+    bars_trace = go.Bar(y=bars, x=list(counts), orientation="h", width=PHONE_BAR, marker_color=ROLE_COLOURS["main_kv"],
+                        customdata=list(hovers), hovertemplate="%{customdata}<extra></extra>")
+    top = 120  # the screen pass sets the title's room
+    bottom = 20  # and the axis's
+    return go.Figure([bars_trace, *text], layout=dict(
+        template="kv_atlas", title=title_at_top(title, top + y + bottom, TITLE_PX), height=top + y + bottom,
+        margin=dict(l=10, r=10, t=top, b=bottom), showlegend=False,
+        xaxis=dict(title=dict(text=axis_title), range=[0, top_px * 1.05], rangemode="tozero"),
+        yaxis=dict(range=[y, 0], visible=False, fixedrange=True)))
 
 
 def _plan(model: str, context: int, precision: Precision, g: G.GPU, bytes_per_parameter: float, reserved: float,
@@ -187,9 +231,13 @@ def build_read_floor(*, models: Sequence[str] = PLANNER_MODELS, precision: Preci
     # screen pass breaks it to the width, which a note beside the y axis's labels cannot know)
     notes = [] if canvas.narrow else [dict(text=bound, x=1, y=0, xref="paper", yref="paper", xanchor="right",
                                            yanchor="bottom", showarrow=False, font=dict(size=11, color=MUTED))]
+    # on a phone's column (for its text) the legend under the plot, not over its lines (the screen pass
+    # places it under the axis)
+    legend = dict(orientation="h", x=0, y=-0.2, yanchor="top") if canvas.narrow else \
+        dict(x=0.01, y=0.99, bgcolor="rgba(255,255,255,0.8)")
     return go.Figure(data=traces, layout=dict(
-        template="kv_atlas", title=heading(title, f"{sub}<br>{bound}" if canvas.narrow else sub), height=480,
-        margin=dict(l=10, r=20, t=90, b=10),
+        template="kv_atlas", title=heading(title, f"{sub}<br>{bound}" if canvas.narrow else sub),
+        height=440 if canvas.narrow else 480, margin=dict(l=10, r=20, t=90, b=10),
         xaxis=dict(type="log", title=dict(text=t("x.axis.x", lang)), exponentformat="SI"),
         yaxis=dict(type="log", title=dict(text=t("floor.y", lang)), exponentformat="SI"),
-        legend=dict(x=0.01, y=0.99, bgcolor="rgba(255,255,255,0.8)"), annotations=notes))
+        legend=legend, annotations=notes))

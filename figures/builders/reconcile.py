@@ -13,7 +13,7 @@ from core.units import fmt_bytes, fmt_exact, fmt_ratio, fmt_tokens
 from core.variants import V4_PAGE_ALIGN, VARIANTS, Varied
 from i18n import model_name, t
 
-from ..canvas import LINE, NATIVE, Canvas, title_at_top
+from ..canvas import LINE, NATIVE, SUP_FOOT, Canvas, legend_rows, title_at_top, title_top
 from ..contrast import INK
 from ..made import Chart
 from ..style import MUTED, ROLE_COLOURS, TEMPLATE, heading
@@ -56,7 +56,7 @@ def build_reconciliation(*, variants: Sequence[str] = tuple(VARIANTS), context: 
         tight[xref] = [math.log10(low) - 0.3, math.log10(high) + 0.3]  # a phone's: the labels are over the bars
     titles = (t("a1.storage", lang), t("a1.read", lang, n=fmt_tokens(context)))
     if canvas.narrow:
-        return Chart(_stacked(traces, tight, titles, lang, canvas.screen_width), _numbers(rows, context))
+        return Chart(_stacked(traces, tight, titles, lang, canvas.screen_width, canvas.text), _numbers(rows, context))
     notes = [dict(text=text, x=x, y=1.0, xref="paper", yref="paper", xanchor="center", yanchor="bottom",
                   showarrow=False, font=dict(size=14)) for text, x in zip(titles, (0.24, 0.76))]
     return Chart(go.Figure(data=traces, layout=dict(
@@ -75,34 +75,36 @@ def _numbers(rows, context: int) -> tuple[dict, ...]:
                   "variant_read": v.reads(context).total} for n, a, _, v, _ in rows)
 
 
-def _stacked(traces: list[dict], ranges: dict, titles: tuple[str, str], lang: str, column: int) -> go.Figure:
-    """The chart for a phone's column `column` px wide: the storage panel over the read panel, each as wide as the
-    column, every bar under its row's name and numbers (broken to the column). A y axis in px places
-    each bar under its own lines."""
+def _stacked(traces: list[dict], ranges: dict, titles: tuple[str, str], lang: str, column: int,
+             scale: float = 1.0) -> go.Figure:
+    """The chart for a phone's column `column` px wide, its text `scale` times its sizes (the reader's
+    text size): the storage panel over the read panel, each as wide as the column, every bar under its
+    row's name and numbers (broken to the column). A y axis in px places each bar under its own lines."""
     room = column - 20  # the margins' 10 px a side
+    text, panel_text = PHONE_TEXT * scale, PANEL_TEXT * scale
     panels, notes, layout = [], [], {}
     for k, (xref, title) in enumerate(zip(PANELS, titles)):
         bars, ticks = traces[2 * k], traces[2 * k + 1]
         yref, y, ys = f"y{k + 1 if k else ''}", 0.0, []
-        for name, text in zip(bars["y"], bars["text"]):
-            lines = [f"<b>{line}</b>" for line in wrapped(name, room, PHONE_TEXT)] + wrapped(text, room, PHONE_TEXT)
+        for name, row_text in zip(bars["y"], bars["text"]):
+            lines = [f"<b>{line}</b>" for line in wrapped(name, room, text)] + wrapped(row_text, room, text)
             notes.append(dict(text="<br>".join(lines), x=0, y=y, xref=f"{xref} domain", yref=yref, xanchor="left",
                               yanchor="top", align="left", showarrow=False, font=dict(size=PHONE_TEXT)))
-            y += len(lines) * LINE * PHONE_TEXT + BAR_PX / 2 + 6
+            y += len(lines) * LINE * text + BAR_PX / 2 + 6
             ys.append(y)
-            y += BAR_PX / 2 + ROW_GAP
-        heading_lines = wrapped(title, room, PANEL_TEXT)
+            y += BAR_PX / 2 + ROW_GAP * scale
+        heading_lines = wrapped(title, room, panel_text)
         panels.append((xref, yref, heading_lines, y))
         for trace in (bars, ticks):
             trace.update(y=ys, yaxis=yref)
         bars.update(text=None, width=BAR_PX)
         ticks["marker"]["size"] = BAR_PX + 2
     # between the panels: the upper one's axis labels, then the lower one's heading
-    gap = TICKS_PX + len(panels[1][2]) * LINE * PANEL_TEXT + 8
+    gap = TICKS_PX * scale + len(panels[1][2]) * LINE * panel_text + 8
     total = sum(p[3] for p in panels) + gap
     at = total
     for k, (xref, yref, heading_lines, height) in enumerate(panels):
-        domain = [(at - height) / total, at / total]
+        domain = [max((at - height) / total, 0.0), min(at / total, 1.0)]
         layout[f"xaxis{k + 1 if k else ''}"] = dict(type="log", domain=[0, 1], range=ranges[xref], exponentformat="SI",
                                                     anchor=yref)
         layout[f"yaxis{k + 1 if k else ''}"] = dict(domain=domain, range=[height, 0], visible=False, anchor=xref)
@@ -110,12 +112,15 @@ def _stacked(traces: list[dict], ranges: dict, titles: tuple[str, str], lang: st
                           xref="paper", yref="paper", xanchor="left", yanchor="bottom", yshift=4, align="left",
                           showarrow=False, font=dict(size=PANEL_TEXT)))
         at -= height + gap
-    top = TITLE_ROOM + len(panels[0][2]) * LINE * PANEL_TEXT + 4  # the title, then the upper panel's heading
-    height = top + total + 70
+    size = TEMPLATE.layout.title.font.size * scale  # the title and subtitle, then the upper panel's heading
+    top = title_top(size) + (LINE + SUP_FOOT) * size + 12 + len(panels[0][2]) * LINE * panel_text + 4
+    legend = legend_rows([t("rec.article", lang)], room, TEMPLATE.layout.font.size * scale)
+    bottom = TICKS_PX * scale + legend * LINE * TEMPLATE.layout.font.size * scale + 20
+    height = top + total + bottom
     # at the top edge, not plotly's middle of the margin, which the panel's heading shares
-    title = title_at_top(heading(t("rec.title", lang), t("rec.sub", lang)), height, TEMPLATE.layout.title.font.size)
+    title = title_at_top(heading(t("rec.title", lang), t("rec.sub", lang)), height, size)
     return go.Figure(data=traces, layout=dict(
-        template="kv_atlas", title=title, annotations=notes, height=height, margin=dict(l=10, r=10, t=top, b=70),
+        template="kv_atlas", title=title, annotations=notes, height=height, margin=dict(l=10, r=10, t=top, b=bottom),
         legend=dict(orientation="h", x=0, yref="container", y=0, yanchor="bottom", font=dict(color=MUTED)),
         **layout))
 

@@ -18,10 +18,11 @@ from core.mechanisms.hierarchical import hierarchical_indexer, pool_positions_ma
 from core.mechanisms.sharing import kv_groups, layer_roles, selection_groups
 from i18n import t
 
-from ..canvas import NATIVE, Canvas
+from ..canvas import LINE, NATIVE, SCREEN_TEXT, SUP_FOOT, Canvas, legend_rows, title_top
 from ..contrast import ink_on
 from ..matrix import Box, Diagram, Op
-from ..style import MUTED, ON_FILL, ROLE_COLOURS, heading
+from ..style import MUTED, ON_FILL, ROLE_COLOURS, TEMPLATE, heading
+from ..text import text_px
 from .mla import sym
 
 MODE_COLOURS = {"SWA": "#d1d5db", "Full": ROLE_COLOURS["main_kv"], "Reindex": ROLE_COLOURS["index_key"],
@@ -29,16 +30,19 @@ MODE_COLOURS = {"SWA": "#d1d5db", "Full": ROLE_COLOURS["main_kv"], "Reindex": RO
 PHONE_LAYERS = 10  # A24's layers to a row on a phone's column
 A24_BLOCK = 4.8  # y units a row of layers takes, with its brackets
 A24_ROW_PX = 210  # px a further row of layers adds
+A24_UNIT_PX = 48  # px a y unit takes on a phone's column, at the reader's text size 1
 
 
 def build_a24(*, model: str = "v4.1-flash", lang: str = "ko", canvas: Canvas = NATIVE) -> go.Figure:
     """Every layer in order, coloured by mode; KV groups and selection groups as brackets. On a
-    phone's column the layers wrap into rows, their brackets broken with them."""
+    phone's column the layers wrap into rows (fewer to a row where larger text needs wider cells),
+    their brackets broken with them."""
     roles = layer_roles(model)
     spec = get(model)
     n = len(roles)
-    wide = not canvas.narrow  # one row of every layer; on a phone, rows of PHONE_LAYERS
-    per = n if wide else PHONE_LAYERS
+    scale = canvas.text
+    wide = not canvas.narrow  # one row of every layer; on a phone, rows of a few
+    per = n if wide else _phone_layers(n, lang, canvas)
     rows = -(-n // per)
 
     def at(i: int) -> tuple[float, float]:  # layer i's left edge and its row's offset
@@ -62,8 +66,10 @@ def build_a24(*, model: str = "v4.1-flash", lang: str = "ko", canvas: Canvas = N
         hover_x.append(x + 0.5)
         hover_y.append(dy + 0.5)
         hover_text.append(_layer_hover(r, spec, lang))
+    unit = _a24_unit(per, canvas)  # px a layer's slot is wide, where the canvas says (None natively)
     for y, groups, key in ((-0.75, kv_groups(model), "a24.kv"), (-1.45, selection_groups(model), "a24.sel")):
         colour = ROLE_COLOURS["main_kv"] if key == "a24.kv" else ROLE_COLOURS["index_key"]
+        labels = []
         for g in groups:
             parts = [(max(g.first, row * per), min(g.last, row * per + per - 1))
                      for row in range(g.first // per, g.last // per + 1)]
@@ -75,14 +81,26 @@ def build_a24(*, model: str = "v4.1-flash", lang: str = "ko", canvas: Canvas = N
             if g.size > 1:  # labelled on its longest part
                 first, last = max(parts, key=lambda fl: fl[1] - fl[0])
                 (x0, dy), (x1, _) = at(first), at(last)
-                notes.append(dict(x=(x0 + x1 + 1) / 2, y=dy + y - 0.08, yanchor="top", showarrow=False,
-                                  text=t("a24.from", lang, n=g.owner + 1), font=dict(size=9, color=colour)))
+                labels.append(((x0 + x1 + 1) / 2, dy + y - 0.08, g.owner + 1))
+        # where larger text would run the labels of a row into one another, they name the layer alone
+        long = unit is None or _labels_fit([(x, row, t("a24.from", lang, n=k)) for x, row, k in labels], unit,
+                                           SCREEN_TEXT * scale, per)
+        for x, row, k in labels:
+            notes.append(dict(x=x, y=row, yanchor="top", showarrow=False, font=dict(size=9, color=colour),
+                              text=t("a24.from", lang, n=k) if long else f"← {k}"))
         if wide:  # the brackets' names left of them
             notes.append(dict(x=0, xref="paper", y=y, xanchor="right", xshift=-6, showarrow=False, text=t(key, lang),
                               font=dict(size=11, color=colour)))
-        else:  # side by side under the last row
-            notes.append(dict(x=0 if key == "a24.kv" else per / 2, y=-(rows - 1) * A24_BLOCK - 2.3, xanchor="left",
-                              showarrow=False, text=f"⌐ {t(key, lang)}", font=dict(size=11, color=colour)))
+    if not wide:  # under the last row: side by side where they fit, else one under the other
+        names = [f"⌐ {t(key, lang)}" for key in ("a24.kv", "a24.sel")]
+        apart = unit is None or (text_px(names[0], 11 * scale) + 12 < unit * per / 2 and
+                                 text_px(names[1], 11 * scale) < unit * (per / 2 + 0.2))
+        for i, (name, key) in enumerate(zip(names, ("a24.kv", "a24.sel"))):
+            notes.append(dict(x=i * per / 2 if apart else 0, y=-(rows - 1) * A24_BLOCK - 2.3 - (0 if apart else 0.4 * i),
+                              xanchor="left", showarrow=False, text=name,
+                              font=dict(size=11, color=ROLE_COLOURS["main_kv" if key == "a24.kv" else "index_key"])))
+    else:
+        apart = True
     if any(r.stack for r in roles):  # a causal encoder–decoder: mark the split
         enc, dec, _ = v41_layer_split(spec)
         x, dy = at(enc) if enc < n else (per, -(rows - 1) * A24_BLOCK)
@@ -90,8 +108,11 @@ def build_a24(*, model: str = "v4.1-flash", lang: str = "ko", canvas: Canvas = N
                            line=dict(color=MUTED, dash="dot", width=2)))
         for first, key, count in ((0, "a24.encoder", enc), (enc, "a24.decoder", dec)):
             (x0, dy), (x1, _) = at(first), at(min(first + count, (first // per + 1) * per) - 1)
-            notes.append(dict(x=(x0 + x1 + 1) / 2, y=dy + 2.25, text=t(key, lang, n=count), showarrow=False,
-                              font=dict(size=13)))
+            text, centre = t(key, lang, n=count), (x0 + x1 + 1) / 2
+            if unit is not None:  # over its layers, as far in as keeps it on the plot
+                half = text_px(text, 13 * scale) / 2 / unit
+                centre = min(max(centre, half - 0.2), per + 0.2 - half)
+            notes.append(dict(x=centre, y=dy + 2.25, text=text, showarrow=False, font=dict(size=13)))
     stores = [r.index + 1 for r in roles if r.stores_global]
     facts = t("a24.facts", lang, n=len(stores), layers=", ".join(map(str, stores)),
               csa2=sum(r.kind == "CSA2" for r in roles), k=spec.index_topk,
@@ -102,15 +123,58 @@ def build_a24(*, model: str = "v4.1-flash", lang: str = "ko", canvas: Canvas = N
     hover = go.Scatter(x=hover_x, y=hover_y, mode="markers", marker=dict(size=18, opacity=0),
                        hovertext=hover_text, hoverinfo="text", showlegend=False)
     fig = go.Figure(data=[*legend, hover])
-    bottom = -1.95 - (rows - 1) * A24_BLOCK - (0 if wide else 0.7)
+    bottom = -1.95 - (rows - 1) * A24_BLOCK - (0 if wide else 0.7 if apart else 1.1)
+    title = heading(t("a24.title", lang, m=spec.name, n=n), facts)
+    if canvas.screen_width:  # a page column: room over the plot for the title and the legend at its text size
+        size = TEMPLATE.layout.title.font.size * scale
+        lines = title["text"].count("<br>")
+        room = canvas.screen_width - (130 if wide else 20)
+        top = title_top(size) + LINE * size * lines + SUP_FOOT * size + 12 + \
+            legend_rows([tr.name for tr in legend], room, TEMPLATE.layout.font.size * scale) * \
+            LINE * TEMPLATE.layout.font.size * scale + 10
+        height = top + (2.45 - bottom) * (A24_UNIT_PX if not wide else 64) * scale + 10
+    else:
+        top, height = 110, 400 + (rows - 1) * A24_ROW_PX + (0 if wide else 30)
     fig.update_layout(
-        template="kv_atlas", title=heading(t("a24.title", lang, m=spec.name, n=n), facts),
-        shapes=shapes, annotations=notes, height=400 + (rows - 1) * A24_ROW_PX + (0 if wide else 30),
-        margin=dict(l=110 if wide else 10, r=20 if wide else 10, t=110, b=10),
+        template="kv_atlas", title=title,
+        shapes=shapes, annotations=notes, height=height,
+        margin=dict(l=110 * scale if wide else 10, r=20 if wide else 10, t=top, b=10),
         xaxis=dict(visible=False, range=[-0.2, per + 0.2]), yaxis=dict(visible=False, range=[bottom, 2.45]),
         legend=dict(orientation="h", x=1, xanchor="right", y=1.02, yanchor="bottom") if wide else
         dict(orientation="h", x=0, y=1, yanchor="bottom"), hovermode="closest")
     return fig
+
+
+def _phone_layers(n: int, lang: str, canvas: Canvas) -> int:
+    """How many of A24's layers a row holds on a phone's column: PHONE_LAYERS, or fewer where a cell
+    would be narrower than its names and numbers at the reader's text size."""
+    size = SCREEN_TEXT * canvas.text  # the cells' texts (9 and 11 px) at the screen's floor, scaled
+    inside = max(text_px(t(f"a24.short.{m}", lang), size) for m in MODE_COLOURS)  # on the cell
+    over = max(text_px(x, size) for x in ("m8", str(n)))  # over and under it, a slot's width apart
+    for per in (PHONE_LAYERS, 8, 6, 5, 4):
+        slot = (canvas.screen_width - 20) / (per + 0.4)
+        if 0.88 * slot >= inside + 4 and slot >= over + 3:
+            return per
+    return 4
+
+
+def _a24_unit(per: int, canvas: Canvas) -> float | None:
+    """px a layer's slot takes across a page column (the plot's width over the layers a row holds)."""
+    if not canvas.screen_width:
+        return None
+    margin = 130 * canvas.text if not canvas.narrow else 20
+    return (canvas.screen_width - margin) / (per + 0.4)
+
+
+def _labels_fit(labels: list[tuple[float, float, str]], unit: float, size: float, per: int) -> bool:
+    """Whether bracket labels (x centre in layer slots, row, text) clear one another and the plot's edges
+    at `size` px, `unit` px to a slot."""
+    boxes = sorted(((row, x * unit - w / 2, x * unit + w / 2) for x, row, text in labels
+                    for w in [text_px(text, size) + 0.3 * size]))
+    for (row, x0, x1), (other, y0, _) in zip(boxes, boxes[1:]):
+        if row == other and y0 < x1:
+            return False
+    return all(x0 >= -0.2 * unit and x1 <= (per + 0.2) * unit for _, x0, x1 in boxes)
 
 
 def _layer_hover(r, spec, lang: str) -> str:

@@ -4,7 +4,9 @@ without; the few that lay themselves out for a phone take the canvas as an argum
 (figures.matrix.Diagram: data, drawn here). Drawing renders a diagram for the canvas — several
 alike, as an animation's steps on one canvas —; fitting lays the drawn figure out for a page
 column (figures/layout/screen.py) or a slide (figures/layout/slide.py). Natively (an export of
-the screen figure) neither changes anything. `built` returns the result typed (figures.made.Built).
+the screen figure) neither changes anything. A canvas's font scale (a slide's, or the reader's
+text size on a page column) is laid out here, never multiplied in after: the look only colours a
+figure built for it. `built` returns the result typed (figures.made.Built).
 """
 
 from __future__ import annotations
@@ -38,7 +40,7 @@ def fit(fig: go.Figure, canvas: Canvas, diagram: bool) -> go.Figure:
     if canvas.slide:
         return slide_layout(fig, *canvas.slide, canvas.font_scale, diagram=diagram)
     if canvas.column:
-        return screen_layout(fig, canvas.column, diagram=diagram)
+        return screen_layout(fig, canvas.column, diagram=diagram, scale=canvas.font_scale)
     return fig
 
 
@@ -48,4 +50,5 @@ def built(made: Made, canvas: Canvas) -> Built:
     title, subtitle = (" ".join(plain(part).split()) for part in heading_parts(fig.layout.title.text))
     return Built(fit(fig, canvas, diagram), diagram, title, subtitle,  # the title as drawn before fitting
                  captions=tuple(made.captions) if diagram else (),
-                 numbers=tuple(made.numbers) if isinstance(made, Chart) else ())
+                 numbers=tuple(made.numbers) if isinstance(made, Chart) else (),
+                 font_scale=canvas.font_scale if canvas.slide or canvas.column else None)

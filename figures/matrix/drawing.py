@@ -31,12 +31,15 @@ from .geometry import (
     folded,
     format_cell,
     glyph_size,
+    label_centre,
     label_lines,
     lane_groups,
     lane_lines,
     line_height,
+    name_lines,
     note_lines,
     op_reach,
+    over_lines,
     reach_over,
     reach_under,
     row_label_width,
@@ -195,11 +198,13 @@ def _draw_box(b: Box, x, y, w, h, cached_label, m: TextSizes, out: Drawing):
                            fillcolor=fill if b.values is None else "rgba(0,0,0,0)",
                            line=dict(color=line, width=3 if b.cached else 1.4, dash="solid")))
     if b.values is None:  # dark ink on the box's light fill, in every look
-        out.notes.append(_text(x + w / 2, y + h / 2, f"<b>{b.label}</b><br>{shape_label(b.shape)}",
+        names = "<br>".join(f"<b>{line}</b>" for line in name_lines(b, m))
+        out.notes.append(_text(x + w / 2, y + h / 2, f"{names}<br>{shape_label(b.shape)}",
                                m.font(12),
                                colour=ink_on(fill), on_fill=True))
     else:
-        out.notes.append(_text(x + w / 2, y - 0.05, "<br>".join(value_label(b, m)), m.font(12), yanchor="bottom"))
+        out.notes.append(_text(x - lw + label_centre(b, m), y - 0.05, "<br>".join(value_label(b, m)), m.font(12),
+                               yanchor="bottom"))
         out.traces += [] if out.measured else _heatmap(b, x, y, cw, ch, m)
     if b.cached:  # a badge on the top-right corner, outside the box (above a value box's label)
         out.notes.append(dict(x=x + w, y=y, text=f" {cached_label} ", xref="x", yref="y", xanchor="right",
@@ -207,7 +212,8 @@ def _draw_box(b: Box, x, y, w, h, cached_label, m: TextSizes, out: Drawing):
                               bgcolor=line, name=ON_FILL, yshift=badge_shift(b, m)))
     if b.note:
         below = (0.3 if drawn_col_labels(b, m) else 0.05) * m.grow
-        out.notes.append(_text(x + w / 2, y + h + below, "<br>".join(note_lines(b, m)), m.font(10), yanchor="top",
+        centre = x + w / 2 if b.values is None else x - lw + label_centre(b, m)
+        out.notes.append(_text(centre, y + h + below, "<br>".join(note_lines(b, m)), m.font(10), yanchor="top",
                                colour=MUTED))
 
 
@@ -263,7 +269,8 @@ def _draw_op(op: Op, x, y, m: TextSizes, out: Drawing):
     out.notes.append(_text(x, y, op.glyph, m.font(glyph_size(op)), colour=INK))
     if op.over:
         above = 0.22 * m.grow if not m.slide else 0.6 * m.font(20) / PX  # clear of the glyph's line
-        out.notes.append(_text(x, y - above, op.over, m.font(10), yanchor="bottom", colour=MUTED))
+        out.notes.append(_text(x, y - above, "<br>".join(over_lines(op, m)), m.font(10), yanchor="bottom",
+                               colour=MUTED))
 
 
 def _text(x, y, text, size, *, yanchor="middle", colour=None, on_fill=False) -> dict:

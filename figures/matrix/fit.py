@@ -40,7 +40,9 @@ def render_alike(ds: Sequence[Diagram], canvas: Canvas = NATIVE) -> list[go.Figu
 
 
 def _canvas_layout(ds: Sequence[Diagram], canvas: Canvas) -> SlideLayout:
-    return _choose(ds, canvas.slide, canvas.font_scale) if canvas.slide else _choose_column(ds, canvas.column)
+    if canvas.slide:
+        return _choose(ds, canvas.slide, canvas.font_scale)
+    return _choose_column(ds, canvas.column, canvas.font_scale)
 
 
 def _choose(ds: Sequence[Diagram], slide: tuple[int, int], scale: float) -> SlideLayout:
@@ -73,11 +75,14 @@ def _choose(ds: Sequence[Diagram], slide: tuple[int, int], scale: float) -> Slid
     return best[1]
 
 
-def _choose_column(ds: Sequence[Diagram], width: int) -> SlideLayout:
+def _choose_column(ds: Sequence[Diagram], width: int, scale: float = 1.0) -> SlideLayout:
     """The layout of the diagrams `ds` (one, or an animation's steps) for a page column `width` px
-    wide, drawn at the renderer's own scale (PX px a unit): every text at least SCREEN_TEXT px,
-    lane groups packed into as few rows as fit the width, a lane too wide for it broken into lines."""
-    text = next(x for x in TEXT_STEPS if TextSizes(x, slide=True).font(9) >= SCREEN_TEXT)
+    wide whose text is `scale` times the screen's (the reader's text size), drawn at the renderer's
+    own scale (PX px a unit): every text at least `scale` × SCREEN_TEXT px, lane groups packed into
+    as few rows as fit the width, a lane too wide for it broken into lines, a value box whose
+    numbers do not fit at that size folded into colours (figures.matrix.geometry.folded)."""
+    floor = SCREEN_TEXT * scale
+    text = next((x for x in TEXT_STEPS if TextSizes(x, slide=True).font(9) >= floor - 1e-9), TEXT_STEPS[-1])
     room = column_room(width)
     m = TextSizes(text, slide=True, wrap=room - ITEM_GAP)  # a lane's width counts a gap after its last item
     each = [[draw_block(d, b, 0, 0, diagram_ranks(d), m, Drawing(measured=True))[0] for b in lane_groups(d)]

@@ -105,8 +105,9 @@ def _size(box: Box, col_rank: dict, row_rank: dict, m: TextSizes) -> tuple[float
         left, right = value_extent(box, m)
         return right - left, box.values.shape[0] * cell_size(box, m)[1]
     # the rank sets the width; a long name or shape widens the box so its text stays inside
-    fit = max(m.width(f"<b>{box.label}</b>", 12), m.width(shape_label(box.shape), 12)) + 0.3
-    lines = 2 * 1.3 * m.font(12) / PX + 0.2  # the two lines inside: name over shape
+    names = name_lines(box, m)
+    fit = max([*(m.width(f"<b>{line}</b>", 12) for line in names), m.width(shape_label(box.shape), 12)]) + 0.3
+    lines = (len(names) + 1) * 1.3 * m.font(12) / PX + 0.2  # the lines inside: name (broken in a column) over shape
     if m.slide:  # a note under the box as wide as it
         fit = max([fit, *(m.width(line, 10) for line in note_lines(box, m))])
     ranked = 1.2 + 0.38 * col_rank[box.shape[1]]
@@ -115,15 +116,40 @@ def _size(box: Box, col_rank: dict, row_rank: dict, m: TextSizes) -> tuple[float
     return max(ranked, fit), max(1.0 + 0.3 * row_rank[box.shape[0]], lines)
 
 
+def name_lines(box: Box, m: TextSizes) -> list[str]:
+    """The name inside a box: one line, or in a column too narrow for it, broken at spaces."""
+    if m.wrap is None or m.width(f"<b>{box.label}</b>", 12) + 0.3 <= m.wrap:
+        return [box.label]
+    return wrap(box.label, m.wrap - 0.3, lambda s: m.width(f"<b>{s}</b>", 12))
+
+
 def value_extent(box: Box, m: TextSizes) -> tuple[float, float]:
     """How far a value box reaches left and right of its row labels' left edge, in layout units:
     its row labels and cells, and what is centred on the cells: the label over them (on a slide
     also the note under them), which may reach past either side."""
     lw = row_label_width(box, m)
     cells = box.values.shape[1] * cell_size(box, m)[0]
+    half = _half_label(box, m)
+    centre = label_centre(box, m)
+    return min(0.0, centre - half), max(lw + cells, centre + half)
+
+
+def _half_label(box: Box, m: TextSizes) -> float:
     notes = note_lines(box, m) if m.slide else []
-    half = max([_value_label_width(box, m), *(m.width(line, 10) for line in notes)]) / 2
-    return min(0.0, lw + cells / 2 - half), max(lw + cells, lw + cells / 2 + half)
+    return max([_value_label_width(box, m), *(m.width(line, 10) for line in notes)]) / 2
+
+
+def label_centre(box: Box, m: TextSizes) -> float:
+    """Where the label over a value box (and its note) is centred, right of its row labels' left edge:
+    over its cells; in a column, moved as little as keeps it within the column's width."""
+    lw = row_label_width(box, m)
+    cells = box.values.shape[1] * cell_size(box, m)[0]
+    centre = lw + cells / 2
+    if m.wrap is None:
+        return centre
+    half = _half_label(box, m)
+    right = max(lw + cells, m.wrap)
+    return min(max(centre, half), right - half) if 2 * half <= right else centre
 
 
 def value_label(b: Box, m: TextSizes) -> list[str]:
@@ -336,7 +362,14 @@ def _op_width(op: Op, m: TextSizes) -> float:
     if m.wrap is None:
         return max(OP_W * m.grow, m.width(op.over, 10) + 0.3)
     glyph = m.width(op.glyph, glyph_size(op))
-    return max(glyph + 0.35, m.width(op.over, 10) + 0.6)  # clear of the boxes' labels beside it
+    return max([glyph + 0.35, *(m.width(line, 10) + 0.6 for line in over_lines(op, m))])  # clear of the labels beside it
+
+
+def over_lines(op: Op, m: TextSizes) -> list[str]:
+    """The text over an operator's arrow: one line, or in a column too narrow for it, broken at spaces."""
+    if not op.over or m.wrap is None:
+        return [op.over] if op.over else []
+    return wrap(op.over, m.wrap - 0.6, lambda s: m.width(s, 10))
 
 
 def _op_height(op: Op, m: TextSizes) -> float:
@@ -348,7 +381,7 @@ def _op_height(op: Op, m: TextSizes) -> float:
 def op_reach(op: Op, m: TextSizes) -> float:
     """How far the text over an operator's arrow reaches above its centre (a broken lane's line may
     hold no box that tall)."""
-    return 0.6 * m.font(20) / PX + line_height(op.over, 10, m) if op.over else 0.0
+    return 0.6 * m.font(20) / PX + sum(line_height(line, 10, m) for line in over_lines(op, m)) if op.over else 0.0
 
 
 def glyph_size(op: Op) -> int:
