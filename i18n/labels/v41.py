@@ -74,6 +74,7 @@ TEXT: dict[str, dict[str, str]] = {
     "a21.sub": {"ko": "비교용 m = {m} · 항목 1을 만드는 토큰과 softmax 크기", "en": "compared at m = {m} · the tokens and the softmax size of entry 1"},
     "a21.csa": {"ko": "CSA: 항목 하나에 {n}토큰, 이웃 항목과 {s}토큰 공유, 편향 B", "en": "CSA: {n} tokens per entry, {s} shared with the neighbour, bias B"},
     "a21.csa2": {"ko": "CSA2: 자기 구간 {m}토큰만, 편향 없음", "en": "CSA2: its own segment's {m} tokens only, no bias"},
+    "a21.row": {"ko": "항목 {e}", "en": "entry {e}"},
     "a21.spans": {"ko": "항목별 원본 토큰", "en": "source tokens per entry"},
     "a21.w": {"ko": "항목 1의 softmax ({n}행)", "en": "entry 1's softmax ({n} rows)"},
     "a21.cap": {"ko": "실제 CSA2: {r} (m = 1이면 압축 단계가 토큰을 그대로 내보냅니다).", "en": "Real CSA2: {r} (with m = 1 the compression step passes the token through)."},
