@@ -36,7 +36,7 @@ def build_factors(*, lang: str = "ko", models=A1_MODELS, canvas: Canvas = NATIVE
     # the text is set at the template's size; on a page column the screen's layout draws it the
     # reader's text size times that (Canvas.text), so lines are broken and spaced for that size
     body = TEMPLATE.layout.font.size
-    size = body * (canvas.font_scale if canvas.screen_width else 1.0)
+    size = body * canvas.text
     room = (canvas.screen_width or WIDE) - 2 * SIDE
     line = LINE * size
     notes, ys, xs, hover, records = [], [], [], [], []
