@@ -36,6 +36,7 @@ TITLE_FOOT, SUP_FOOT = 1.1, 0.7  # a title line's foot under its top, in ems of 
 SCREEN_WIDTHS = (280, 320, 360, 700, 900, 1400)
 SCREEN_TEXT = 11  # px: the smallest text a figure draws on a screen
 NARROW = 480  # px: a column this narrow or narrower is a phone's (panels stack, labels move)
+WIDE = 700  # px: the narrowest column that takes the wide layouts at 1× text (a tablet's class)
 LEGEND_SYMBOL = 50  # px a horizontal legend's entry takes besides its name: its symbol and the gaps
 
 @dataclass(frozen=True)
@@ -63,11 +64,12 @@ class Canvas:
 
     @property
     def narrow(self) -> bool:
-        """Whether the page column is a phone's, for its text: a column that holds no more of the
-        builder's text than a phone's does at 1× (a 900-px column at 2× text is laid out as a 450-px
-        one would be) stacks its panels and moves its labels as a phone's does."""
+        """Whether the page column is a phone's, for its text: a column that holds less of the builder's
+        text than the narrowest that takes the wide layouts at 1× (WIDE, a tablet's) — a 900-px column
+        at 1.5× text holds what a 600-px one does at 1× — stacks its panels and moves its labels as a
+        phone's does. At 1× that is a column of NARROW px or less."""
         width = self.screen_width
-        return width is not None and narrow(width / self.text)
+        return width is not None and (narrow(width) or width / self.text < WIDE)
 
     @property
     def floor(self) -> float:

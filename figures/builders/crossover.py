@@ -82,8 +82,8 @@ def build_crossover(
         notes.append(dict(x=math.log10(context), y=1, yref="paper", yanchor="bottom", showarrow=False, xanchor=anchor,
                           text=text, font=dict(color=MUTED, size=11)))
     layout = dict(
-        template="kv_atlas", title=heading(t("x.title", lang)), height=460,
-        margin=dict(l=10, r=20, t=70, b=10), annotations=notes, shapes=shapes,
+        template="kv_atlas", title=heading(t("x.title", lang)), height=460 + 70 * (canvas.text - 1),
+        margin=dict(l=10, r=20, t=70 * canvas.text, b=10), annotations=notes, shapes=shapes,
         xaxis=dict(type="log", title=dict(text=t("x.axis.x", lang)), exponentformat="SI"),
         yaxis=dict(type="log", title=dict(text=t("x.axis.y", lang)), exponentformat="SI"),
         legend=dict(orientation="v", x=0.01, y=0.99, bgcolor="rgba(255,255,255,0.8)"),

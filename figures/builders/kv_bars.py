@@ -28,7 +28,7 @@ from ..canvas import LINE, NATIVE, SUP_FOOT, Canvas, legend_rows, title_at_top, 
 from ..contrast import PAPER, hex_colour, ink_on, over, readable
 from ..made import Chart
 from ..style import MUTED, ON_FILL, ROLE_COLOURS, TEMPLATE, heading
-from ..text import wrapped, wrapped_parts
+from ..text import text_px, wrapped, wrapped_parts
 
 ROW_PX = 96  # height per model row
 BAR = 0.42  # bar thickness, in rows
@@ -99,6 +99,8 @@ def _bars(context, precision, models, highlight, lang, units, canvas, title_key,
         return Chart(_stacked(rows, names, highlight, dimmed, lang, (storage, read), title, canvas.screen_width,
                               canvas.text), numbers)
     traces, notes, axes = [], [], {}
+    scale, headings = canvas.text, 1  # the reader's text size on a page column; its panels' headings' lines
+    names_px = max(text_px(name, TEMPLATE.layout.font.size * scale) for name in names) + 16  # left of the bars
     for xref, panel in zip(PANELS, (storage, read)):
         lo, hi = panel.lo, panel.hi
         labels = [_label(i, panel.totals[i], panel.values[i], lo, hi, dimmed[i]) for i in range(len(rows))]
@@ -110,10 +112,18 @@ def _bars(context, precision, models, highlight, lang, units, canvas, title_key,
         axes["xaxis" if left else "xaxis2"] = dict(
             type="log", range=[lo, hi], domain=domain, anchor="y", exponentformat="SI",
             title=dict(text=panel.axis_title))
-        notes.append(dict(text=panel.title, x=sum(domain) / 2, y=1.0, xref="paper", yref="paper",
+        heading_text = panel.title if not canvas.screen_width else "<br>".join(
+            wrapped(panel.title, (canvas.screen_width - names_px - 30) * (domain[1] - domain[0]),
+                    PANEL_TITLE * scale))
+        headings = max(headings, heading_text.count("<br>") + 1)
+        notes.append(dict(text=heading_text, x=sum(domain) / 2, y=1.0, xref="paper", yref="paper",
                           xanchor="center", yanchor="bottom", showarrow=False, font=dict(size=PANEL_TITLE)))
 
     ticks = [f"<b>{n}</b>" if s.model.id == highlight else n for s, n in zip(rows, names)]
+    more = (headings - 1) * LINE * PANEL_TITLE * scale  # the headings' lines past one, over the plot
+    height, top = (170 + ROW_PX * len(rows)) * scale + more, 110 * scale + more
+    # the legend over the headings, by the title (at 1×: 10 % of the plot over it, as ever)
+    up = 0.1 if not more else (headings * LINE * PANEL_TITLE * scale + 14) / (height - top - 10)
     layout = dict(
         template="kv_atlas",
         title=title,
@@ -121,9 +131,9 @@ def _bars(context, precision, models, highlight, lang, units, canvas, title_key,
                    range=[len(rows) - 0.35, -0.45]),
         annotations=notes,
         barmode="overlay",
-        height=170 + ROW_PX * len(rows),
-        margin=dict(l=10, r=20, t=110, b=10),
-        legend=dict(orientation="h", y=1.1, yanchor="bottom", x=1.0, xanchor="right", font=dict(size=12)),
+        height=height,
+        margin=dict(l=10, r=20, t=top, b=10),
+        legend=dict(orientation="h", y=1 + up, yanchor="bottom", x=1.0, xanchor="right", font=dict(size=12)),
         hovermode="closest",
         **axes,
     )

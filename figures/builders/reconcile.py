@@ -17,7 +17,7 @@ from ..canvas import LINE, NATIVE, SUP_FOOT, Canvas, legend_rows, title_at_top, 
 from ..contrast import INK
 from ..made import Chart
 from ..style import MUTED, ROLE_COLOURS, TEMPLATE, heading
-from ..text import wrapped
+from ..text import text_px, wrapped
 
 PANELS = ("x", "x2")
 PHONE_TEXT, PANEL_TEXT = 12, 14  # px on a phone: a row's name and numbers; a panel's heading
@@ -55,18 +55,38 @@ def build_reconciliation(*, variants: Sequence[str] = tuple(VARIANTS), context: 
         axes[xref] = [math.log10(low) - 0.3, math.log10(high) + 2.4]  # room for the labels after the bars
         tight[xref] = [math.log10(low) - 0.3, math.log10(high) + 0.3]  # a phone's: the labels are over the bars
     titles = (t("a1.storage", lang), t("a1.read", lang, n=fmt_tokens(context)))
-    if canvas.narrow:
+    if canvas.screen_width and not canvas.narrow:  # a page column: room after the bars for their labels
+        axes = _label_room(traces, names, axes, canvas)
+    if canvas.narrow or axes is None:  # a phone's column, or labels wider than a panel leaves them
         return Chart(_stacked(traces, tight, titles, lang, canvas.screen_width, canvas.text), _numbers(rows, context))
     notes = [dict(text=text, x=x, y=1.0, xref="paper", yref="paper", xanchor="center", yanchor="bottom",
                   showarrow=False, font=dict(size=14)) for text, x in zip(titles, (0.24, 0.76))]
     return Chart(go.Figure(data=traces, layout=dict(
         template="kv_atlas", title=heading(t("rec.title", lang), t("rec.sub", lang)),
-        height=160 + 58 * len(rows), margin=dict(l=10, r=90, t=110, b=10), annotations=notes,
+        height=(160 + 58 * len(rows)) * canvas.text, annotations=notes,
+        margin=dict(l=10, r=120 * canvas.text, t=110 * canvas.text, b=10),
         xaxis=dict(type="log", domain=[0, 0.46], range=axes["x"], exponentformat="SI"),
         xaxis2=dict(type="log", domain=[0.54, 1], range=axes["x2"], exponentformat="SI"),
         yaxis=dict(autorange="reversed", tickfont=dict(size=12)),
         legend=dict(orientation="h", x=1, xanchor="right", y=1.09, yanchor="bottom", font=dict(color=MUTED)))),
         _numbers(rows, context))
+
+
+def _label_room(traces: list[dict], names: list[str], axes: dict, canvas: Canvas) -> dict | None:
+    """Each panel's axis range with room after its longest bar's end for the labels after the bars, at the
+    reader's text size on a page column of its width; None where a label takes most of a panel."""
+    size = TEMPLATE.layout.font.size * canvas.text
+    left = max(text_px(name, 12 * canvas.text) for name in names) + 16
+    panel = (canvas.screen_width - left - 120 * canvas.text) * 0.46
+    out = {}
+    for bars in traces[::2]:
+        lo, hi = axes[bars["xaxis"]][0], math.log10(max(bars["x"]))
+        widths = [max(text_px(line, size) for line in text.split("<br>")) + 8 for text in bars["text"]]
+        if max(widths) > 0.7 * panel:
+            return None
+        span = max((math.log10(x) - lo) / (1 - w / panel) for x, w in zip(bars["x"], widths))
+        out[bars["xaxis"]] = [lo, max(lo + span, hi + 0.3)]
+    return out
 
 
 def _numbers(rows, context: int) -> tuple[dict, ...]:

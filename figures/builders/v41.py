@@ -18,7 +18,7 @@ from core.mechanisms.hierarchical import hierarchical_indexer, pool_positions_ma
 from core.mechanisms.sharing import kv_groups, layer_roles, selection_groups
 from i18n import t
 
-from ..canvas import LINE, NATIVE, SCREEN_TEXT, SUP_FOOT, Canvas, legend_rows, title_top
+from ..canvas import LINE, NATIVE, SCREEN_TEXT, SUP_FOOT, Canvas, legend_rows, title_at_top, title_top
 from ..contrast import ink_on
 from ..matrix import Box, Diagram, Op
 from ..style import MUTED, ON_FILL, ROLE_COLOURS, TEMPLATE, heading
@@ -41,7 +41,8 @@ def build_a24(*, model: str = "v4.1-flash", lang: str = "ko", canvas: Canvas = N
     spec = get(model)
     n = len(roles)
     scale = canvas.text
-    wide = not canvas.narrow  # one row of every layer; on a phone, rows of a few
+    # one row of every layer where its cells hold their names at the reader's text size; else (a phone) rows of a few
+    wide = not canvas.narrow and (canvas.text == 1 or _phone_layers(n, lang, canvas, 130 * canvas.text) >= n)
     per = n if wide else _phone_layers(n, lang, canvas)
     rows = -(-n // per)
 
@@ -132,7 +133,9 @@ def build_a24(*, model: str = "v4.1-flash", lang: str = "ko", canvas: Canvas = N
         top = title_top(size) + LINE * size * lines + SUP_FOOT * size + 12 + \
             legend_rows([tr.name for tr in legend], room, TEMPLATE.layout.font.size * scale) * \
             LINE * TEMPLATE.layout.font.size * scale + 10
+        top = max(top, 110) if wide else top  # as at 1× at least: the legend beside the title's last line
         height = top + (2.45 - bottom) * (A24_UNIT_PX if not wide else 64) * scale + 10
+        title = title_at_top(title, height, size)
     else:
         top, height = 110, 400 + (rows - 1) * A24_ROW_PX + (0 if wide else 30)
     fig.update_layout(
@@ -145,14 +148,15 @@ def build_a24(*, model: str = "v4.1-flash", lang: str = "ko", canvas: Canvas = N
     return fig
 
 
-def _phone_layers(n: int, lang: str, canvas: Canvas) -> int:
-    """How many of A24's layers a row holds on a phone's column: PHONE_LAYERS, or fewer where a cell
-    would be narrower than its names and numbers at the reader's text size."""
+def _phone_layers(n: int, lang: str, canvas: Canvas, margin: float = 20) -> int:
+    """How many of A24's layers a row holds on a page column (`margin` px beside the plot): n where all
+    fit, else PHONE_LAYERS, or fewer where a cell would be narrower than its names and numbers at the
+    reader's text size."""
     size = SCREEN_TEXT * canvas.text  # the cells' texts (9 and 11 px) at the screen's floor, scaled
     inside = max(text_px(t(f"a24.short.{m}", lang), size) for m in MODE_COLOURS)  # on the cell
     over = max(text_px(x, size) for x in ("m8", str(n)))  # over and under it, a slot's width apart
-    for per in (PHONE_LAYERS, 8, 6, 5, 4):
-        slot = (canvas.screen_width - 20) / (per + 0.4)
+    for per in (n, PHONE_LAYERS, 8, 6, 5, 4):
+        slot = (canvas.screen_width - margin) / (per + 0.4)
         if 0.88 * slot >= inside + 4 and slot >= over + 3:
             return per
     return 4

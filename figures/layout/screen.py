@@ -63,7 +63,7 @@ def _fit_axes(fig: go.Figure, width: int) -> None:
     margin = fig.layout.margin
     plot_w = width - _margin(margin.l) - _margin(margin.r)
     plot_h = height - (margin.t if margin.t is not None else DEFAULT_TOP) - _margin(margin.b)
-    left = max((_y_labels(ax, body) for ax in fig.select_yaxes() if ax.visible is not False and ax.side != "right"),
+    left = max((_y_labels(fig, ax, body) for ax in fig.select_yaxes() if ax.visible is not False and ax.side != "right"),
                default=0.0)
     for ax in fig.select_xaxes():
         _fit_axis(fig, ax, (plot_w - left) * _span(ax.domain), body, across=True)
@@ -121,6 +121,12 @@ def _under_axis(fig: go.Figure, axis, body: float) -> float:
     return below
 
 
+def _points(tr, key: str) -> list:
+    """A trace's x or y values as a list (none where it has none)."""
+    values = getattr(tr, key, None)
+    return [] if values is None else list(values)
+
+
 def _margin(side) -> float:
     """px of a margin as plotly draws it (DEFAULT_MARGIN where the figure sets none)."""
     return DEFAULT_MARGIN if side is None else side
@@ -130,11 +136,15 @@ def _span(domain) -> float:
     return (domain[1] - domain[0]) if domain else 1.0
 
 
-def _y_labels(ax, body: float) -> float:
+def _y_labels(fig: go.Figure, ax, body: float) -> float:
     """px a y axis's labels and title take left of the plot (estimated)."""
     size = ax.tickfont.size or body
+    named = [y for tr in fig.data if (getattr(tr, "yaxis", None) or "y") == ax.plotly_name.replace("axis", "")
+             for y in _points(tr, "y") if isinstance(y, str)]  # a category axis's names
     if ax.ticktext:
         labels = max(text_px(str(x), size) for x in ax.ticktext)
+    elif named:
+        labels = max(text_px(y, size) for y in named)
     elif ax.type == "log":
         labels = text_px("100k", size)
     else:
