@@ -123,6 +123,7 @@ def _cost(v: Reading, s: Summary) -> Blocks:
         k_bits=key.segments[0].dtype.bits, main_terms=entry_terms(shown["main_kv"], L),
         key_terms=entry_terms(shown["index_key"], L), local_terms=entry_terms(shown["local_kv"], L),
         per_token=per_token_sum(MODEL, v.precision), ratio=fmt_ratio(s.ratio),
+        deployed=fmt_exact(storage_per_token(MODEL, DEPLOYED).total),
         fp8_key=fmt_exact(VARIANTS["sglang-fp8-index-key"].apply(MODEL).storage_per_token().total),
         paged=fmt_exact(VARIANTS["v4-page-padding"].apply(MODEL).storage_per_token().total),
         align=f"{V4_PAGE_ALIGN:,}")
@@ -139,7 +140,7 @@ def _reads(v: Reading) -> Blocks:
     kinds = {ly.ratio: ly.kind for ly in m.layers if ly.ratio > 1}  # CSA's and HCA's entries per token
     lines = []
     for r in read_terms(MODEL, v.context, v.precision):
-        what = t(f"v4.read.{r.role}", L) + (f" ({kinds[r.ratio]})" if r.role != "local_kv" else "")
+        what = t(f"v4.read.{r.role}", L, n=m.n_windowed) + (f" ({kinds[r.ratio]})" if r.role != "local_kv" else "")
         lines.append(f"- {what}: {read_sum([r], v.units)}")
     before = summarise(BEFORE, v.context, v.precision)
     yield from passage(SLUG, "reads", L, n=f"{v.context:,}", terms="\n".join(lines),
