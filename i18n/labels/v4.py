@@ -103,7 +103,7 @@ TEXT: dict[str, dict[str, str]] = {
                    "en": "Changing m′ changes the rows of the segment and of the bias B together. A new seed draws a new input and new weights, so every value changes, yet each column of the weights A still sums to 1 and the entry is still one row."},
     "v4.how.a14": {"ko": "window를 바꾸면 주황 행의 수가, 위에서 m′을 바꾸면 파란 압축 행이 생기는 간격이 바뀝니다.",
                    "en": "The window sets how many orange rows there are; m′ above sets how often a blue compressed row appears."},
-    "v4.how.a15": {"ko": "sink z′를 올리면 P | sink의 마지막 열, 곧 sink가 가져가는 확률이 커지고 항목들이 받는 확률의 합은 줄어듭니다. 가장 낮게 두면 sink의 몫은 거의 0입니다.",
+    "v4.how.a15": {"ko": "sink z′을 올리면 P | sink의 마지막 열, 곧 sink가 가져가는 확률이 커지고 항목들이 받는 확률의 합은 줄어듭니다. 가장 낮게 두면 sink의 몫은 거의 0입니다.",
                    "en": "Raising the sink z′ grows the last column of P | sink, the probability the sink takes, and shrinks what the entries receive. At its lowest the sink takes almost nothing."},
     "v4.how.a17": {"ko": "이 그림의 m과 seed는 위 HCA 그림의 압축 비율, seed 조절값과 같은 것입니다. m을 바꾸면 항목 하나가 모으는 행 수 2m과 격자에서 겹치는 폭이 함께 바뀝니다.",
                    "en": "This figure's m and seed are the compression-ratio and seed controls above, shared with HCA's. Changing m changes the 2m rows one entry pools and how far neighbouring entries overlap in the grid."},
