@@ -7,7 +7,7 @@ import math
 from fractions import Fraction
 
 from core import ALL_BF16, ARTICLE_CONTEXT, Layout, Precision, get
-from core.cost import cache_at, fitted, formats, ratio_to, read_terms, reads, storage_per_token
+from core.cost import cache_at, fitted, formats, ratio_to, read_terms, storage_per_token
 from core.mechanisms.mla import MLADims, content_score_orders, order_costs, output_orders, run_mla
 from core.mechanisms.rope import run_rope, turns
 from core.summary import Summary
@@ -15,7 +15,7 @@ from core.units import fmt_bytes, fmt_exact, fmt_ratio
 from i18n import t
 
 from ..blocks import Chart, Metrics, Part, Reading
-from ..derive import entry_terms, factor, num, per_token_sum
+from ..derive import entry_sum, entry_terms, factor, num, per_token_sum
 from ..prose import passage
 from ..sources import SOURCES
 from .common import Blocks, controls, generation_top
@@ -59,7 +59,9 @@ def v2_mla(v: Reading) -> Blocks:
                        expand_macs=f"{d.kv_lora_rank * d.qk_nope_head_dim:,}")
     yield Chart("mla-cost", dict(lang=L))
     yield from passage(SLUG, "cost.read", L, **cost_at(ARTICLE_CONTEXT))
-    yield from passage(SLUG, "bytes", L, **w, **bytes_fields(v))
+    counted = {**w, **bytes_fields(v)}
+    for name in ("bytes", "bytes.try", "bytes.v3"):  # what FP8 would store; the app's knob for it; V3
+        yield from passage(SLUG, name, L, **counted)
     yield Part("v2-reads", what_a_step_reads)
     yield from passage(SLUG, "sources", L, **w, v3_layers=get("v3").n_layers, v3_config=get("v3").source, **SOURCES)
 
@@ -68,7 +70,8 @@ def rope_part(seed: int, tokens: int, L: str) -> Blocks:
     """RoPE taught where MLA first needs it: the rotation, the figure (on A5's seed and T: its MLA head
     is A5's layer at its default widths), what it shows, and decoupled RoPE."""
     d, run = get("v2").dims, run_rope(tokens, seed)
-    yield from passage(SLUG, "rope", L, dr=f"{d.qk_rope_head_dim:,}", pairs=f"{d.qk_rope_head_dim // 2:,}")
+    yield from passage(SLUG, "rope", L, dr=f"{d.qk_rope_head_dim:,}", pairs=f"{d.qk_rope_head_dim // 2:,}",
+                       v32page=t("app.page.v32", L), v4page=t("app.page.v4", L))
     yield Chart("rope", dict(seed=seed, tokens=tokens, lang=L), "content")
     yield from passage(SLUG, "rope.read", L, deg=f"{math.degrees(turns(run.width)[0]):.0f}",
                        off=f"{run.absorbed_error:.2f}")
@@ -94,6 +97,7 @@ def problem(s: Summary, v: Reading) -> Blocks:
     same = fitted("v2", v.precision)  # MHA in the format V2 is priced in, as the rest of the page
     layout = formats("mha", same)["main_kv"]
     yield from passage(SLUG, "problem", L, heads=heads, dh=dh, mha_width=f"{layout.dims:,}", mha_layers=mha.n_layers,
+                       fmt=layout.short,
                        mha_total=fmt_exact(storage_per_token("mha", same).total), n=f"{v.context:,}",
                        mha_cache=fmt_bytes(cache_at("mha", v.context, same).total, v.units))
     yield from passage(SLUG, "idea", L, **w, mha_width=f"{layout.dims:,}", ratio=fmt_ratio(s.ratio))
@@ -102,28 +106,30 @@ def problem(s: Summary, v: Reading) -> Blocks:
 
 
 def bytes_fields(v: Reading) -> dict:
-    """V2's entry and per-token sum in the view's precision, the MHA it is compared with, the format of
-    K^R when main KV is set to FP8 (FlashMLA's), and V3 (V2's MLA in one more layer) at BF16: an
-    architecture statement the precision control does not move."""
+    """V2's entry and per-token sum in the view's precision, the MHA it is compared with, FlashMLA's FP8
+    entry (main KV stored in FP8: its sum, and the format K^R keeps), and V3 (V2's MLA in one more
+    layer) at BF16: an architecture statement the precision control does not move."""
     layout, fp8 = (formats("v2", p)["main_kv"] for p in (v.precision, Precision(main_kv="fp8")))
     w, same = widths(), fitted("v2", v.precision)  # MHA in the format V2 is priced in
     rope = next(s for s in fp8.segments if s.part == "rope")
     return dict(fmt=layout.short, entry=_entry(layout, f"({w['rkv']} + {w['dr']})", v.lang),
-                rope_fmt=rope.dtype.short,
+                rope_fmt=rope.dtype.short, fp8_entry=entry_sum(fp8),
                 deployed=formats("v2")["main_kv"].short, per_token=per_token_sum("v2", v.precision),
                 mha_total=fmt_exact(storage_per_token("mha", same).total), ratio=fmt_ratio(ratio_to("v2", "mha", same)),
                 v3_layers=get("v3").n_layers, v3_sum=per_token_sum("v3", ALL_BF16))
 
 
 def what_a_step_reads(v: Reading) -> Blocks:
-    """What moves with the context: a decode step's reads at N, term by term, and where that leaves V2."""
+    """What moves with the context: a decode step's reads at N, term by term (the hypothetical MHA's are
+    its whole cache, stated at the top), and where that leaves V2: the N of the product, which V3.2 cuts."""
     (term,) = read_terms("v2", v.context, v.precision)
     same = fitted("v2", v.precision)  # MHA in the format V2 is priced in
-    yield from passage(SLUG, "reads", v.lang, layers=term.layers, n=f"{term.entries:,}",
+    n = f"{term.entries:,}"
+    yield from passage(SLUG, "reads", v.lang, layers=term.layers, n=n,
                        entry_b=f"{term.entry_bytes:,}", read=fmt_bytes(term.total, v.units),
-                       mha_read=fmt_bytes(reads("mha", v.context, same).total, v.units),
                        ratio=fmt_ratio(ratio_to("v2", "mha", same)))
-    yield from passage(SLUG, "next", v.lang, per_token=fmt_exact(storage_per_token("v2", same).total))
+    yield from passage(SLUG, "next", v.lang, n=n, per_token=fmt_exact(storage_per_token("v2", same).total),
+                       topk=f"{get('v3.2').index_topk:,}", v32page=t("app.page.v32", v.lang))
 
 
 def cost_at(keys: int) -> dict:
