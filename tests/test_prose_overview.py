@@ -14,8 +14,8 @@ from article import Heading, Text
 from article.derive import num, per_token_sum
 from article.sections.overview import storing_kinds
 from core import A1_MODELS, ALL_BF16, Precision, get, storage_per_token
-from core.cost import DEPLOYED, fitted, reads, storage_groups
-from core.units import fmt_bytes
+from core.cost import DEPLOYED, fitted, ratio_to, reads, storage_groups
+from core.units import fmt_bytes, fmt_ratio
 from i18n import model_name
 from publish.site import SiteView, blocks
 
@@ -98,3 +98,24 @@ def test_the_list_of_sections_points_to_the_glossary_and_the_app_only_lines_stay
     assert "](glossary)" in site
     units = "KiB" if lang == "en" else "KiB·MiB"
     assert "KiB" not in site and units in app  # the units setting is the app's
+
+
+def test_korean_says_바이트_and_the_index_key_sits_beside_the_entry():
+    """Site decisions: Korean writes 바이트 (B after a number), and the table's bytes column names the
+    entry and the index key beside it, not an index key inside the entry."""
+    ko, en = shown(lang="ko"), shown(lang="en")
+    assert not re.search(r"\bbytes?\b", ko)
+    assert "| 항목 + 검색용 Key (B) |" in ko and "| entry + index key (B) |" in en
+    assert "검색용 Key 항목" not in ko and "index-key entry" not in en
+
+
+@pytest.mark.parametrize("lang", ["ko", "en"])
+def test_the_example_ratio_and_v4_flashs_layer_counts_are_cores(lang):
+    """The ratio the reader is told to compare by is V2's, from core; V4-Flash's storing layers are
+    counted out of all its layers."""
+    text = shown(lang=lang)
+    example = fmt_ratio(ratio_to("v2"))
+    assert (f"“MHA의 약 {example}”" if lang == "ko" else f'"≈{example} of MHA"') in text
+    v4 = get("v4-flash")
+    counts = f"{v4.n_layers}개 가운데 {v4.n_global}개" if lang == "ko" else f"{v4.n_global} of its {v4.n_layers}"
+    assert counts in text

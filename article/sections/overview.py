@@ -51,7 +51,7 @@ def overview(v: Reading) -> Blocks:
 
     yield Part("overview-baseline", baseline)
     yield from passage(SLUG, "number", L, **_path())
-    yield from passage(SLUG, "a1-intro", L)
+    yield from passage(SLUG, "a1-intro", L, ratio_example=fmt_ratio(summarise("v2", v.context, v.precision).ratio))
     yield from passage(SLUG, "a1-pick", L)  # app only: the models and the highlighted one
     models, highlight = yield Ask((a1.knob("models"), a1.knob("highlight")), widths=(3, 1))
     models = tuple(dict.fromkeys(m for m in (*a1.knob("models").choices, *models) if m in models))  # catalogue order
@@ -168,17 +168,17 @@ def _levers(precision: Precision) -> dict:
                 v2_w=v2.dims.kv_lora_rank + v2.dims.qk_rope_head_dim, key_w=v32.dims.index_head_dim,
                 topk=f"{v32.index_topk:,}", csa=v4.ratio("CSA"), hca=v4.ratio("HCA"),
                 hca_layers=v4.layer_counts["HCA"], hca_share=_share(v4_kinds["HCA"].per_token, whole),
-                v4_layers=v4.n_global, v41_layers=v41.n_global, v41_all=v41.n_layers,
+                v4_all=v4.n_layers, v4_layers=v4.n_global, v41_layers=v41.n_global, v41_all=v41.n_layers,
                 v41_enc=v41.ratio("CSA2", "encoder"), v41_dec=v41.ratio("CSA2", "decoder"))
 
 
 # --- Fields the other passages quote, from core -------------------------------------------------
 
 def _path() -> dict:
-    """The article's path in its deployed formats: the first and last model, and the ratio."""
+    """The article's path in its deployed formats: the first and last model, the ratio, the last one's window."""
     first, last = A1_MODELS[0], A1_MODELS[-1]
     return dict(first=fmt_exact(storage_per_token(first).total), last=fmt_exact(storage_per_token(last).total),
-                ratio=fmt_ratio(ratio_to(last)))
+                ratio=fmt_ratio(ratio_to(last)), w=get(last).window)
 
 
 def _a1_reading(v: Reading) -> dict:
