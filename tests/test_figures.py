@@ -95,7 +95,7 @@ def test_a1_notes_local_kv_in_orange_only_for_v4_and_v41():
     notes = [text for text in labels(fig) if "local KV" in text]
     assert len(notes) == 2
     assert "3.21 MB" in notes[0] and "2.70 MB" in notes[1]
-    assert all("최근 128위치" in n and LOCAL_TEXT in n for n in notes)  # the role's orange, dark enough to read
+    assert all("최근 128개 위치" in n and LOCAL_TEXT in n for n in notes)  # the role's orange, dark enough to read
 
 
 def test_a1_local_kv_text_is_the_role_orange_made_readable_on_white():

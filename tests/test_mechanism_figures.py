@@ -124,7 +124,7 @@ def test_a12_and_a16_take_the_entry_width_from_the_v4_flash_spec():
 
 @pytest.mark.parametrize("ratio", [1, 2, 4, 8])
 def test_a13_weights_sum_to_one_over_the_block_for_every_channel(ratio):
-    s = heatmaps(FIGURES["A13"](ratio=ratio), "S<sub>b</sub>")[0]  # drawn in two lanes
+    s = heatmaps(FIGURES["A13"](ratio=ratio), "A<sub>i</sub>")[0]  # drawn in two lanes
     assert s.shape[0] == ratio and np.allclose(s.sum(axis=0), 1.0)
     assert f"p = {ratio}" in texts(FIGURES["A13"](ratio=ratio))  # RoPE at block 1's first token
 
@@ -160,7 +160,7 @@ def test_a17_first_entry_has_no_previous_segment_and_neighbours_share_half():
     (spans,) = heatmaps(fig, t("a17.spans", "ko"))
     assert (spans[0] > 0).sum() == 4 and (spans[1] > 0).sum() == 8
     assert ((spans[1] > 0) & (spans[2] > 0)).sum() == 4  # neighbours share m source tokens
-    s = heatmaps(fig, "S<sub>1</sub>")[0]
+    s = heatmaps(fig, "A<sub>1</sub>")[0]
     assert s.shape[0] == 8 and np.allclose(s.sum(axis=0), 1.0)  # one softmax over 2m rows
 
 

@@ -86,7 +86,7 @@ def build_a16(*, lang: str = "ko") -> Diagram:
 
 
 def build_a13(*, ratio: int = 4, seed: int = 0, lang: str = "ko") -> Diagram:
-    """One HCA entry from a block of m′ tokens: Z + B → softmax over tokens → Σ S⊙C → RMSNorm → RoPE."""
+    """One HCA entry from a segment of m′ tokens: Z + B → softmax over tokens → Σ A⊙C → RMSNorm → RoPE."""
     from core.mechanisms.compression import CompressDims, hca_compress
 
     run = hca_compress(CompressDims(tokens=3 * ratio, ratio=ratio), seed)
@@ -94,13 +94,13 @@ def build_a13(*, ratio: int = 4, seed: int = 0, lang: str = "ko") -> Diagram:
     rows = slice(b * ratio, (b + 1) * ratio)
     tok = tuple(f"t{s}" for s in range(b * ratio, (b + 1) * ratio))
     m, c = ratio, run.dims.head_dim
-    S = Box(sym("S", sub="b"), (m, c), "score", values=run.weights[b], row_labels=tok)
+    S = Box(sym("A", sub="i"), (m, c), "score", values=run.weights[b], row_labels=tok)
     lanes = (
-        (Box("Z<sub>b</sub>", (m, c), values=run.Z[rows], row_labels=tok), Op("+"),
+        (Box("Z<sub>i</sub>", (m, c), values=run.Z[rows], row_labels=tok), Op("+"),
          Box("B", (m, c), "weight", values=run.B, note=t("a13.bias", lang)),
          Op("→", t("a13.softmax", lang)), S),
-        (S, Op("⊙"), Box(sym("C", sub="b"), (m, c), "kv", values=run.C[rows]),
-         Op("→", t("a13.sum", lang)), Box(sym("u", sub="b"), (1, c), values=run.pooled[b : b + 1]),
+        (S, Op("⊙"), Box(sym("C", sub="i"), (m, c), "kv", values=run.C[rows]),
+         Op("→", t("a13.sum", lang)), Box(sym("u", sub="i"), (1, c), values=run.pooled[b : b + 1]),
          Op("→", t("a13.norm", lang)), Box(t("a13.entry", lang), (1, c), "kv", cached=True,
                                             values=run.entries[b : b + 1],
                                             note=t("a13.rope", lang, r=run.dims.rope_dim, p=run.positions[b]))),
@@ -176,7 +176,7 @@ def build_a17(*, ratio: int = 4, seed: int = 0, lang: str = "ko") -> Diagram:
     run = csa_compress(CompressDims(tokens=3 * ratio, ratio=ratio), seed)
     i, m, c = 1, ratio, run.dims.head_dim
     labels = tuple(("a" if j < m else "b") + f" t{s}" for j, s in enumerate(run.row_tokens[i]))
-    S = Box(sym("S", sub=str(i)), (2 * m, c), "score", values=run.weights[i], row_labels=labels)
+    S = Box(sym("A", sub=str(i)), (2 * m, c), "score", values=run.weights[i], row_labels=labels)
     spans = np.zeros((run.n_entries, run.dims.tokens), dtype=int)
     for e, toks in enumerate(run.row_tokens):
         for j, s in enumerate(toks):
