@@ -10,6 +10,7 @@ SOURCES = dict(
     rope_paper="https://arxiv.org/abs/2104.09864",
     v4_report="https://arxiv.org/abs/2606.19348",
     v41_report="https://arxiv.org/abs/2609.19969",
+    v32_report="https://arxiv.org/abs/2512.02556",
     v2_card="https://huggingface.co/deepseek-ai/DeepSeek-V2",
     v32_code="https://huggingface.co/deepseek-ai/DeepSeek-V3.2/tree/main/inference",
     flashmla_fp8="https://github.com/deepseek-ai/FlashMLA/blob/ba89a3466e9470ad08ab39738d4e7bb66989e1e7/README.md"

@@ -80,7 +80,7 @@ def test_the_sources_quote_the_deployed_formats_and_the_reference_codes_count(la
         assert entry_sum(formats(MODEL)[role]) in sources
     hf = VARIANTS["hf-reference-v3.2"].apply(MODEL)
     assert fmt_exact(hf.storage_per_token().total) in sources
-    assert sources.count("https://") == 3
+    assert sources.count("https://") == 5  # the report, the config, the code, FlashMLA, SGLang
 
 
 def test_a_context_step_in_the_app_moves_the_reads_passage():

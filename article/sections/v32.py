@@ -45,7 +45,7 @@ def v32_dsa(v: Reading) -> Blocks:
     yield Either(app=(Text(t("dsa.ctl.app", L), "caption"),),
                  site=(Text(t("dsa.ctl.site", L, T=shown["T"], k=shown["k"]), "caption"),))
     yield Chart("A9", knobs, "content")
-    yield from passage(SLUG, "score-read", L, T=shown["T"], k=shown["k"], h=IndexerDims().n_heads,
+    yield from passage(SLUG, "score-read", L, k=shown["k"], h=IndexerDims().n_heads,
                        n=selected_count(shown["T"], shown["k"]), rows=example_rows(L, **shown))
     yield from passage(SLUG, "score-try", L)
     yield from passage(SLUG, "sparse", L, **pages)
@@ -55,7 +55,7 @@ def v32_dsa(v: Reading) -> Blocks:
     yield Part("dsa-reads", read_passage)
     yield from passage(SLUG, "worth", L, **worth_fields())
     yield from passage(SLUG, "next", L, v4page=t("app.page.v4", L))
-    yield from passage(SLUG, "sources", L, **sources_fields(L))
+    yield from passage(SLUG, "sources", L, **sources_fields(L), **widths)
 
 
 def top(v: Reading, widths: dict, pages: dict) -> Blocks:
@@ -85,15 +85,13 @@ def example_rows(lang: str, T: int, k: int, seed: int) -> str:
 def storage_fields(v: Reading) -> dict:
     """What DSA adds to the cache, by architecture (all BF16, fixed) and in the chosen precision."""
     d = get(MODEL).dims
-    bf16 = {m: storage_per_token(m, ALL_BF16).total for m in ("v3", MODEL)}
     deployed = formats(MODEL, DEPLOYED)
     chosen = formats(MODEL, v.precision)
     mla = d.kv_lora_rank + d.qk_rope_head_dim
     return dict(
         mla=mla, latent=d.kv_lora_rank, rope=d.qk_rope_head_dim, idim=d.index_head_dim, dims=mla + d.index_head_dim,
         v2_bf16=per_token_sum("v2", ALL_BF16), v3_bf16=per_token_sum("v3", ALL_BF16),
-        v32_bf16=per_token_sum(MODEL, ALL_BF16),
-        growth=f"{bf16[MODEL] / bf16['v3'] - 1:.0%}",
+        v32_bf16=per_token_sum(MODEL, ALL_BF16), **growth(),
         group=deployed["main_kv"].segments[0].group, kgroup=deployed["index_key"].segments[0].group,
         kscales=deployed["index_key"].segments[0].n_scales, fp8_b=deployed["main_kv"].segments[0].dtype.bits // 8,
         main_terms=entry_terms(chosen["main_kv"], v.lang), key_terms=entry_terms(chosen["index_key"], v.lang),
@@ -109,24 +107,44 @@ def read_passage(v: Reading) -> Blocks:
     cut = (t("dsa.cut", v.lang, n=f"{v.context:,}", k=f"{topk:,}", x=num(Fraction(v.context, topk)))
            if v.context > topk else t("dsa.cut.all", v.lang, n=f"{v.context:,}", k=f"{topk:,}"))
     v2 = summarise("v2", v.context, v.precision).read.total  # in the format V2 has nearest the chosen one
-    versus = t("dsa.vs", v.lang, v2=fmt_bytes(v2, v.units), pct=f"{total / v2:.0%}")
-    yield from passage(SLUG, "reads", v.lang, n=f"{v.context:,}", kv_term=read_sum((terms["main_kv"],), v.units),
+    yield from passage(SLUG, "reads", v.lang, n=f"{v.context:,}", topk=f"{topk:,}",
+                       versus=versus(v, total, v2), kv_term=read_sum((terms["main_kv"],), v.units),
                        key_term=read_sum((terms["index_key"],), v.units), total=fmt_bytes(total, v.units),
-                       share=f"{terms['index_key'].total / total:.0%}", cut=cut, versus=versus)
+                       share=f"{terms['index_key'].total / total:.0%}", cut=cut)
+
+
+def versus(v: Reading, total: float, v2: float) -> str:
+    """V3.2's reads against V2's at the reader's context: in the precision chosen, and, when the two
+    models are stored in different number formats there (the deployed ones: V2 BF16, V3.2 FP8), all
+    in BF16 as well, which leaves the architecture alone."""
+    pct = dict(v2=fmt_bytes(v2, v.units), pct=f"{total / v2:.0%}")
+    if all(formats(m, fitted(m, v.precision)) == formats(m, ALL_BF16) for m in ("v2", MODEL)):
+        return t("dsa.vs.same", v.lang, **pct)
+    bf16 = summarise(MODEL, v.context, ALL_BF16).read.total / summarise("v2", v.context, ALL_BF16).read.total
+    return t("dsa.vs.deployed" if v.precision == DEPLOYED else "dsa.vs.chosen", v.lang, **pct, bf16=f"{bf16:.0%}")
+
+
+def growth() -> dict:
+    """What the index key adds, all in BF16 (the architecture alone): V3.2's storage per token over V3's
+    (V3 with no indexer) and over V2's, and how much less a given memory then holds than with V3."""
+    bf16 = {m: storage_per_token(m, ALL_BF16).total for m in ("v2", "v3", MODEL)}
+    return dict(growth=f"{bf16[MODEL] / bf16['v3'] - 1:.0%}", growth_v2=f"{bf16[MODEL] / bf16['v2'] - 1:.0%}",
+                fits_less=f"{1 - bf16['v3'] / bf16[MODEL]:.0%}")
 
 
 def worth_fields() -> dict:
-    """The trade in numbers that no control moves: all-BF16 growth over V3, and both models deployed."""
-    bf16 = {m: storage_per_token(m, ALL_BF16).total for m in ("v3", MODEL)}
-    return dict(growth=f"{bf16[MODEL] / bf16['v3'] - 1:.0%}", topk=f"{get(MODEL).index_topk:,}",
+    """The trade in numbers that no control moves: all-BF16 growth, and both models deployed."""
+    return dict(**growth(), topk=f"{get(MODEL).index_topk:,}",
                 v2_fmt=formats("v2", DEPLOYED)["main_kv"].short,
                 v2_deployed=fmt_exact(storage_per_token("v2", DEPLOYED).total),
                 v32_deployed=fmt_exact(storage_per_token(MODEL, DEPLOYED).total))
 
 
 def sources_fields(lang: str) -> dict:
-    """The cited formats' sums (deployed, as the sources give them) and the HF reference code's count."""
+    """The cited formats' sums (deployed, as the sources give them), the HF reference code's count, and
+    V3.2's config (its spec's source)."""
     deployed = formats(MODEL, DEPLOYED)
     hf = VARIANTS["hf-reference-v3.2"].apply(MODEL).stored[0]
     return dict(SOURCES, main_sum=entry_sum(deployed["main_kv"]), key_sum=entry_sum(deployed["index_key"]),
-                hf_sum=per_token_sum(hf.model, hf.precision), beyond=t("app.page.beyond", lang))
+                hf_sum=per_token_sum(hf.model, hf.precision), beyond=t("app.page.beyond", lang),
+                v32_config=get(MODEL).source)
