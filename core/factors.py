@@ -3,6 +3,10 @@ numbers the model really has:
 
     per-token KV = Σ over kinds: layers × entry bytes ÷ m,   entry bytes = width × bytes per value
 
+where "entry bytes" are an entry's and, in a layer with an indexer, its index key's beside it (the
+index key is not part of the entry: it is stored next to it, one per entry), and the width is
+their dims together.
+
 A kind is the layers alike in what they store: the same layer kind (MHA, MLA, DSA, CSA, HCA,
 CSA2…), the same stack (V4.1's encoder or decoder), the same compression ratio m and the same
 entry. Every number is one the spec and the format define: layers are counted, widths read off
@@ -24,16 +28,16 @@ from .registry import get
 
 @dataclass(frozen=True)
 class Storing:
-    """`layers` layers of one kind that store KV alike: each keeps one entry of `width` values
-    and `entry` bytes per `ratio` tokens."""
+    """`layers` layers of one kind that store KV alike: each keeps, per `ratio` tokens, one entry and,
+    where it has an indexer, the index key beside it: `width` values and `entry` bytes together."""
 
     kind: str  # the layer kind, with what runs beside it ("MLA", "CSA2", "GQA + Mamba2")
     stack: str  # "encoder" | "decoder" in V4.1's causal encoder–decoder, else ""
     layers: int
     ratio: int  # m: tokens per entry
-    width: int  # values per entry: main KV, and the index key where the layer stores one
-    entry: int  # bytes per entry in the precision: values, scales and padding
-    index_key: bool  # whether the entry holds an index key beside the main KV
+    width: int  # the entry's dims (main KV), plus its index key's where the layer stores one
+    entry: int  # bytes of an entry and its index key in the precision: values, scales and padding
+    index_key: bool  # whether the layer stores an index key beside each entry
 
     @property
     def bytes_per_value(self) -> Fraction:

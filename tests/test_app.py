@@ -259,8 +259,10 @@ def test_v4_page_states_the_article_numbers_and_the_layer_mix():
 def test_v41_page_states_the_article_numbers():
     at = assert_page_runs("pages/v4-1-flash.py")
     assert [m.value for m in at.metric] == ["890 B", "1/4,418", "2.70 MB", "35.0 MB"]
-    text = at.markdown[0].value
-    assert "저장하는 층 4개" in text and "8.31 MB" in text and "5.60 MB" in text and "26.7 MB" in text
+    text = at.markdown[0].value  # the top: the result in one line, counted at the page's end
+    assert "저장하는 층은 4개" in text and "35.0 MB" in text and "76%" in text
+    prose = " ".join(m.value for m in at.markdown)
+    assert "8.31 MB" in prose and "5.60 MB" in prose and "26.7 MB" in prose and "22.3 MB" in prose
     assert "3,038" in at.info[0].value
 
 

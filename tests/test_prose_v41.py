@@ -9,7 +9,7 @@ import re
 import pytest
 
 from article import SECTIONS, Ask, Heading, Part, Text, run_section
-from core import ALL_BF16, DEPLOYED, Precision, get, reads, storage_per_token
+from core import ALL_BF16, DEPLOYED, get, reads, storage_per_token
 from core.cost import read_terms
 from core.mechanisms.sharing import layer_roles
 from core.units import fmt_bytes
@@ -59,14 +59,46 @@ def test_the_reads_are_written_term_by_term_from_core(n, precision):
         assert fmt_bytes(part) in text
 
 
-@pytest.mark.parametrize("precision", [DEPLOYED, ALL_BF16, Precision(main_kv="fp8")])
-def test_the_per_token_storage_reads_as_entries_times_one_entry(precision):
-    """'(3 ÷ 2 + 1) = 2.5 entries … 2.5 × (288 + 68) B = 890 B': the arithmetic holds and is core's."""
-    text = _text(blocks(SLUG, SiteView("en", CONTEXT_STOPS[0], precision)))
-    found = re.search(r"= ([\d.]+) entries, so \1 × \(([\d,]+) \+ ([\d,]+)\) B = ([\d,]+) B", text)
-    assert found, text
-    entries, main, key, total = (float(g.replace(",", "")) for g in found.groups())
-    assert entries * (main + key) == total == storage_per_token(MODEL, precision).total
+@pytest.mark.parametrize("lang", ["ko", "en"])
+def test_the_per_token_storage_is_derived_once_and_v4s_is_referred_to(lang):
+    """The per-token sum is written out once (no second reading of it as entries × one entry), and
+    V4-Flash's all-BF16 total is named with a link to the page that derives it, not derived again."""
+    text = _text(blocks(SLUG, SiteView(lang, CONTEXT_STOPS[0], DEPLOYED)))
+    assert text.count(f"= {storage_per_token(MODEL).total:,} B") == 1
+    v4 = f"{storage_per_token('v4-flash', ALL_BF16).total:,} B"
+    (line,) = [line for line in text.splitlines() if v4 in line]
+    assert "](v4-flash)" in line  # the line that quotes it links to V4-Flash
+    assert "÷ 128" not in text  # V4-Flash's HCA term, derived on its own page
+
+
+@pytest.mark.parametrize("lang", ["ko", "en"])
+@pytest.mark.parametrize("n", [CONTEXT_STOPS[0], 1 << 17, CONTEXT_STOPS[-1]])
+def test_what_the_full_layers_scans_read_follows_the_context(lang, n):
+    """'What is still left' quotes what the Full layers' scans of every index key read at the view's
+    context, and their share, from core's read terms (at 128K: 13.4 MB + 8.91 MB = 22.3 MB, 64 %)."""
+    terms = read_terms(MODEL, n)
+    key = {t.entry_bytes for t in terms if t.role == "index_key"}.pop()
+    scan = sum(n // ly.ratio * key for ly in get(MODEL).layers if ly.kind == "CSA2" and ly.mode == "full")
+    read = sum(t.total for t in terms)
+    text = _text(blocks(SLUG, SiteView(lang, n, DEPLOYED)))
+    assert f"{fmt_bytes(scan)}" in text and f"{scan / read:.0%}" in text
+    if n == 1 << 17:
+        assert (fmt_bytes(scan), f"{scan / read:.0%}") == ("22.3 MB", "64%")
+
+
+@pytest.mark.parametrize("lang", ["ko", "en"])
+def test_the_pool_claim_holds_at_the_real_sizes(lang):
+    """The prose says Full's own top k always lies in the candidate pool at the real sizes: true when
+    the pool's blocks besides the newest outnumber k (each holds an entry ranked ahead of any outside),
+    and the small runs agree: with more pool blocks than k nothing of Full's lies outside the pool."""
+    from core.mechanisms.hierarchical import hierarchical_indexer
+
+    model = get(MODEL)
+    assert model.pool_blocks - 1 >= model.index_topk
+    for seed in range(40):
+        assert hierarchical_indexer(64, block=4, pool_blocks=5, topk=4, seed=seed).full_outside_pool.size == 0
+    assert any(hierarchical_indexer(64, block=4, pool_blocks=4, topk=4, seed=s).full_outside_pool.size
+               for s in range(40))
 
 
 def _expand(pattern: str) -> list[str]:
@@ -85,7 +117,7 @@ def test_the_layout_spelled_out_is_the_schedules(stack):
     pattern = re.search(rf"\*\*{stack.capitalize()}, \d+ layers\*\*:.*? in the order (.+?) \(", text)[1]
     csa2 = [r.label for r in layer_roles(MODEL) if r.stack == stack and r.kind == "CSA2"]
     assert _expand(pattern) == csa2
-    assert f"only {get(MODEL).n_global} layers store global KV" in text
+    assert f"Only {get(MODEL).n_global} of its {get(MODEL).n_layers} layers store global KV" in text
 
 
 @pytest.mark.parametrize("lang", ["ko", "en"])

@@ -10,7 +10,7 @@ from fractions import Fraction
 from itertools import groupby
 
 from core import ALL_BF16, crossover_tokens, get, local_kv, storage_per_token
-from core.cost import fitted, formats, read_terms, storage_groups
+from core.cost import fitted, formats, read_terms
 from core.factors import storing
 from core.formats import BF16, E2M1, E4M3
 from core.mechanisms.ced import global_kv_source, v41_layer_split
@@ -47,12 +47,11 @@ def v41_flash(v: Reading) -> Blocks:
         storing = Counter(ly.kind for ly in v4.layers if ly.stores_global)
         mix = " + ".join(t("v41.mix", L, kind=k, n=n) for k, n in storing.items())  # 'CSA 21층 + HCA 20층'
         yield from passage(
-            SLUG, "top", L, v4_global=v4.n_global, v4_mix=mix,
-            n_global=model.n_global, n_layers=model.n_layers, enc=split.encoder_layers, dec=split.decoder_layers,
+            SLUG, "top", L, v4_global=v4.n_global, v4_mix=mix, n_global=model.n_global, n_layers=model.n_layers,
+            n_borrow=layout["enc_csa2"] + layout["dec_csa2"] - model.n_global, n_swa=layout["enc_swa"],
+            enc=split.encoder_layers, dec=split.decoder_layers,
             storage=fmt_exact(s.storage.total), ratio=fmt_ratio(s.ratio), context=fmt_tokens(v.context),
-            read=fmt_bytes(s.read.total, v.units), kv=fmt_bytes(s.read.kv, v.units),
-            main=fmt_bytes(s.read.main_kv, v.units), local=fmt_bytes(s.read.local_kv, v.units),
-            key=fmt_bytes(s.read.index_key, v.units), share=f"{s.key_share:.0%}")
+            read=fmt_bytes(s.read.total, v.units), share=f"{s.key_share:.0%}")
 
     s = yield from generation_top(model.id, "v41", ("storage", "ratio", "local", "read"), "A20", notes=top,
                                   n=model.n_global)
@@ -81,11 +80,15 @@ def v41_flash(v: Reading) -> Blocks:
                        dec_reindex=layout["dec_reindex"])
 
     # the decoder's hierarchical indexer (A25)
+    # Full's top k always lies in the pool when the pool's blocks besides the newest outnumber k: each
+    # of them holds an entry ranked ahead of any entry outside (core.mechanisms.hierarchical)
+    assert model.pool_blocks - 1 >= model.index_topk, "the prose says Full's choice always lies in the pool"
     yield from passage(SLUG, "hier", L, dec_m=dec_m, block=model.pool_block_size, k=model.index_topk,
-                       pool_blocks=num(model.pool_blocks), pool=num(model.pool))
+                       pool_blocks=num(model.pool_blocks), pool=num(model.pool), others=num(model.pool_blocks - 1))
     a25 = yield from controls("A25", "tokens", "pool_blocks", "topk", "seed", lang=L)
     yield Chart("A25", a25, "content")
-    yield from passage(SLUG, "hier-read", L, modes=", ".join(m.capitalize() for m in layer_modes()))
+    yield from passage(SLUG, "hier-read", L, modes=", ".join(m.capitalize() for m in layer_modes()),
+                       fig_pool=a25["pool_blocks"], fig_k=a25["topk"])
     yield from passage(SLUG, "hier-try", L)  # the app's: positions, pool blocks, k, seed
 
     # CED (A26), its prefill with bounded replay (A27) and the share of cells it runs
@@ -110,13 +113,12 @@ def v41_flash(v: Reading) -> Blocks:
     yield Part("v41-reads", lambda v: passage(SLUG, "reads", v.lang, **_reads(v, layout, enc_m)))
 
     # what each generation reduced (the factor chart), what remains, the sources
-    yield from passage(SLUG, "factors", L, **_factors(), enc_m=enc_m, dec_m=dec_m)
+    element = {f"{name}_b": num(Fraction(d.bits, 8)) for name, d in (("bf16", BF16), ("fp8", E4M3), ("fp4", E2M1))}
+    yield from passage(SLUG, "factors", L, **_factors(), **element, enc_m=enc_m, dec_m=dec_m)
     yield Chart("factors", dict(lang=L))
     # the article rounds the storage ratio to two significant digits: "1/4,400"
-    element = {f"{name}_b": num(Fraction(d.bits, 8)) for name, d in (("bf16", BF16), ("fp8", E4M3), ("fp4", E2M1))}
-    yield from passage(SLUG, "remains", L, w=model.window,
-                       local=fmt_bytes(local_kv(model, fitted(model, v.precision)), v.units),
-                       r=f"{float(f'{s.ratio:.2g}'):,.0f}", **element)
+    ratio = f"{float(f'{s.ratio:.2g}'):,.0f}"
+    yield Part("v41-remains", lambda v: passage(SLUG, "remains", v.lang, **_remains(v, layout, enc_m), r=ratio))
     deployed = formats(model)
     yield from passage(SLUG, "sources", L, total=fmt_exact(storage_per_token(model).total), config=model.source,
                        **SOURCES,
@@ -147,24 +149,18 @@ def _layout() -> dict:
 
 
 def _storage(v: Reading) -> dict:
-    """Per-token storage: all BF16 against V4-Flash's, and at the reader's precision term by term,
-    read as entries per token × bytes per entry ('(3 ÷ 2 + 1) = 2.5 entries × (288 + 68) B')."""
+    """Per-token storage: all BF16 against V4-Flash's total (derived on its page), and at the reader's
+    precision term by term."""
     p = fitted(MODEL, v.precision)  # a format V4.1 does not offer leaves its deployed one
-    groups = storage_groups(MODEL, p)
-    entries = sum(Fraction(g.layers, g.ratio) for g in groups)
-    entry = groups[0].entry  # every storing layer of V4.1 is a Full layer: main KV + index key alike
     bf16, v4_bf16 = (storage_per_token(m, ALL_BF16).total for m in (MODEL, "v4-flash"))
     v4 = get("v4-flash")
     made = formats(MODEL, p)
     return dict(
-        bf16_sum=per_token_sum(MODEL, ALL_BF16), v4_bf16_sum=per_token_sum("v4-flash", ALL_BF16),
+        bf16_sum=per_token_sum(MODEL, ALL_BF16), v4_bf16=fmt_exact(v4_bf16),
         bf16_share=f"{bf16 / v4_bf16:.0%}", v4_csa_m=v4.ratio("CSA"), v4_global=v4.n_global,
         n_global=get(MODEL).n_global,
         main_terms=entry_terms(made["main_kv"], v.lang), key_terms=entry_terms(made["index_key"], v.lang),
-        per_token=per_token_sum(MODEL, p),
-        groups_expr=" + ".join(f"{g.layers} ÷ {g.ratio}" if g.ratio > 1 else f"{g.layers}" for g in groups),
-        entries=num(entries), entry_expr=" + ".join(f"{b:,}" for _, b in entry),
-        total=fmt_exact(storage_per_token(MODEL, p).total))
+        per_token=per_token_sum(MODEL, p))
 
 
 def _local(v: Reading) -> dict:
@@ -195,6 +191,24 @@ def _reads(v: Reading, layout: dict, enc_m: int) -> dict:
         kv=fmt_bytes(total["main_kv"] + total["local_kv"], v.units), enc_full=layout["enc_full"], enc_m=enc_m,
         dec_full=layout["dec_full"], dec_reindex=layout["dec_reindex"], pool=num(model.pool),
         key_sum=written("index_key"), read=fmt_bytes(read, v.units), share=f"{total['index_key'] / read:.0%}")
+
+
+def _remains(v: Reading, layout: dict, enc_m: int) -> dict:
+    """What is left after five generations, at the reader's view: the fixed local KV, and what the
+    Full layers' scans of every index key read at the context (core.cost.read_terms), their share."""
+    model = get(MODEL)
+    terms = read_terms(MODEL, v.context, v.precision)
+    # the Full layers' index-key terms: a count of Full layers at their ratio, each reading N ÷ m keys
+    full = Counter(ly.ratio for ly in model.layers if ly.kind == "CSA2" and ly.mode == "full")
+    scans = [r for r in terms if r.role == "index_key" and full.get(r.ratio) == r.layers
+             and r.entries == v.context // r.ratio]
+    assert sum(r.layers for r in scans) == sum(full.values()), "a Full layer's scan is not among the read terms"
+    scan, read = sum(r.total for r in scans), sum(r.total for r in terms)
+    return dict(
+        w=model.window, local=fmt_bytes(local_kv(model, fitted(model, v.precision)), v.units),
+        v4_csa_l=get("v4-flash").count(lambda ly: ly.kind == "CSA"), n_full=sum(full.values()),
+        enc_full=layout["enc_full"], dec_full=layout["dec_full"], enc_m=enc_m, context=fmt_tokens(v.context),
+        scan=fmt_bytes(scan, v.units), read=fmt_bytes(read, v.units), scan_share=f"{scan / read:.0%}")
 
 
 def _factors() -> dict:

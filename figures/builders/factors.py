@@ -1,5 +1,5 @@
 """The factors chart: each model's per-token KV, kind by kind of the layers that store it, with
-the numbers each kind really has (core.factors: layers, values per entry, bytes per value, m) and
+the numbers each kind really has (core.factors: layers, width, bytes per value, m) and
 what it adds per token as a bar on a log axis.
 
 One layout for every canvas: down the chart, each model's name (and, where several kinds of
@@ -30,9 +30,10 @@ OVER_BAR, BAR, AFTER_BAR, AFTER_MODEL = 0.3, 1.0, 0.7, 0.6  # in ems: the space 
 
 
 def build_factors(*, lang: str = "ko", models=A1_MODELS, canvas: Canvas = NATIVE) -> Chart:
-    """Per model, each kind of layer that stores KV (core.factors.storing): layers, values per
-    entry, bytes per value (scales and padding included) and m, and what it adds per token,
-    layers × entry bytes ÷ m, as a bar on a log axis; a model of several kinds also gets their sum."""
+    """Per model, each kind of layer that stores KV (core.factors.storing): layers, width (an
+    entry's dims with its index key's), bytes per value (scales and padding included) and m, and
+    what it adds per token, layers × entry bytes ÷ m, as a bar on a log axis; a model of several
+    kinds also gets their sum."""
     # the text is set at the template's size; on a page column the screen's layout draws it the
     # reader's text size times that (Canvas.text), so lines are broken and spaced for that size
     body = TEMPLATE.layout.font.size
@@ -90,7 +91,7 @@ def _kind(k: Storing) -> str:
 
 
 def _row(k: Storing, lang: str) -> str:
-    """A kind's numbers: 'CSA: 21 layers · 640 values · 1.02 B per value · m = 4 → 3,423 B'."""
+    """A kind's numbers: 'CSA: 21 layers · width 640 · 1.02 B per value · m = 4 → 3,423 B'."""
     return t("fx.row", lang, kind=_kind(k), layers=t("fx.layers" if k.layers > 1 else "fx.layer", lang, n=k.layers),
              width=f"{k.width:,}", b=_value(k.bytes_per_value), m=k.ratio, per=_bytes(k.per_token))
 
