@@ -115,10 +115,10 @@ def read_passage(v: Reading) -> Blocks:
 
 def versus(v: Reading, total: float, v2: float) -> str:
     """V3.2's reads against V2's at the reader's context: in the precision chosen, and, when the two
-    models are stored in different number formats there (the deployed ones: V2 BF16, V3.2 FP8), all
+    models store their main KV in different formats there (the deployed ones: V2 BF16, V3.2 FP8), all
     in BF16 as well, which leaves the architecture alone."""
     pct = dict(v2=fmt_bytes(v2, v.units), pct=f"{total / v2:.0%}")
-    if all(formats(m, fitted(m, v.precision)) == formats(m, ALL_BF16) for m in ("v2", MODEL)):
+    if len({formats(m, fitted(m, v.precision))["main_kv"] for m in ("v2", MODEL)}) == 1:
         return t("dsa.vs.same", v.lang, **pct)
     bf16 = summarise(MODEL, v.context, ALL_BF16).read.total / summarise("v2", v.context, ALL_BF16).read.total
     return t("dsa.vs.deployed" if v.precision == DEPLOYED else "dsa.vs.chosen", v.lang, **pct, bf16=f"{bf16:.0%}")
