@@ -7,6 +7,8 @@ core.factors); the others from small seeded runs or the shared matrix renderer.
 
 from __future__ import annotations
 
+from itertools import groupby
+
 import numpy as np
 import plotly.graph_objects as go
 
@@ -58,15 +60,19 @@ def build_a24(*, model: str = "v4.1-flash", lang: str = "ko", canvas: Canvas = N
                           font=dict(size=11, color=ink_on(MODE_COLOURS[r.label])), name=ON_FILL))
         notes.append(dict(x=x + 0.5, y=dy - 0.22, text=f"{r.index + 1}", showarrow=False,
                           font=dict(size=9, color=MUTED)))
-        if r.kind == "CSA2":
-            notes.append(dict(x=x + 0.5, y=dy + 1.2, text=f"m{r.ratio}", showarrow=False,
-                              font=dict(size=9, color=MUTED)))
         if r.stores_global:
             notes.append(dict(x=x + 0.5, y=dy + (1.62 if wide else 1.8), text="★", showarrow=False,
                               font=dict(size=16, color=ROLE_COLOURS["main_kv"])))
         hover_x.append(x + 0.5)
         hover_y.append(dy + 0.5)
         hover_text.append(_layer_hover(r, spec, lang))
+    # the ratio once over each run of CSA2 layers alike in a row ("m2" over every layer ran together)
+    for (_, ratio), run in groupby(roles, key=lambda r: (r.index // per, r.ratio if r.kind == "CSA2" else None)):
+        if ratio is not None:
+            run = list(run)
+            (x0, dy), (x1, _) = at(run[0].index), at(run[-1].index)
+            notes.append(dict(x=(x0 + x1 + 1) / 2, y=dy + 1.2, text=f"m = {ratio}", showarrow=False,
+                              font=dict(size=9, color=MUTED)))
     unit = _a24_unit(per, canvas)  # px a layer's slot is wide, where the canvas says (None natively)
     for y, groups, key in ((-0.75, kv_groups(model), "a24.kv"), (-1.45, selection_groups(model), "a24.sel")):
         colour = ROLE_COLOURS["main_kv"] if key == "a24.kv" else ROLE_COLOURS["index_key"]
@@ -271,14 +277,14 @@ def build_a22(*, lang: str = "ko") -> Diagram:
 SPAN_PALETTE = ("#ffffff", "#c7dbf7", "#fcdcae")  # empty, previous segment (a), own segment (b)
 
 
-def _span_box(title: str, spans, tokens: int, ratio: int, *, overlap: bool) -> Box:
+def _span_box(title: str, spans, tokens: int, ratio: int, *, overlap: bool, lang: str) -> Box:
     grid = np.zeros((len(spans), tokens), dtype=int)
     for e, toks in enumerate(spans):
         for s in toks:
             grid[e, s] = 2 if not overlap or s >= e * ratio else 1
     cells = tuple(tuple({0: "", 1: "a", 2: "b" if overlap else str(e)}[v] for v in row) for e, row in enumerate(grid))
     return Box(title, (len(spans), tokens), values=grid, cells=cells, palette=SPAN_PALETTE,
-               row_labels=tuple(f"entry {e}" for e in range(len(spans))),
+               row_labels=tuple(t("a21.row", lang, e=e) for e in range(len(spans))),
                col_labels=tuple(str(s) for s in range(tokens)))
 
 
@@ -293,10 +299,10 @@ def build_a21(*, ratio: int = 4, seed: int = 0, lang: str = "ko") -> Diagram:
     cmp = compare_csa_csa2(CompressDims(tokens=3 * ratio, ratio=ratio), seed)
     T, c = 3 * ratio, cmp.csa.dims.head_dim
     lanes = (
-        (_span_box(t("a21.spans", lang), cmp.csa_spans, T, ratio, overlap=True),
+        (_span_box(t("a21.spans", lang), cmp.csa_spans, T, ratio, overlap=True, lang=lang),
          Box(t("a21.w", lang, n=cmp.csa_softmax_size), (cmp.csa_softmax_size, c), "score", values=cmp.csa_weights,
              row_labels=tuple(f"t{s}" for s in cmp.csa_span))),
-        (_span_box(t("a21.spans", lang), cmp.csa2_spans, T, ratio, overlap=False),
+        (_span_box(t("a21.spans", lang), cmp.csa2_spans, T, ratio, overlap=False, lang=lang),
          Box(t("a21.w", lang, n=cmp.csa2_softmax_size), (cmp.csa2_softmax_size, c), "score",
              values=cmp.csa2_weights, row_labels=tuple(f"t{s}" for s in cmp.csa2_span))),
     )
