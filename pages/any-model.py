@@ -6,7 +6,7 @@ import pandas as pd
 import streamlit as st
 
 import ui
-from article.sections.any_model import variant_source
+from article.sections.any_model import design_name, variant_source
 from core.config_import import ConfigError, import_config, read_config
 from core.variants import SGLANG_PAGE_TOKENS, VARIANTS
 from figures.builders.reconcile import variant_name
@@ -52,7 +52,7 @@ def read_config_json() -> None:
     if found.draft and st.checkbox(t("by.mtp", L, n=found.draft), key="cfg_mtp"):
         found = import_config(raw, name=f"{name} + MTP", mtp=True)
     ui.remember_import(found)
-    st.success(t("by.detected", L, name=found.model.name, design=found.design))
+    st.success(t("by.detected", L, name=found.model.name, design=design_name(found.design, L)))
     # a table, not a grid (whose toolbar speaks English); a field's name as code
     st.table(pd.DataFrame(
         [(t("by.used", L), f"`{k}`", str(val)) for k, val in found.used.items()]

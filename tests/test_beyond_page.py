@@ -16,6 +16,7 @@ import ui
 from core.capacity import plan, weights_bytes
 from core.gpus import GPUS
 from core.open_models import OPEN_MODELS
+from core.units import fmt_bytes
 from figures import EXTRAS
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
@@ -132,14 +133,16 @@ def test_the_engines_tables_give_core_engines_numbers_and_name_every_rule():
     from core.engines import allocation
     at = assert_page_runs(models=["gpt-oss-120b", "v4.1-flash"])
     tables = {df.value.columns[0]: df.value for df in at.table}
-    engines = next(df.value for df in at.table if "vLLM: one request (B)" in df.value.columns)
+    rules = next(t.value for t in at.table if t.value.index.name == "model · engine")
+    engines = next(df.value for df in at.table if "vLLM: one request" in df.value.columns)
     oss = engines[engines.iloc[:, 0] == "gpt-oss-120b"].iloc[0]
     charge = allocation("gpt-oss-120b", core.ARTICLE_CONTEXT, core.DEPLOYED, "sglang").charge
-    assert oss["SGLang: one request (B)"] == int(charge) == 8_697_308_775
-    assert oss["theory: one request (B)"] == core.cache_at("gpt-oss-120b", core.ARTICLE_CONTEXT).total
+    assert int(charge) == 8_697_308_775 and oss["SGLang: one request"] == fmt_bytes(charge) == "8.70 GB"
+    assert oss["theory: one request"] == fmt_bytes(core.cache_at("gpt-oss-120b", core.ARTICLE_CONTEXT).total)
+    assert oss["SGLang: per token (B)"] == 66_355.2  # per token: exact bytes
     v41 = engines[engines.iloc[:, 0] == "V4.1-Flash"].iloc[0]
-    assert pd.isna(v41["vLLM: one request (B)"])  # not served: no number (a dash), and the rules table says why
-    rules = next(t.value for t in at.table if t.value.index.name == "model · engine")
+    assert v41["vLLM: one request"] == "—" and pd.isna(v41["vLLM: per token (B)"])  # not served: a dash
+    assert "vLLM" not in " ".join(r for r in rules.iloc[:, 0] if "CSA2" in r)  # the row names the engine once
     text = " ".join(map(str, rules.index)) + " ".join(rules.iloc[:, 0])
     assert "every model · vLLM" in text and "gpt-oss-120b · SGLang" in text
     assert any("swa_full_tokens_ratio" in r and "pool_configurator.py:" in r for r in rules.iloc[:, 0])
@@ -152,3 +155,35 @@ def test_the_planner_follows_the_parallel_mode_and_the_engine():
     (bars,) = charts(at)[1]["data"]
     assert bars["x"] == [40] and "DP attention 8" in charts(at)[1]["layout"]["title"]["text"]
     assert "as vLLM 0.34.0 allocates" in charts(at)[1]["layout"]["title"]["text"]
+
+
+def test_korean_tables_name_designs_and_v41_s_layers_in_the_page_s_words():
+    at = assert_page_runs(ui.View(lang="ko"))
+    designs = set(at.table[0].value.iloc[:, 1])
+    assert {"sliding window + 전체 GQA", "GDN + GQA 혼합", "sliding window GQA"} <= designs
+    assert not any("hybrid" in d or "local/global" in d for d in designs)  # core's English names, localised
+    layers = next(t.value for t in at.table if "층 종류" in t.value.columns)
+    v41 = layers[layers.iloc[:, 0] == "V4.1-Flash"]
+    assert {"CSA2 Full (encoder, m = 2)", "CSA2 Reindex·Reuse", "CSA2 Full (decoder, m = 1)"} <= set(v41["층 종류"])
+
+
+def test_the_texts_numbers_are_core_s():
+    """The read floor's example (a cache every GPU reads whole), the DSA note and Llama 4 Scout's chunk."""
+    from article import Text
+    from core.capacity import read_floor_seconds
+    from core.engines import allocation
+    from figures.knobs import CONTEXT
+    from publish.site import SiteView, blocks
+
+    text = " ".join(b.text for b in blocks("any-model", SiteView("en", CONTEXT.default, core.DEPLOYED))
+                    if isinstance(b, Text))
+    capacity = EXTRAS["capacity"]
+    gpu, tp = GPUS[capacity.knob("gpu").default], capacity.knob("tp").default
+    floor = read_floor_seconds("kimi-k2", CONTEXT.default, core.DEPLOYED, gpu.bandwidth_bytes_per_s, 1, tp)
+    read = core.reads("kimi-k2", CONTEXT.default).total
+    assert read / gpu.bandwidth_bytes_per_s == floor  # every GPU reads the whole latent cache
+    assert f"{fmt_bytes(read)} ÷ {gpu.bandwidth_bytes_per_s / 1e12:g} TB/s" in text and f"{floor * 1e3:.3g} ms" in text
+    engine = allocation("deepseek-v3.2", CONTEXT.default, core.DEPLOYED, "vllm").per_token
+    stored = core.storage_per_token("deepseek-v3.2").total
+    assert f"{int(engine):,} B a token for DeepSeek-V3.2, not {stored:,} B" in text
+    assert "chunks of 8,192 tokens" in text

@@ -5,14 +5,16 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from core import get, state_bytes, storage_per_token
+from core import DEPLOYED, get, reads, state_bytes, storage_per_token
+from core.capacity import kv_heads, read_floor_seconds
 from core.cost import fitted, formats, layer_groups
-from core.engines import ENGINES, GENERAL_RULES, SGLANG, VLLM, EngineError, allocation
+from core.engines import ENGINES, GENERAL_RULES, SGLANG, SGLANG_PAGE, VLLM, VLLM_BLOCK, EngineError, allocation
 from core.open_models import OPEN_IMPORTS
 from core.summary import summarise
-from core.units import exact, fmt_exact, fmt_tokens
+from core.units import exact, fmt_bytes, fmt_exact, fmt_tokens
 from core.variants import SGLANG_PAGE_TOKENS, VARIANTS
 from figures import EXTRAS
+from figures.builders.planner import gpu_of
 from figures.builders.reconcile import variant_name
 from i18n import model_name, t
 
@@ -32,9 +34,11 @@ def any_model(v: Reading, import_panel: Callable[[], dict] | None = None,
     capacity = EXTRAS["capacity"]
     ctx = fmt_tokens(v.context)
     yield Title(t("by.title", L))
-    yield from passage(SLUG, "lead", L, n=len(OPEN_IMPORTS))
-    yield from passage(SLUG, "presets", L, n=len(OPEN_IMPORTS), ctx=ctx, **_gqa_example(L))
+    yield from passage(SLUG, "lead", L, n=len(OPEN_IMPORTS), bf16=_gqa_example(L)["value"])
+    yield from passage(SLUG, "presets", L, n=len(OPEN_IMPORTS), ctx=ctx, ctx_tokens=f"{v.context:,}",
+                       **_gqa_example(L))
     yield _presets(v)
+    yield from passage(SLUG, "presets-notes", L, **_preset_notes(v))
     # the app's config import (this session's imported configs); the site says where to do it
     yield from passage(SLUG, "import", L)
     found = yield Tool(import_panel, {}, site=(Text(t("by.import.site", L), "caption"),))
@@ -49,21 +53,22 @@ def any_model(v: Reading, import_panel: Callable[[], dict] | None = None,
 
     def design(model_id: str) -> str:
         known = found.get(model_id) or OPEN_IMPORTS.get(model_id)
-        return known.design if known else " + ".join(get(model_id).layer_counts)
+        return design_name(known.design, L) if known else " + ".join(get(model_id).layer_counts)
 
     rows = [summarise(m, v.context, v.precision) for m in models]
+    size = _sizes(v)
     columns = {
         t("col.model", L): [model_name(r.model.id, r.model.name, L) for r in rows],
         t("col.design", L): [design(r.model.id) for r in rows],
         t("by.col.params", L): [round(r.model.parameters / 1e9, 1) if r.model.parameters else None for r in rows],
         t("by.col.storage", L): [r.storage.total for r in rows],
-        t("by.col.local", L): [r.local_kv for r in rows],
-        t("by.col.state", L): [state_bytes(r.model) for r in rows],
-        t("by.col.cache", L, n=ctx): [r.cache.total for r in rows],
-        t("by.col.read", L): [r.read.total for r in rows],
+        t("by.col.local", L): [size(r.local_kv) for r in rows],
+        t("by.col.state", L): [size(state_bytes(r.model)) for r in rows],
+        t("by.col.cache", L, n=ctx): [size(r.cache.total) for r in rows],
+        t("by.col.read", L): [size(r.read.total) for r in rows],
     }
     yield from passage(SLUG, "table", L, ctx=ctx)
-    yield Table(columns, numbers=tuple(columns)[2:], name=t("by.table", L, n=ctx))
+    yield Table(columns, numbers=tuple(columns)[2:4], name=t("by.table", L, n=ctx))
     yield from passage(SLUG, "chart", L)
     yield Chart("A1", dict(context=v.context, precision=v.precision, models=models, highlight=None, lang=L,
                            units=v.units))
@@ -76,7 +81,7 @@ def any_model(v: Reading, import_panel: Callable[[], dict] | None = None,
     yield from passage(SLUG, "rules", L)
     yield Table(_rules_table(rows, v), name=t("by.rules", L), wrap=True)
 
-    yield from passage(SLUG, "planner", L)
+    yield from passage(SLUG, "planner", L, **_planner_fields(capacity, L))
     yield from passage(SLUG, "planner-try", L)
     gpu, tp = yield Ask((capacity.knob("gpu"), capacity.knob("tp")))
     custom = {"memory_gb": capacity.knob("memory_gb").default, "bandwidth_tb": capacity.knob("bandwidth_tb").default}
@@ -87,9 +92,9 @@ def any_model(v: Reading, import_panel: Callable[[], dict] | None = None,
     plan = dict(zip(names, (yield Ask(tuple(capacity.knob(n) for n in names)))))
     yield Chart("capacity", dict(models=models, context=v.context, precision=v.precision, lang=L, units=v.units,
                                  **node, **plan))
-    yield from passage(SLUG, "planner-read", L, tp=tp)
+    yield from passage(SLUG, "planner-read", L, tp=tp, **_replicated_heads(L))
 
-    yield from passage(SLUG, "floor", L)
+    yield from passage(SLUG, "floor", L, **_floor_example(v, gpu_of(gpu, **custom), tp))
     yield from passage(SLUG, "floor-try", L)
     batch, = yield Ask((EXTRAS["read-floor"].knob("batch"),))
     yield Chart("read-floor", dict(models=models, precision=v.precision, batch=batch, lang=L, **node))
@@ -114,12 +119,13 @@ GQA_EXAMPLE = "llama-3.1-8b"  # the presets' first, a plain GQA model: its stora
 
 def _gqa_example(lang: str) -> dict:
     """A GQA model's storage per token as layers × KV heads × head width × 2 (key and value) × bytes per value,
-    in its deployed format (BF16), every number core's."""
+    in its deployed format (BF16), every number core's; `value`: the bytes of one value in it."""
     m = get(GQA_EXAMPLE)
     d, (segment,) = m.dims, formats(m)["main_kv"].segments
     total = storage_per_token(m).total
     terms = (m.n_layers, d.num_key_value_heads, d.head_dim, 2, f"{segment.dtype.bits // 8} B")
-    return dict(ex=model_name(m.id, m.name, lang), ex_sum=f"{' × '.join(map(str, terms))} = {fmt_exact(total)}")
+    return dict(ex=model_name(m.id, m.name, lang), ex_sum=f"{' × '.join(map(str, terms))} = {fmt_exact(total)}",
+                value=terms[-1])
 
 
 _URL = re.compile(r"https?://[^\s()]+")
@@ -133,17 +139,100 @@ def variant_source(vid: str, lang: str) -> str:
 
 
 def _presets(v: Reading) -> Table:
-    """Every open preset at the reader's context and precision: what grows, what is fixed, the cache."""
+    """Every open preset at the reader's context and precision: what grows (exact bytes), what is fixed and
+    the cache (sizes a reader reads at a glance, in the reader's units)."""
     L, rows = v.lang, [summarise(m, v.context, v.precision) for m in OPEN_IMPORTS]
-    ctx = fmt_tokens(v.context)
+    ctx, size = fmt_tokens(v.context), _sizes(v)
     columns = {
         t("col.model", L): [r.model.name for r in rows],
-        t("col.design", L): [OPEN_IMPORTS[r.model.id].design for r in rows],
+        t("col.design", L): [design_name(OPEN_IMPORTS[r.model.id].design, L) for r in rows],
         t("by.col.storage", L): [r.storage.total for r in rows],
-        t("by.col.fixed", L): [r.local_kv + state_bytes(r.model) for r in rows],
-        t("by.col.cache", L, n=ctx): [r.cache.total for r in rows],
+        t("by.col.fixed", L): [size(r.local_kv + state_bytes(r.model)) for r in rows],
+        t("by.col.cache", L, n=ctx): [size(r.cache.total) for r in rows],
     }
-    return Table(columns, numbers=tuple(columns)[2:], name=t("by.presets", L, n=ctx))
+    return Table(columns, numbers=tuple(columns)[2:3], name=t("by.presets", L, n=ctx))
+
+
+def _sizes(v: Reading) -> Callable[[object], str]:
+    """A byte count as a size a reader takes in at a glance ('17.2 GB', in the reader's units); a missing one a
+    dash. The tables give exact bytes where a reader adds them up (per token, per layer)."""
+    return lambda x: "—" if x is None else fmt_bytes(x, v.units) if x else "0"
+
+
+LONG_CHUNKS = "llama-4-scout"  # an open preset whose chunked layers the import prices at full length
+DSA_EXAMPLE = ("deepseek-v3.2", "v3.2")  # the open preset with an indexer, and the article's model of it
+
+
+def _preset_notes(v: Reading) -> dict:
+    """What the notes under the presets' table quote, every number core's: the chunk a chunked model's layers
+    attend within (from its config), and a DSA model's storage per token as the table counts it (its deployed
+    format: BF16, index key too), as both engines store it by default (the index key in FP8 whatever the cache's
+    dtype) and in DeepSeek's own format."""
+    chunk = OPEN_IMPORTS[LONG_CHUNKS].used["text_config.attention_chunk_size"]
+    open_id, article_id = DSA_EXAMPLE
+    model = get(open_id)
+    engine = allocation(model, v.context, fitted(model, DEPLOYED), "vllm").per_token
+    with_dsa = [f.model.name for f in OPEN_IMPORTS.values() if any(ly.kind == "DSA" for ly in f.model.layers)]
+    return dict(chunked=model_name(LONG_CHUNKS, get(LONG_CHUNKS).name, v.lang), chunk=f"{chunk:,}",
+                dsa_models=", ".join(with_dsa), dsa=model.name, dsa_open=fmt_exact(storage_per_token(model).total),
+                dsa_engine=fmt_exact(engine),
+                dsa_article=model_name(article_id, get(article_id).name, v.lang),
+                dsa_deployed=fmt_exact(storage_per_token(article_id).total))
+
+
+def _planner_fields(capacity, lang: str) -> dict:
+    """The planner's default page size beside each engine's own, and the models it may chart whose parameter
+    count is not published (their weights counted as none)."""
+    unpublished = [model_name(m, get(m).name, lang) for m in capacity.knob("models").choices
+                   if not get(m).parameters and m != "mha"]
+    return dict(block=capacity.knob("block").default, vllm_block=VLLM_BLOCK, sglang_page=SGLANG_PAGE,
+                unpublished=", ".join(unpublished))
+
+
+REPLICATED_EXAMPLE = "gemma-3-4b"  # few KV heads: more GPUs than heads replicate them
+
+
+def _replicated_heads(lang: str) -> dict:
+    """A GQA model with few KV heads and how many: on more GPUs than heads, each keeps 1/heads of the cache."""
+    m = get(REPLICATED_EXAMPLE)
+    return dict(few=model_name(m.id, m.name, lang), heads=kv_heads(m))
+
+
+FLOOR_EXAMPLE = "kimi-k2"  # a cache kept whole on every GPU, read whole by each
+
+
+def _floor_example(v: Reading, gpu, tp: int) -> dict:
+    """One decode step of one request to a model whose cache every GPU holds whole: what it reads, one GPU's
+    bandwidth, and the least time that takes (core.capacity.read_floor_seconds)."""
+    m = get(FLOOR_EXAMPLE)
+    p = fitted(m, v.precision)
+    seconds = read_floor_seconds(m, v.context, p, gpu.bandwidth_bytes_per_s, 1, tp)
+    return dict(whole=model_name(m.id, m.name, v.lang), whole_read=fmt_bytes(reads(m, v.context, p).total, v.units),
+                gpu=gpu.name, bw=f"{gpu.bandwidth_bytes_per_s / 1e12:g} TB/s", floor=_duration(seconds),
+                ctx=fmt_tokens(v.context))
+
+
+def _duration(seconds: float) -> str:
+    return f"{seconds * 1e3:.3g} ms" if seconds >= 1e-3 else f"{seconds * 1e6:.3g} µs"
+
+
+# core's names for an imported config's design (core.config_import), in the reader's language
+_DESIGNS = (
+    (re.compile(r"parallel hybrid: (?P<attn>.+) beside (?P<state>.+) in every layer"), "by.design.parallel"),
+    (re.compile(r"hybrid local/global (?P<attn>.+)"), "by.design.local"),
+    (re.compile(r"hybrid (?P<state>.+) \+ (?P<attn>.+)"), "by.design.hybrid"),
+    (re.compile(r"sliding-window (?P<attn>.+)"), "by.design.sliding"),
+    (re.compile(r"CSA/HCA compressed attention \(DeepSeek-V4\)"), "by.design.v4"),
+)
+
+
+def design_name(design: str, lang: str) -> str:
+    """An imported design's name in the reader's language ('hybrid local/global GQA' → 'sliding window + 전체
+    GQA'); a plain one (GQA, MLA, 'MLA + DSA indexer') as core names it."""
+    for pattern, key in _DESIGNS:
+        if found := pattern.fullmatch(design):
+            return t(key, lang, **found.groupdict())
+    return design
 
 
 _LAYER_NUMBERS = ("by.col.count", "by.col.layer_token", "by.col.layer_window", "by.col.layer_state")
@@ -155,11 +244,27 @@ def _layer_table(rows, v: Reading) -> dict:
     for r in rows:
         for g in layer_groups(r.model, v.precision):
             cells["col.model"].append(model_name(r.model.id, r.model.name, L))
-            cells["by.col.kind"].append(t("by.shared", L, kind=g.kind) if g.shared else g.kind)
+            cells["by.col.kind"].append(t("by.shared", L, kind=g.kind) if g.shared else _kind(r.model, g))
             cells["by.col.which"].append(_numbers(g.layers))
             for key, value in zip(_LAYER_NUMBERS, (len(g.layers), g.per_token, g.window, g.state)):
                 cells[key].append(value)
     return {t(k, L): column for k, column in cells.items()}
+
+
+def _kind(model, group) -> str:
+    """A group's layer kind; V4.1's CSA2 rows told apart by their mode (Full, Reindex, Reuse) and, for the Full
+    layers that store, their stack (encoder, decoder) and ratio m."""
+    if group.kind != "CSA2":
+        return group.kind
+    layers = [model.layers[i] for i in group.layers]
+    modes = [mode for mode in ("full", "reindex", "reuse") if any(ly.mode == mode for ly in layers)]
+    name = f"{group.kind} {'·'.join(mode.capitalize() for mode in modes)}"
+    if modes != ["full"]:
+        return name
+    stacks, ratios = {ly.stack for ly in layers}, {ly.ratio for ly in layers}
+    where = [*(stacks if len(stacks) == 1 and "" not in stacks else ()),
+             *(f"m = {m}" for m in ratios if len(ratios) == 1)]
+    return f"{name} ({', '.join(where)})" if where else name
 
 
 def _numbers(layers: tuple[int, ...]) -> str:
@@ -181,22 +286,23 @@ def _numbers(layers: tuple[int, ...]) -> str:
     return ", ".join(runs)
 
 
-_ENGINE_NUMBERS = ("col.eng.theory_token", "col.eng.vllm_token", "col.eng.sglang_token", "col.eng.theory_at",
-                   "col.eng.vllm_at", "col.eng.sglang_at")
+_ENGINE_NUMBERS = ("col.eng.theory_token", "col.eng.vllm_token", "col.eng.sglang_token")
+_ENGINE_SIZES = ("by.eng.theory_at", "by.eng.vllm_at", "by.eng.sglang_at")
 
 
 def _engine_table(rows, v: Reading) -> dict:
     """The theory beside what each engine allocates (core.engines, its defaults): per token of a long context,
     and one request at the reader's context; empty where an engine does not serve the model."""
-    L, cells = v.lang, {k: [] for k in ("col.model", *_ENGINE_NUMBERS)}
+    L, size = v.lang, _sizes(v)
+    cells = {k: [] for k in ("col.model", *_ENGINE_NUMBERS, *_ENGINE_SIZES)}
     for r in rows:
         cells["col.model"].append(model_name(r.model.id, r.model.name, L))
         cells["col.eng.theory_token"].append(exact(r.storage.total))
-        cells["col.eng.theory_at"].append(r.cache.total)
+        cells["by.eng.theory_at"].append(size(r.cache.total))
         for engine, a in _allocated(r.model, v).items():
             served = not isinstance(a, EngineError)
             cells[f"col.eng.{engine}_token"].append(exact(a.per_token) if served else None)
-            cells[f"col.eng.{engine}_at"].append(int(a.charge) if served else None)
+            cells[f"by.eng.{engine}_at"].append(size(int(a.charge) if served else None))
     return {t(k, L): column for k, column in cells.items()}
 
 
@@ -218,7 +324,7 @@ def _rules_table(rows, v: Reading) -> dict:
     for model, allocated in found.items():
         for engine, a in allocated.items():
             if isinstance(a, EngineError):
-                add(model_name(model.id, model.name, L), engine, t(f"eng.none.{a.why}", L, e=t(f"eng.{engine}", L)))
+                add(model_name(model.id, model.name, L), engine, t(f"by.none.{a.why}", L))
                 continue
             for rule in a.rules:
                 if rule.id not in GENERAL_RULES:
