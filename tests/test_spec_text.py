@@ -110,7 +110,7 @@ def test_figure_labels_follow_a_changed_spec(changed_specs):
 
 def test_control_help_follows_a_changed_spec(changed_specs):
     assert t("v4.ctl.m", "en", **help_fields()) == "compression ratio (for teaching; real HCA 64, CSA 4)"
-    assert t("ctl.rkv", "en", **help_fields()).endswith("(article: 256)")
+    assert t("ctl.rkv", "en", **help_fields()).endswith("(V2: 256)")
 
 
 def test_page_text_follows_a_changed_spec(changed_specs):
