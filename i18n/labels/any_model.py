@@ -26,7 +26,7 @@ TEXT: dict[str, dict[str, str]] = {
     "cap.noparams": {"ko": "파라미터 수 미공개: 가중치를 0으로 둔 상한", "en": "parameter count not published: weights counted as none, an upper bound"},
     "cap.x": {"ko": "동시 요청 수", "en": "concurrent requests"},
     "floor.title": {"ko": "decode 한 단계가 캐시를 읽는 데 드는 최소 시간", "en": "The least time a decode step spends reading the cache"},
-    "floor.sub": {"ko": "{tp} × {g} (HBM 합계 {bw} TB/s) · 배치 {b} · GPU 하나가 읽는 {what}\u00a0÷\u00a0GPU 하나의 대역폭", "en": "{tp} × {g} ({bw} TB/s of HBM in all) · batch {b} · {what} one GPU reads\u00a0÷\u00a0one GPU's bandwidth"},
+    "floor.sub": {"ko": "{tp} × {g} (HBM 합계 {bw} TB/s) · 배치 {b} · GPU 하나가 읽는 양 {what}\u00a0÷\u00a0그 GPU의 대역폭", "en": "{tp} × {g} ({bw} TB/s of HBM in all) · batch {b} · what one GPU reads {what}\u00a0÷\u00a0its bandwidth"},
     "floor.what": {"ko": "(KV + 검색용 Key)", "en": "(KV + index key)"},
     "floor.what.state": {"ko": "(KV + 검색용 Key + 상태)", "en": "(KV + index key + state)"},
     "floor.y": {"ko": "생성 토큰당 µs (로그 눈금)", "en": "µs per generated token (log scale)"},
