@@ -1,8 +1,9 @@
-"""The token-axis section reads its figures as they stand: B2's steps from core's summarize on the
-matrices in effect, with what the entry keeps (its mean and its leaning) and loses (order: reversed
-rows, the same entry); B3's and B4's counts from read_plan at the controls' values, carried to a long
-context; the site says what B2 shows instead of asking for an edit it cannot take, and leaves out
-the passage that asks the reader to edit the matrices."""
+"""The token-axis section reads its figures as they stand: V4-Flash's counts at the page's context
+open it; the counts come first (B1, B3, B4), one entry worked out after (B2); B2's steps from core's
+summarize on the matrices in effect, with what the entry keeps (its mean and its leaning) and loses
+(order: reversed rows, the same entry); B3's and B4's counts from read_plan at the controls' values,
+carried to a long context; the site says what B2 shows instead of asking for an edit it cannot take,
+and leaves out the passage that asks the reader to edit the matrices."""
 
 from __future__ import annotations
 
@@ -11,17 +12,24 @@ import re
 import numpy as np
 import pytest
 
-from article import SECTIONS, Ask, Either, Part, Text, run_section
+from article import SECTIONS, Ask, Chart, Either, Part, Text, run_section
 from article.prose import app_only, passages
 from core import Precision
+from core.mechanisms.compression import entry_count
 from core.mechanisms.token_axis import read_plan, summarize
+from core.registry import get
 from figures import FIGURES
 from figures.knobs import CONTEXT
 from i18n import t
 from publish.site import SiteView, blocks
 
 
-def shown(lang: str = "en", app: bool = True, **values) -> str:
+def listed(names, lang):
+    """Names as the section lists them ('p4, p5' in Korean, 'p4 and p5' in English)."""
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + t("tb.and", lang) + names[-1]
+
+
+def shown(lang: str = "en", app: bool = True, context: int = CONTEXT.default, **values) -> str:
     """The section's text with some controls (by knob name) set, the others at their defaults."""
     texts = []
 
@@ -32,11 +40,11 @@ def shown(lang: str = "en", app: bool = True, **values) -> str:
             case Either(in_app, on_site):
                 texts.extend(b.text for b in (in_app if app else on_site))
             case Part(_, section):
-                return run_section(section(SiteView(lang, CONTEXT.default, Precision())), answer)
+                return run_section(section(SiteView(lang, context, Precision())), answer)
             case Text(text):
                 texts.append(text)
 
-    run_section(SECTIONS["token-axis"].draw(SiteView(lang, CONTEXT.default, Precision())), answer)
+    run_section(SECTIONS["token-axis"].draw(SiteView(lang, context, Precision())), answer)
     return "\n".join(texts)
 
 
@@ -67,9 +75,11 @@ def test_b2_explains_scores_too_large_for_a_float():
 @pytest.mark.parametrize("lang", ["ko", "en"])
 def test_b3_names_the_positions_read_twice_and_those_read_nowhere(lang):
     at_start = shown(lang)
-    assert t("tb.both", lang, p="p4, p5") in at_start
+    assert t("tb.both", lang, p=listed(["p4", "p5"], lang)) in at_start
+    assert t("tb.gone", lang, p=listed(["p4", "p5"], lang), e="b2") in at_start  # out of the window at q8: in b2
     short = shown(lang, position=6, group=4, window=1)  # p4, p5: past the window, their group not yet full
-    assert t("tb.gap", lang, p="p4, p5") in short and t("tb.both.none", lang) in short
+    assert t("tb.gap", lang, p=listed(["p4", "p5"], lang)) in short and t("tb.both.none", lang) in short
+    assert t("tb.both.one", lang, p="p3") in shown(lang, position=4, group=2, window=2)  # p3 alone, twice
     assert t("tb.done.none", lang, t=0) in shown(lang, position=0)
 
 
@@ -79,7 +89,7 @@ def test_b4_counts_are_read_plans_at_the_controls_values():
     assert f"(m = 3) stores {chosen.stored} compressed entries" in text and f"{chosen.read} in all" in text
     assert f"(m = 6) stores {coarse.stored} and, with the local KV, reads {coarse.read}." in text
     picked = [f"b{r.index} (p{min(r.sources)}–p{max(r.sources)})" for r in chosen.rows if r.kind == "compressed"]
-    assert ", ".join(picked) in text
+    assert listed(picked, "en") in text
     assert "Without compression the query would read 22." in text
 
 
@@ -89,7 +99,7 @@ def test_b2_says_what_the_entry_keeps_and_loses_from_core():
     text = shown(H=H, W_u=W_u, W_s=W_s)
     assert f"the plain mean of U, [{mean.c[0]:.4g}, {mean.c[1]:.4g}]" in text
     heavy = [(int(np.argmax(col)), f"{100 * col.max():.3g}") for col in run.A.T]
-    assert ", ".join(f"h{i} in component {j + 1} ({p}%)" for j, (i, p) in enumerate(heavy)) in text
+    assert listed([f"h{i} in component {j + 1} ({p}%)" for j, (i, p) in enumerate(heavy)], "en") in text
     assert f"Reverse the rows of H and the entry is still [{run.c[0]:.4g}, {run.c[1]:.4g}]" in text
     assert "identity matrix" not in text and "identity matrix" in shown()  # said only of an identity H
     assert "no single token in component 1 (all 50%)" in shown(W_s=((0, 0), (0, 0)))
@@ -121,3 +131,49 @@ def test_the_site_shows_b2_without_asking_for_an_edit(lang):
     try_it = passages("token-axis", lang)["entry-try"]
     assert "entry-try" in app_only("token-axis", lang)
     assert try_it in app and try_it not in site  # "edit the matrices" only where they can be edited
+
+
+@pytest.mark.parametrize("lang", ["ko", "en"])
+def test_b2_says_how_the_figure_prints_a_natural_log_and_only_then(lang):
+    at_start = shown(lang)
+    assert t("tb.ln", lang, v="ln 3 ≈ 1.10") in at_start  # W_s's ln 3, which the figure draws as 1.10
+    no_logs = shown(lang, W_s=((1, 0), (0, 1)))
+    assert t("tb.ln", lang, v="X").split("X")[0] not in no_logs
+
+
+@pytest.mark.parametrize("lang", ["ko", "en"])
+def test_the_page_opens_on_v4_flash_at_the_pages_context(lang):
+    m = get("v4-flash")
+    csa, hca, k = m.ratio("CSA"), m.ratio("HCA"), m.index_topk
+    long = shown(lang)
+    n = CONTEXT.default
+    assert f"{n:,}" in long and f"{entry_count(n, csa):,}" in long and f"{entry_count(n, hca):,}" in long
+    assert t("tb.csa.pick", lang, k=f"{k:,}") in long  # more entries than top-k: a few are picked
+    short = shown(lang, context=CONTEXT.stops[0])
+    assert entry_count(CONTEXT.stops[0], csa) <= k and t("tb.csa.all", lang, k=f"{k:,}") in short
+
+
+def test_counts_come_before_the_worked_entry():
+    """The page's own order: what merging is (B1), when entries exist (B3), how many are read (B4),
+    and only then what one entry holds (B2)."""
+    charts = []
+
+    def answer(block):
+        match block:
+            case Ask(knobs):
+                return tuple(k.default for k in knobs)
+            case Part(_, section):
+                return run_section(section(SiteView("en", CONTEXT.default, Precision())), answer)
+            case Chart(figure_id):
+                charts.append(figure_id)
+
+    run_section(SECTIONS["token-axis"].draw(SiteView("en", CONTEXT.default, Precision())), answer)
+    assert charts == ["B1", "B3", "B4", "B2"]
+
+
+@pytest.mark.parametrize("lang", ["ko", "en"])
+def test_the_merged_row_has_one_name_and_grey_is_told_only_where_drawn(lang):
+    assert "b<sub>0</sub>" in shown(lang) and "c<sub>0</sub>" not in shown(lang)
+    assert "b<sub>0</sub>" in t("b2.cap", lang, c="1.5, 3")
+    assert ("회색" if lang == "ko" else "grey") not in t("b3.legend", lang).lower()  # B3 draws no grey
+    assert ("회색" if lang == "ko" else "grey") in t("b4.cap", lang).lower()  # B4 greys the entries not chosen

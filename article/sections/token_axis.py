@@ -6,10 +6,12 @@ from decimal import MAX_EMAX, MIN_EMIN, Context, Decimal, localcontext
 
 import numpy as np
 
+from core.mechanisms.compression import entry_count
 from core.mechanisms.matrix_text import format_matrix
 from core.mechanisms.token_axis import ReadPlan, SummaryRun, read_plan, summarize
 from core.registry import get
 from figures import FIGURES
+from figures.matrix import Box
 from i18n import t
 
 from ..blocks import Ask, Chart, Either, Metrics, Reading, Text, Title
@@ -23,18 +25,44 @@ LONG = 1_000  # a teaching context, in tokens: where the counts of B3 and B4 are
 
 
 def token_axis(v: Reading) -> Blocks:
-    """Token-axis compression in the order a newcomer needs it: what is merged (B1), what one entry
-    keeps and loses (B2, worked on the matrices in effect), when an entry exists and what the local
-    KV covers (B3), and how reading changes, all or top-k (B4); the real models are linked, not redone."""
+    """Token-axis compression in the page's own order: the counts first, then what one entry holds.
+    What is merged (B1); when an entry exists and what the local KV covers (B3); how many are read,
+    all or top-k, and why storing and reading are set apart (B4); then one entry worked out on the
+    matrices in effect, what it keeps and loses (B2); what m, k and the window trade; the real models."""
     L = v.lang
+    m = get(MODEL)
+    b4 = FIGURES["B4"]
+    model = dict(csa=m.ratio("CSA"), hca=m.ratio("HCA"), topk=f"{m.index_topk:,}", window=f"{m.window:,}",
+                 g1=b4.knob("groups").default[0], g2=b4.knob("groups").default[1])
     yield Title(t("tb.title", L))
     yield Text(t("tb.intro", L), "caption")
-    yield from passage(SLUG, "intro", L)
+    yield from passage(SLUG, "intro", L, **_intro_fields(m, v.context, L))
     yield from passage(SLUG, "axes", L)
     yield Either(app=(Text(t("tb.how.b1", L), "caption"),))
     b1 = yield from controls("B1", "rows", "components", "group", lang=L)
     yield Chart("B1", b1, "content")
     yield from passage(SLUG, "axes-read", L, **_b1_fields(**b1))
+    yield from passage(SLUG, "when", L)
+    yield Either(app=(Text(t("tb.how.b3", L), "caption"),))
+    b3 = yield from controls("B3", "position", "group", "window", lang=L)
+    yield Chart("B3", b3, "content")
+    yield from passage(SLUG, "when-read", L, **_b3_fields(b3["position"], b3["group"], b3["window"], L))
+    yield from passage(SLUG, "growth", L, g=b3["group"], w=b3["window"], long=f"{LONG:,}",
+                       long_entries=f"{read_plan(LONG - 1, b3['group'], b3['window']).stored:,}")
+    yield from passage(SLUG, "read", L)
+    yield Either(app=(Text(t("tb.how.b4", L), "caption"),))
+    position, groups, topk = yield Ask((b4.knob("position"), b4.knob("groups"), b4.knob("topk")))
+    window = b3["window"]
+    chosen, coarse = read_plan(position, groups[0], window, topk=topk), read_plan(position, groups[1], window)
+    yield Metrics(tuple((t("tb.m.stored", L, g=g), f"{plan.stored} / {plan.read}")
+                        for g, plan in ((groups[0], chosen), (groups[1], coarse))))
+    yield Chart("B4", dict(position=position, groups=groups, topk=topk, window=window, lang=L), "content")
+    far = read_plan(LONG - 1, groups[0], window, topk=topk), read_plan(LONG - 1, groups[1], window)
+    yield from passage(SLUG, "read-read", L, t=position, g1=groups[0], g2=groups[1], k=topk, w=window,
+                       s1=chosen.stored, r1=chosen.read, s2=coarse.stored, r2=coarse.read, full=position + 1,
+                       chosen=_listed([_entry(r) for r in chosen.rows if r.kind == "compressed"], L),
+                       long=f"{LONG:,}", long_r1=f"{far[0].read:,}", long_r2=f"{far[1].read:,}")
+    yield from passage(SLUG, "stored", L, long=f"{LONG:,}", long_r1=f"{far[0].read:,}", long_s1=f"{far[0].stored:,}")
     yield from passage(SLUG, "entry", L)
     yield Either(app=(Text(t("tb.b2.help", L), "caption"),), site=(Text(t("tb.b2.site", L), "caption"),))
     matrices = yield from controls("B2", "H", "W_u", "W_s", lang=L)
@@ -49,34 +77,21 @@ def token_axis(v: Reading) -> Blocks:
             yield from passage(SLUG, "kept", L, **_kept_fields(run, L))
             yield from passage(SLUG, "lost", L, c_rev=_vec(summarize(run.H[::-1], run.W_u, run.W_s).c))
     yield from passage(SLUG, "entry-try", L)
-    yield from passage(SLUG, "when", L)
-    yield Either(app=(Text(t("tb.how.b3", L), "caption"),))
-    b3 = yield from controls("B3", "position", "group", "window", lang=L)
-    yield Chart("B3", b3, "content")
-    yield from passage(SLUG, "when-read", L, **_b3_fields(b3["position"], b3["group"], b3["window"], L))
-    yield from passage(SLUG, "growth", L, g=b3["group"], w=b3["window"], long=f"{LONG:,}",
-                       long_entries=f"{read_plan(LONG - 1, b3['group'], b3['window']).stored:,}")
-    yield from passage(SLUG, "read", L)
-    yield Either(app=(Text(t("tb.how.b4", L), "caption"),))
-    b4 = FIGURES["B4"]
-    position, groups, topk = yield Ask((b4.knob("position"), b4.knob("groups"), b4.knob("topk")))
-    window = b3["window"]
-    chosen, coarse = read_plan(position, groups[0], window, topk=topk), read_plan(position, groups[1], window)
-    yield Metrics(tuple((t("tb.m.stored", L, g=g), f"{plan.stored} / {plan.read}")
-                        for g, plan in ((groups[0], chosen), (groups[1], coarse))))
-    yield Chart("B4", dict(position=position, groups=groups, topk=topk, window=window, lang=L), "content")
-    far = read_plan(LONG - 1, groups[0], window, topk=topk), read_plan(LONG - 1, groups[1], window)
-    yield from passage(SLUG, "read-read", L, t=position, g1=groups[0], g2=groups[1], k=topk, w=window,
-                       s1=chosen.stored, r1=chosen.read, s2=coarse.stored, r2=coarse.read, full=position + 1,
-                       chosen=_listed([_entry(r) for r in chosen.rows if r.kind == "compressed"], L),
-                       long=f"{LONG:,}", long_r1=f"{far[0].read:,}", long_r2=f"{far[1].read:,}")
     yield from passage(SLUG, "tradeoff", L)
-    m = get(MODEL)
-    model = dict(csa=m.ratio("CSA"), hca=m.ratio("HCA"), topk=f"{m.index_topk:,}",
-                 g1=b4.knob("groups").default[0], g2=b4.knob("groups").default[1])
     yield from passage(SLUG, "models", L, **model)
     # the model's repository holds its config and its official inference code (the compressor)
     yield from passage(SLUG, "sources", L, **model, config=m.source, repo=m.source.split("/blob/")[0], **SOURCES)
+
+
+def _intro_fields(m, context: int, lang: str) -> dict:
+    """What one layer of V4-Flash stores and reads at the page's context, for the opening: an
+    uncompressed layer, a CSA layer (top-k of its entries, or all while there are fewer) and an HCA
+    layer (all), each with the window beside (core's entry count: complete segments only)."""
+    csa, hca, k = m.ratio("CSA"), m.ratio("HCA"), m.index_topk
+    csa_stored, hca_stored = entry_count(context, csa), entry_count(context, hca)
+    pick = t("tb.csa.pick", lang, k=f"{k:,}") if csa_stored > k else t("tb.csa.all", lang, k=f"{k:,}")
+    return dict(ctx=f"{context:,}", full=f"{context:,}", csa=csa, hca=hca, window=f"{min(m.window, context):,}",
+                csa_stored=f"{csa_stored:,}", hca_stored=f"{hca_stored:,}", csa_read=pick)
 
 
 def _b1_fields(rows: int, components: int, group: int, lang: str) -> dict:
@@ -99,8 +114,19 @@ def _b2_fields(run: SummaryRun, lang: str) -> dict:
     return dict(n=n, d=d, d_out=run.U.shape[1], h_rows=", ".join(f"h{i} = {_vec(h)}" for i, h in enumerate(run.H)),
                 u_rows=", ".join(map(_vec, run.U)), s_rows=", ".join(map(_vec, run.S)), s_col=_vec(scores),
                 e_col=_vec(exps), e_sum=_num(total), a_col=_vec(run.A[:, 0]),
-                a_cols=", ".join(map(_vec, run.A.T)), sums="\n".join(sums), c=_vec(run.c),
+                a_cols=", ".join(map(_vec, run.A.T)), sums="\n".join(sums), c=_vec(run.c), ln=_logs(run, lang),
                 same=t("tb.identity", lang) if n == d and np.array_equal(run.H, np.eye(n)) else "")
+
+
+def _logs(run: SummaryRun, lang: str) -> str:
+    """The sentence saying how B2 prints a natural log the prose writes as typed ('ln 3' drawn as
+    1.10), or nothing when no value is one."""
+    drawn = Box("", (1, 1)).fmt  # how the figure's boxes write a value
+    logs = {}  # each log once, in the order met
+    for x in (x for matrix in (run.H, run.W_u, run.W_s, run.S) for x in matrix.flat):
+        if (typed := _num(x)).startswith("ln"):
+            logs.setdefault(typed, drawn.format(float(x)))
+    return t("tb.ln", lang, v=", ".join(f"{typed} ≈ {shown}" for typed, shown in logs.items())) if logs else ""
 
 
 def _kept_fields(run: SummaryRun, lang: str) -> dict:
@@ -125,15 +151,21 @@ def _b3_fields(position: int, group: int, window: int, lang: str) -> dict:
     later_summarised, later_recent = _positions(then)
     both, gone = sorted(summarised & recent), sorted((recent - later_recent) & later_summarised)
     done = [_entry(r) for r in now.rows if r.kind == "compressed"]
-    note = t("tb.both", lang, p=_listed(_names(both), lang)) if both else t("tb.both.none", lang)
+    note = t(_one("tb.both", both), lang, p=_listed(_names(both), lang)) if both else t("tb.both.none", lang)
+    holders = [f"b{r.index}" for r in then.rows if r.kind == "compressed" and set(r.sources) & set(gone)]
     return dict(t=position, t2=position + group, g=group, w=window, s=now.stored, s2=then.stored,
                 last=(now.stored + 1) * group - 1, read=now.read, read2=then.read,
                 done=t("tb.done", lang, t=position, list=_listed(done, lang, elide=True)) if done
                 else t("tb.done.none", lang, t=position),
                 recent=_listed(_names(sorted(recent)), lang), recent2=_listed(_names(sorted(later_recent)), lang),
                 note=" ".join(filter(None, (note, _gap(now, lang)))),
-                note2=" ".join(filter(None, (gone and t("tb.gone", lang, p=_listed(_names(gone), lang)),
-                                             _gap(then, lang)))))
+                note2=" ".join(filter(None, (gone and t(_one("tb.gone", gone), lang, p=_listed(_names(gone), lang),
+                                                        e=_listed(holders, lang)), _gap(then, lang)))))
+
+
+def _one(key: str, items) -> str:
+    """A sentence's key for one item (English agrees its verb: 'p4 is', 'p4 and p5 are')."""
+    return f"{key}.one" if len(items) == 1 else key
 
 
 def _positions(plan: ReadPlan) -> tuple[set[int], set[int]]:
@@ -160,10 +192,13 @@ def _names(positions) -> list[str]:
 
 
 def _listed(names: list[str], lang: str, elide: bool = False) -> str:
-    """Names joined; none said in words; a long run (consecutive names) as its first … last."""
+    """Names joined as the language lists them (English: 'p4, p5 and p6'); none said in words; a
+    long run (consecutive names) as its first … last."""
     if not names:
         return t("tb.none", lang)
-    return f"{names[0]} … {names[-1]}" if elide and len(names) > 4 else ", ".join(names)
+    if elide and len(names) > 4:
+        return f"{names[0]} … {names[-1]}"
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + t("tb.and", lang) + names[-1]
 
 
 def _exps(scores) -> tuple[list[Decimal], Decimal]:
