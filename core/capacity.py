@@ -191,9 +191,10 @@ def _rank_share(m: Model, context, precision: cost.Precision, block_tokens: int,
 
 def read_floor_seconds(model: Model | str, context, precision: cost.Precision, bandwidth_bytes_per_s: float,
                        batch: int = 1, tp: int = 1):
-    """The least time one decode step can spend reading the cache: bytes read (KV + index key
-    + linear layers' states, core.cost.reads) × batch ÷ aggregate HBM bandwidth (tp × bandwidth), where a replicated
-    latent is read by every rank (so MLA's floor does not fall with tp; head-split KV's does).
+    """The least time one decode step can spend reading the cache: the bytes one tensor-parallel rank
+    reads (its share of KV, index key and linear layers' states, core.cost.reads) × batch ÷ that GPU's
+    bandwidth. A latent is replicated and read whole by every rank (so MLA's floor does not fall with
+    tp); head-split KV is read a share per rank.
 
     A lower bound, not a speed prediction: reading the weights, compute, kernel efficiency and
     every overhead are left out (storage 1/4,400 of MHA's does not make decoding 4,400× faster).

@@ -93,10 +93,20 @@ def blocks(slug: str, reading: SiteView, app: bool = False) -> list:
 
 
 def _with_figures(shown: list) -> list:
-    """Each AppControls names the figure it moves: the next chart."""
+    """Each AppControls names the figure it moves, the next chart; a figure's controls asked for in
+    several rows are named in one line, where the first row stands."""
     out, figure = [], ""
     for b in reversed(shown):
         if isinstance(b, Chart):
             figure = b.figure_id
         out.append(AppControls(b.knobs, figure) if isinstance(b, AppControls) else b)
-    return out[::-1]
+    merged, first = [], {}
+    for b in reversed(out):
+        if isinstance(b, AppControls) and b.figure_id in first:
+            at = first[b.figure_id]
+            merged[at] = AppControls(merged[at].knobs + b.knobs, b.figure_id)
+            continue
+        if isinstance(b, AppControls):
+            first[b.figure_id] = len(merged)
+        merged.append(b)
+    return merged
