@@ -317,14 +317,14 @@ def test_b1_keeps_positions_on_the_left_and_merges_them_on_the_right():
 def test_b2_reproduces_the_articles_weights_and_summary():
     fig = FIGURES["B2"]()
     (a,) = heatmaps(fig, "A")[:1]
-    (c,) = heatmaps(fig, "c<sub>0</sub>")
+    (c,) = heatmaps(fig, "b<sub>0</sub>")
     assert np.max(np.abs(a - [[0.75, 0.25], [0.25, 0.75]])) <= 1e-12
     assert np.max(np.abs(c - [[1.5, 3.0]])) <= 1e-12
 
 
 def test_b2_recomputes_from_edited_inputs():
     fig = FIGURES["B2"](H=((1, 0), (0, 1), (1, 1)), W_u=((1, 2), (3, 4)), W_s=((0, 0), (0, 0)))
-    (c,) = heatmaps(fig, "c<sub>0</sub>")
+    (c,) = heatmaps(fig, "b<sub>0</sub>")
     assert np.allclose(c, [[(1 + 3 + 4) / 3, (2 + 4 + 6) / 3]])  # equal scores: the mean of U
 
 

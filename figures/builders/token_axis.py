@@ -50,7 +50,7 @@ def build_b2(*, H=ARTICLE_H, W_u=ARTICLE_W_U, W_s=ARTICLE_W_S, lang: str = "ko")
          Box("S", (n, d), "score", values=run.S, row_labels=pos), Op("→", t("b2.softmax", lang)),
          Box("A", (n, d), "score", values=run.A, row_labels=pos)),
         (Box("U", (n, d), "kv", values=run.U, row_labels=pos), Op("⊙"), Box("A", (n, d), "score", values=run.A),
-         Op("→", t("b2.sum", lang)), Box(sym_sub("c", "0"), (1, d), "kv", values=run.c[None, :])),
+         Op("→", t("b2.sum", lang)), Box(sym_sub("b", "0"), (1, d), "kv", values=run.c[None, :])),
     )
     return Diagram(
         t("b2.title", lang), lanes,
