@@ -9,7 +9,7 @@ from __future__ import annotations
 import functools
 import json
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from html import unescape
 from pathlib import Path
 
@@ -54,14 +54,15 @@ def ems(text: str, bold: bool = False) -> float:
     return sum(advances[ch] / em if ch in advances else OTHER for ch in text)
 
 
-def text_px(html: str, size: float) -> float:
-    """How many px wide one line of a label is drawn at `size` px, in the figures' font:
-    bold inside <b>, sub- and superscripts at SUP of their size, a span's `font-size` its own,
-    entities read, tags not drawn."""
-    total, bold, sizes = 0.0, False, [size]
+def runs(html: str, size: float) -> Iterator[tuple[str, float, bool]]:
+    """The runs of characters a label draws at `size` px: (text, its size, whether bold), bold inside
+    <b>, sub- and superscripts at SUP of their size, a span's `font-size` its own, entities read, tags
+    not drawn."""
+    bold, sizes = False, [size]
     for part in _TAG_SPLIT.split(html or ""):
         if not part.startswith("<"):
-            total += ems(unescape(part), bold) * sizes[-1] if part else 0.0
+            if part:
+                yield unescape(part), sizes[-1], bold
             continue
         tag = part.lower()
         if tag in ("<b>", "</b>"):
@@ -73,7 +74,11 @@ def text_px(html: str, size: float) -> float:
             sizes.append(float(given[1]) if given else sizes[-1])
         elif tag in ("</sup>", "</sub>", "</span>") and len(sizes) > 1:
             sizes.pop()
-    return total
+
+
+def text_px(html: str, size: float) -> float:
+    """How many px wide one line of a label is drawn at `size` px, in the figures' font (`runs`)."""
+    return sum(ems(text, bold) * at for text, at, bold in runs(html, size))
 
 
 def wrap(text: str, width: float, measure: Callable[[str], float], first: float | None = None) -> list[str]:

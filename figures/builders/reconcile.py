@@ -17,7 +17,7 @@ from ..canvas import LINE, NATIVE, SUP_FOOT, Canvas, legend_rows, title_at_top, 
 from ..contrast import INK
 from ..made import Chart
 from ..style import MUTED, ROLE_COLOURS, TEMPLATE, heading
-from ..text import text_px, wrapped
+from ..text import text_px, wrap, wrapped
 
 PANELS = ("x", "x2")
 PHONE_TEXT, PANEL_TEXT = 12, 14  # px on a phone: a row's name and numbers; a panel's heading
@@ -107,13 +107,13 @@ def _stacked(traces: list[dict], ranges: dict, titles: tuple[str, str], lang: st
         bars, ticks = traces[2 * k], traces[2 * k + 1]
         yref, y, ys = f"y{k + 1 if k else ''}", 0.0, []
         for name, row_text in zip(bars["y"], bars["text"]):
-            lines = [f"<b>{line}</b>" for line in wrapped(name, room, text)] + wrapped(row_text, room, text)
+            lines = [f"<b>{line}</b>" for line in bold_lines(name, room, text)] + wrapped(row_text, room, text)
             notes.append(dict(text="<br>".join(lines), x=0, y=y, xref=f"{xref} domain", yref=yref, xanchor="left",
                               yanchor="top", align="left", showarrow=False, font=dict(size=PHONE_TEXT)))
             y += len(lines) * LINE * text + BAR_PX / 2 + 6
             ys.append(y)
             y += BAR_PX / 2 + ROW_GAP * scale
-        heading_lines = wrapped(title, room, panel_text)
+        heading_lines = bold_lines(title, room, panel_text)
         panels.append((xref, yref, heading_lines, y))
         for trace in (bars, ticks):
             trace.update(y=ys, yaxis=yref)
@@ -143,6 +143,11 @@ def _stacked(traces: list[dict], ranges: dict, titles: tuple[str, str], lang: st
         template="kv_atlas", title=title, annotations=notes, height=height, margin=dict(l=10, r=10, t=top, b=bottom),
         legend=dict(orientation="h", x=0, yref="container", y=0, yanchor="bottom", font=dict(color=MUTED)),
         **layout))
+
+
+def bold_lines(text: str, width: float, size: float) -> list[str]:
+    """A text drawn bold, broken to `width` px at `size` as bold letters measure."""
+    return wrap(text, width, lambda line: text_px(f"<b>{line}</b>", size))
 
 
 def variant_name(vid: str, lang: str) -> str:

@@ -110,7 +110,7 @@ def _clashes(c: _Chart, width: int, height: int, scale: float) -> set:
     lines = slide_title(title, width, height, scale, beside)
     top = title_height(title, width, height, scale, beside)
     margin = _margins(c, u, top, k)
-    boxes = list(_texts(c, width, height, margin, k))
+    boxes = [box for _, box in _texts(c, width, height, margin, k)]
     title_w = max((text_px(s, SLIDE_TITLE * u * scale) for s in lines), default=0)
     title_box = (SAFE * u, SAFE * u, SAFE * u + title_w, top - TITLE_GAP * u)
     out = {("out", i) for i, b in enumerate(boxes) if _outside(b, width, height, SAFE * u, title_box[3])}
@@ -133,8 +133,15 @@ def overlap(a: Rect, b: Rect) -> float:
     return w * h / smaller if w > 0 and h > 0 and smaller > 0 else 0.0
 
 
+def text_boxes(fig: go.Figure, width: float, height: float, margin: dict, k: float = 1.0) -> list[tuple[str, Rect]]:
+    """Every annotation's and text trace's text with its estimated box (px from the top-left of a
+    `width` × `height` canvas whose plot lies inside `margin`), every text `k` times its size, where its
+    place is known: on the paper, or on an axis with a fixed range."""
+    return list(_texts(_chart(fig), width, height, margin, k))
+
+
 def _texts(c: _Chart, width: int, height: int, margin: dict, k: float):
-    """Every annotation's and text trace's estimated box on the slide, where its position is known."""
+    """Every annotation's and text trace's text and estimated box on the slide, where its position is known."""
     def px(ref, value, across):
         return _px(c.layout, ref, value, across, width, height, margin)
 
@@ -145,8 +152,8 @@ def _texts(c: _Chart, width: int, height: int, margin: dict, k: float):
         if a.get("showarrow") is not False:  # the text sits at the arrow's tail
             x, y = x + a.get("ax", -10), y + a.get("ay", -30)
         size = (a.get("font", {}).get("size") or c.body) * k
-        yield _box(a["text"], size, x + a.get("xshift", 0) * k, y - a.get("yshift", 0) * k,
-                   a.get("xanchor", "center"), a.get("yanchor", "middle"))
+        yield a["text"], _box(a["text"], size, x + a.get("xshift", 0) * k, y - a.get("yshift", 0) * k,
+                              a.get("xanchor", "center"), a.get("yanchor", "middle"))
     for tr in c.data:
         if tr.get("type", "scatter") != "scatter" or "text" not in tr.get("mode", "") or tr.get("text") is None:
             continue
@@ -158,8 +165,8 @@ def _texts(c: _Chart, width: int, height: int, margin: dict, k: float):
             x, y = px(tr.get("xaxis", "x"), xv, True), px(tr.get("yaxis", "y"), yv, False)
             if x is not None and y is not None and isinstance(text, str) and text.strip():
                 vertical, _, horizontal = pos.partition(" ")
-                yield _box(text, size, x, y, {"left": "right", "right": "left"}.get(horizontal, "center"),
-                           {"top": "bottom", "bottom": "top"}.get(vertical, "middle"))
+                yield text, _box(text, size, x, y, {"left": "right", "right": "left"}.get(horizontal, "center"),
+                                 {"top": "bottom", "bottom": "top"}.get(vertical, "middle"))
 
 
 def _box(text: str, size: float, x: float, y: float, xanchor: str, yanchor: str) -> Rect:
@@ -174,11 +181,14 @@ def _box(text: str, size: float, x: float, y: float, xanchor: str, yanchor: str)
 def _px(layout: dict, ref: str, value, across: bool, width: int, height: int, margin: dict) -> float | None:
     """px of `value` from the slide's left (`across`) or top edge, along 'paper' or the axis `ref`
     names ('x', 'y2' …); None where that axis has no fixed range (plotly picks it when it draws)."""
-    if value is None or isinstance(value, str) or " " in ref:  # categories, 'x domain': not estimated
+    if value is None or isinstance(value, str):  # categories: not estimated
         return None
     plot = width - margin["l"] - margin["r"], height - margin["t"] - margin["b"]
     f, (d0, d1) = value, (0, 1)
-    if ref != "paper":
+    if ref.endswith(" domain"):  # a fraction of an axis's own length ('x2 domain')
+        axis = layout.get(("xaxis" if across else "yaxis") + ref.split()[0][1:], {})
+        d0, d1 = axis.get("domain") or (0, 1)
+    elif ref != "paper":
         axis = layout.get(("xaxis" if across else "yaxis") + ref[1:], {})
         if axis.get("range") is None:
             return None

@@ -10,7 +10,7 @@ import numpy as np
 
 from i18n import t
 
-from ..text import text_px, wrap
+from ..text import scripts_at_least, text_px, wrap
 from .model import Box, Diagram, Op, shape_label
 
 CELL = 0.62  # size of one value cell, in layout units
@@ -37,7 +37,10 @@ class TextSizes:
         return max(size * SLIDE_FLAT, SLIDE_FLOOR) * self.text if self.slide else size
 
     def width(self, html: str, size: float) -> float:
-        """A label's width in layout units at the renderer's `size` (made a slide's size)."""
+        """A label's width in layout units at the renderer's `size` (made a slide's size); in a column,
+        with its sub- and superscripts raised to the smallest text, as the screen pass draws them."""
+        if self.slide and self.wrap is not None:
+            html = scripts_at_least(html, self.font(size), self.font(9))
         return text_width(html, self.font(size))
 
     @property

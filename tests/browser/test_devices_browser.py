@@ -6,7 +6,8 @@ the same figures with more room), a phone of class 360 (Pixel 7), a tablet (iPad
 wider than it), no text under 11 CSS px, no text over another or cut by the chart's edge, no empty
 band under a title or the play controls, no accessibility violation (touch targets included), and
 no exception. Each profile reads every page in one language, the two languages alternating over the
-profiles. Every figure link, and a phone reader's way through the sections (an iPhone 13)."""
+profiles. Every page in both languages at the largest text size (fs=2) on an iPhone 13, measured the
+same way. Every figure link, and a phone reader's way through the sections (an iPhone 13)."""
 
 from __future__ import annotations
 
@@ -39,33 +40,57 @@ from browser_harness import (  # noqa: E402
 from core.units import fmt_bytes  # noqa: E402
 from figures import SPECS  # noqa: E402
 from figures.canvas import SCREEN_WIDTHS, width_class  # noqa: E402
+from figures.knobs import FONT_SCALE  # noqa: E402
 from figures.registry import PLAYS  # noqa: E402
 
 pytestmark = pytest.mark.browser
 
 DEVICES = [("Galaxy S8", "ko"), ("Pixel 7", "en"), ("iPad Mini", "ko"), ("Desktop 1400", "en")]
 DESKTOP = {"viewport": {"width": 1400, "height": 1000}}
-CHARTS = 38  # on the pages of PAGES at their defaults
+CHARTS = 39  # on the pages of PAGES at their defaults
 PHONE_COLUMN = 358  # px: the iPhone 13's 390 less the column's padding
 
 
 @pytest.mark.parametrize("device, lang", DEVICES)
 def test_every_chart_is_laid_out_for_the_readers_screen(pw, browser, app_url, device, lang):
-    problems, charts = [], 0
     with closing(browser.new_context(**(DESKTOP if device == "Desktop 1400" else pw.devices[device]))) as context:
-        page = context.new_page()
-        for path in PAGES:
-            assert_opens_without_exception(page, f"{app_url}/{path}?lang={lang}")
-            # ready means laid out for the column it measured (ui/column.js), not for a guess
-            assert int(page.evaluate("document.documentElement.dataset.canvas")) in SCREEN_WIDTHS, path
-            problems += [f"/{path}: {v}" for v in axe_violations(page)]
-            for i in range(page.locator(PLOTLY_CHART).count()):
-                plot = chart(page, i)
-                problems += chart_problems(f"/{path} {chart_title(page.locator(PLOTLY_CHART).nth(i))[:50]!r}",
-                                           measure(plot), bands=True)
-                charts += 1
+        problems, charts = measure_pages(context.new_page(), app_url, lang, axe=True)
     assert charts == CHARTS, f"{charts} charts measured, not {CHARTS}"
     assert not problems, f"{device}, {lang}:\n" + "\n".join(problems)
+
+
+def measure_pages(page, app_url: str, lang: str, query: str = "", *, axe: bool = False) -> tuple[list[str], int]:
+    """Every page of PAGES opened in `lang` (with `query` added to its address), laid out for the column
+    it measured; each chart read through `chart` and measured (`measure`): what `chart_problems` finds,
+    one line each, with the screen's width too (and, with `axe`, the page's accessibility violations);
+    and how many charts were measured."""
+    problems, charts = [], 0
+    for path in PAGES:
+        assert_opens_without_exception(page, f"{app_url}/{path}?lang={lang}{query}")
+        # ready means laid out for the column it measured (ui/column.js), not for a guess
+        assert int(page.evaluate("document.documentElement.dataset.canvas")) in SCREEN_WIDTHS, path
+        if axe:
+            problems += [f"/{path}: {v}" for v in axe_violations(page)]
+        for i in range(page.locator(PLOTLY_CHART).count()):
+            plot = chart(page, i)
+            name = f"/{path}{query} {chart_title(page.locator(PLOTLY_CHART).nth(i))[:50]!r}"
+            m = measure(plot)
+            problems += chart_problems(name, m, bands=True)
+            if m["width"] > page.viewport_size["width"]:
+                problems.append(f"{name}: {m['width']:.0f} px wide on a {page.viewport_size['width']} px screen")
+            charts += 1
+    return problems, charts
+
+
+@pytest.mark.parametrize("lang", ["ko", "en"])
+def test_every_chart_is_laid_out_for_large_text_on_a_phone(pw, browser, app_url, lang):
+    """The app's largest text size (fs=2: every text twice its size) on an iPhone 13: every page's charts
+    are laid out for the larger text (figures/canvas.py: the text size is part of the canvas), none
+    wider than the screen, no text under 11 px, none over another or cut by the chart's edge."""
+    with closing(browser.new_context(**pw.devices["iPhone 13"])) as context:
+        problems, charts = measure_pages(context.new_page(), app_url, lang, f"&{FONT_SCALE.key}=2")
+    assert charts == CHARTS, f"{charts} charts measured, not {CHARTS}"
+    assert not problems, f"iPhone 13, {lang}, fs=2:\n" + "\n".join(problems)
 
 
 # the page that shows each figure with a ▶ Play toggle (the registry's PLAYS; a test holds them equal)
