@@ -23,6 +23,7 @@ _TAG_SPLIT = re.compile(f"({TAGS.pattern})")  # the tags, kept by re.split
 KEPT_AFTER = ("=", "·")  # a line never starts with these: they stay with the word before
 UNIT = re.compile(r"(?:[kKMGTP]i?)?B(?:/s)?|[µm]s")  # a unit after a number stays with it ("6.30 GB")
 CLOSING = ",.;:)]"  # what may follow a unit in the same word ("240 GB)")
+PARTICLE = re.compile("[\uac00-\ud7a3]+$")  # a Korean particle after a unit stays with it too ("141 GB에")
 
 
 def strip_tags(html: str) -> str:
@@ -83,8 +84,9 @@ def text_px(html: str, size: float) -> float:
 
 def wrap(text: str, width: float, measure: Callable[[str], float], first: float | None = None) -> list[str]:
     """`text` broken at spaces into lines no wider than `width` (the first no wider than `first`)
-    as `measure` measures a line (a word wider than that keeps a line of its own; a tag stays whole). A number, `=` or `·` stays with the word before it: "seed 1",
-    "t = 11," and a separator end a line, never start one."""
+    as `measure` measures a line (a word wider than that keeps a line of its own, broken after a
+    hyphen where it has one; a tag stays whole). A number, `=` or `·` stays with the word before it:
+    "seed 1", "t = 11," and a separator end a line, never start one."""
     lines = [""]
     for w in _words(text):
         trial = f"{lines[-1]} {w}" if lines[-1] else w
@@ -114,18 +116,27 @@ def _at_hyphens(line: str, width: float, measure: Callable[[str], float]) -> lis
 _IN_TAG = "\x00"  # a space inside a tag (<span style='…'>) while a text is split into words
 
 
+def _split(text: str) -> list[str]:
+    """The text split at its spaces (not those inside a tag)."""
+    kept = TAGS.sub(lambda m: m[0].replace(" ", _IN_TAG), text)
+    return [w.replace(_IN_TAG, " ") for w in kept.split(" ")]
+
+
 def _words(text: str) -> list[str]:
     """The text's words (a tag's own spaces split nothing), each number, `=` or `·` joined to the word
-    before it, and a unit to the number before it."""
+    before it, and a unit to the number before it (a number after a number and its unit starts a word
+    of its own: "141 GB에 128K" may break before 128K)."""
     out: list[str] = []
-    kept = TAGS.sub(lambda m: m[0].replace(" ", _IN_TAG), text)
-    for w in (w.replace(_IN_TAG, " ") for w in kept.split(" ")):
+    numeric = False  # whether the word before was a number, or a unit after one
+    for w in _split(text):
         bare = strip_tags(w)
-        unit = out and UNIT.fullmatch(bare.rstrip(CLOSING)) and strip_tags(out[-1])[-1:].isdigit()
-        if out and (bare[:1].isdigit() or bare[:1] in KEPT_AFTER or unit):
+        unit = bool(out and UNIT.fullmatch(PARTICLE.sub("", bare.rstrip(CLOSING))) and strip_tags(out[-1])[-1:].isdigit())
+        number = bare[:1].isdigit()
+        if out and (unit or bare[:1] in KEPT_AFTER or (number and not numeric)):
             out[-1] += f" {w}"
         else:
             out.append(w)
+        numeric = bool(number or unit)
     return out
 
 
