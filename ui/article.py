@@ -18,7 +18,7 @@ from .state import control, follows_context, view
 
 _TEXT = {"markdown": st.markdown, "caption": st.caption, "info": st.info, "error": st.error,
          # the article's own prose (article/prose/): Markdown with <sub>/<sup>, no reader's input in it
-         "prose": lambda text: st.markdown(sections_linked(notation(text)), unsafe_allow_html=True)}
+         "prose": lambda text: st.markdown(notation(sections_linked(text)), unsafe_allow_html=True)}
 
 
 def sections_linked(markdown: str) -> str:
