@@ -2,11 +2,11 @@
 takes the sizes its builder gives it; a page column (its width class) has rules of its own. A
 slide (SLIDE_SIZES) is a canvas of its own: sizes are given for a 1080-line slide and scale with
 its height (`unit`): a SAFE margin on every side, the title at the top-left of that safe area at
-SLIDE_TITLE px, every other text at least SLIDE_TEXT px, all of them `font_scale` times that. A page column's `font_scale` is the reader's
-text size (the app's `fs`): every text is drawn that many times its size, and the figure is laid
-out for that text (`Canvas.text`), not scaled after. A `Canvas` names which of them a figure is
-built for; it is an argument: the builders that lay themselves out for a phone, the matrix
-renderer and figures.layout read it.
+SLIDE_TITLE px, every other text at least SLIDE_TEXT px, all of them `font_scale` times that. A page
+column's `font_scale` is the reader's text size (the app's `fs`): every text is drawn that many
+times its size, and the figure is laid out for that text (`Canvas.text`), not scaled after. A
+`Canvas` names which of them a figure is built for; it is an argument: the builders that lay
+themselves out for a phone, the matrix renderer and figures.layout read it.
 """
 
 from __future__ import annotations

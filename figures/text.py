@@ -130,7 +130,8 @@ def _words(text: str) -> list[str]:
     numeric = False  # whether the word before was a number, or a unit after one
     for w in _split(text):
         bare = strip_tags(w)
-        unit = bool(out and UNIT.fullmatch(PARTICLE.sub("", bare.rstrip(CLOSING))) and strip_tags(out[-1])[-1:].isdigit())
+        unit = bool(out and UNIT.fullmatch(PARTICLE.sub("", bare.rstrip(CLOSING)))
+                    and strip_tags(out[-1])[-1:].isdigit())
         number = bare[:1].isdigit()
         if out and (unit or bare[:1] in KEPT_AFTER or (number and not numeric)):
             out[-1] += f" {w}"

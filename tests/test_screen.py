@@ -158,7 +158,8 @@ def test_a_figure_built_for_a_larger_text_size_is_only_coloured_by_the_look():
     spec = SPECS["A1"]
     built = spec.built(spec.defaults, Canvas(column=320, font_scale=2.0))
     dark = looked(built, "dark", 2.0)
-    assert [a.font.size for a in dark.figure.layout.annotations] == [a.font.size for a in built.figure.layout.annotations]
+    sizes = [a.font.size for a in built.figure.layout.annotations]
+    assert [a.font.size for a in dark.figure.layout.annotations] == sizes
     assert dark.figure.layout.title.font.size == built.figure.layout.title.font.size == 2 * SIZE
     native = spec.built(spec.defaults)
     assert looked(native, "light", 2.0).figure.layout.font.size == 2 * TEMPLATE.layout.font.size

@@ -167,7 +167,8 @@ def _stacked(rows, names, highlight, dimmed, lang, panels: tuple[Panel, Panel], 
         layout_panels.append((panel, bars, labels, y, axis_title, heading_lines))
     # over the storage panel its heading, over the read panel the storage axis's labels and title, its heading
     ticks = LINE * UNDER_TICKS * scale + 8
-    gap = ticks + len(layout_panels[0][4]) * LINE * axis_size + 14 * scale + len(layout_panels[1][5]) * LINE * title_size
+    gap = ticks + len(layout_panels[0][4]) * LINE * axis_size + 14 * scale + \
+        len(layout_panels[1][5]) * LINE * title_size
     bottom = ticks + len(layout_panels[1][4]) * LINE * axis_size + 12 * scale
     total = layout_panels[0][3] + gap + layout_panels[1][3]
     at = total

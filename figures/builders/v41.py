@@ -103,7 +103,8 @@ def build_a24(*, model: str = "v4.1-flash", lang: str = "ko", canvas: Canvas = N
         apart = unit is None or (text_px(names[0], 11 * scale) + 12 < unit * per / 2 and
                                  text_px(names[1], 11 * scale) < unit * (per / 2 + 0.2))
         for i, (name, key) in enumerate(zip(names, ("a24.kv", "a24.sel"))):
-            notes.append(dict(x=i * per / 2 if apart else 0, y=-(rows - 1) * A24_BLOCK - 2.3 - (0 if apart else 0.4 * i),
+            under = -(rows - 1) * A24_BLOCK - 2.3 - (0 if apart else 0.4 * i)
+            notes.append(dict(x=i * per / 2 if apart else 0, y=under,
                               xanchor="left", showarrow=False, text=name,
                               font=dict(size=11, color=ROLE_COLOURS["main_kv" if key == "a24.kv" else "index_key"])))
     else:
@@ -181,7 +182,7 @@ def _labels_fit(labels: list[tuple[float, float, str]], unit: float, size: float
     at `size` px, `unit` px to a slot."""
     boxes = sorted(((row, x * unit - w / 2, x * unit + w / 2) for x, row, text in labels
                     for w in [text_px(text, size) + 0.3 * size]))
-    for (row, x0, x1), (other, y0, _) in zip(boxes, boxes[1:]):
+    for (row, _, x1), (other, y0, _) in zip(boxes, boxes[1:]):
         if row == other and y0 < x1:
             return False
     return all(x0 >= -0.2 * unit and x1 <= (per + 0.2) * unit for _, x0, x1 in boxes)

@@ -63,7 +63,8 @@ def _fit_axes(fig: go.Figure, width: int) -> None:
     margin = fig.layout.margin
     plot_w = width - _margin(margin.l) - _margin(margin.r)
     plot_h = height - (margin.t if margin.t is not None else DEFAULT_TOP) - _margin(margin.b)
-    left = max((_y_labels(fig, ax, body) for ax in fig.select_yaxes() if ax.visible is not False and ax.side != "right"),
+    left = max((_y_labels(fig, ax, body) for ax in fig.select_yaxes()
+                if ax.visible is not False and ax.side != "right"),
                default=0.0)
     for ax in fig.select_xaxes():
         _fit_axis(fig, ax, (plot_w - left) * _span(ax.domain), body, across=True)

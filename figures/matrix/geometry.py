@@ -365,7 +365,7 @@ def _op_width(op: Op, m: TextSizes) -> float:
     if m.wrap is None:
         return max(OP_W * m.grow, m.width(op.over, 10) + 0.3)
     glyph = m.width(op.glyph, glyph_size(op))
-    return max([glyph + 0.35, *(m.width(line, 10) + 0.6 for line in over_lines(op, m))])  # clear of the labels beside it
+    return max([glyph + 0.35, *(m.width(line, 10) + 0.6 for line in over_lines(op, m))])  # clear of labels beside
 
 
 def over_lines(op: Op, m: TextSizes) -> list[str]:
