@@ -101,47 +101,49 @@ def _rules(engine: str, *rows: tuple[str, str, str]) -> dict[str, Rule]:
 
 _MLA_FP8 = "FP8 MLA on dense kernels stores all {values} values in FP8 with one scale a layer: {values} B, " \
            "not the scaled {scaled} B"
-_DSA_FP8 = "FP8 sparse MLA stores DeepSeek's scaled layout (FP8 latent, an FP32 scale per {group}, BF16 RoPE): " \
-           "{scaled} B"
-_INDEX = "the indexer key is FP8 with an FP32 scale per {group} ({key} B) whatever the cache dtype"
+_DSA_FP8 = ("FP8 sparse MLA stores DeepSeek's scaled layout (FP8 latent, an FP32 scale per {group} values, a BF16 "
+            "position key): {scaled} B")
+_INDEX = "the index key is FP8 with an FP32 scale per {group} values ({key} B) whatever the cache dtype"
 _SCALE = "FP8 KV keeps one scale a layer outside the pages: no scale per {group} values"
 _V4_LAYOUT = "V4's entries in the {entry}-B FP8 layout whatever --kv-cache-dtype says"
 VLLM_RULES = _rules(
     "vllm",
-    ("block", "a request holds whole blocks of {block} tokens by default",
+    ("block", "a request holds whole pages (vLLM's blocks) of {block} tokens by default in every layer",
      "vllm/config/cache.py:185; vllm/platforms/interface.py:759-800"),
-    ("dsa-block", "sparse MLA and its indexer need blocks of a multiple of {dsa} tokens",
+    ("dsa-block", "sparse MLA and its indexer need pages of a multiple of {dsa} tokens",
      "vllm/v1/attention/backends/mla/flashmla_sparse.py:165-173; mla/indexer.py:237-238"),
-    ("v4-block", "V4's compressed entries and index keys in blocks of {v4} tokens (one entry per m tokens), its "
-                 "windows in blocks of {v4w}, every page rounded up to {align} B",
+    ("v4-block", ("V4's compressed entries and index keys in pages of {v4} tokens (one entry per m tokens), its "
+                  "windows in pages of {v4w}, every page rounded up to {align} B"),
      "vllm/models/deepseek_v4/sparse_mla.py:60-61; v1/attention/backends/mla/sparse_swa.py:76-150"),
     ("mla-fp8", _MLA_FP8, "vllm/model_executor/layers/attention/mla_attention.py:490"),
     ("dsa-fp8", _DSA_FP8, "vllm/v1/attention/backend.py:1017-1018; mla_attention.py:367-377"),
     ("index-fp8", _INDEX, "vllm/model_executor/models/deepseek_v2.py:724-736"),
     ("v4-layout", _V4_LAYOUT, "vllm/models/deepseek_v4/attention.py:95-124, 817-840"),
-    ("v4-index", "V4's index keys: {key} B in FP8, {key4} B in MXFP4, pages rounded up to {align} B",
+    ("v4-index", "V4's index keys: {key} B in FP8, {key4} B in MXFP4",
      "vllm/models/deepseek_v4/attention.py:868-883, 976-993"),
     ("v4-compressor", "not counted: V4's compressor states (FP32, in sliding pages of their own)",
      "vllm/models/deepseek_v4/compressor.py:139-197"),
-    ("v4-packed", "not counted: V4's caches share one block in a packed pool, sized by its largest group",
+    ("v4-packed", "not counted: V4's caches share one page in a packed pool, sized by its largest group",
      "vllm/v1/core/kv_cache_planning.py:620-648, 958-1085"),
     ("fp8-scale", _SCALE, "vllm/model_executor/layers/attention/attention.py:148-165"),
-    ("window", "blocks wholly behind the window are freed: ⌈(W−1)/B⌉ + 1 blocks at most",
+    ("window", ("pages wholly behind the window are freed: ⌈(W−1)/P⌉ + 1 pages at most (W the window, P the page "
+                "size, both in tokens)"),
      "vllm/v1/core/single_type_kv_cache_manager.py:1153-1188"),
     ("window-reserve", "not counted: admitting a request reserves W − 1 + {flight} × max_num_batched_tokens "
                        "positions for a window", "vllm/v1/kv_cache_interface.py:951-958; vllm/config/vllm.py:560-577"),
-    ("no-hybrid", "hybrid KV cache manager off: sliding layers hold the whole context",
+    ("no-hybrid", "hybrid KV cache manager off: sliding-window layers hold the whole context",
      "vllm/v1/core/kv_cache_planning.py:783-856"),
-    ("groups", "layers of different kinds go in groups of one size; a kind's last group is padded with layers "
-               "that take pages too", "vllm/v1/core/kv_cache_planning.py:462-602"),
-    ("state-page", "the attention block is raised until its page holds a state, and each state page padded to it",
+    ("groups", ("layers of different kinds go in groups of one size; a kind's last group is padded with empty "
+                "layers that take pages too"), "vllm/v1/core/kv_cache_planning.py:462-602"),
+    ("state-page", "the attention page is raised until it holds a state, and each state page padded to it",
      "vllm/platforms/interface.py:1088-1140"),
     ("state-pages", "with prefix caching (on by default) a state layer holds 2 pages, a Mamba2 layer 3",
      "vllm/v1/kv_cache_interface.py:1168-1174; model_executor/layers/mamba/mamba_mixer2.py:1089-1099"),
-    ("budget", "budget: gpu_memory_utilization ({util}, or {util2} with the extensible cache) of the total memory, "
-               "less weights, activations' peak and CUDA graphs",
+    ("budget", ("budget: gpu_memory_utilization ({util}, or {util2} with the extensible KV cache) of the total "
+                "memory, less weights, activations' peak and CUDA graphs"),
      "vllm/v1/worker/utils.py:742-743; vllm/config/cache.py:495-501; v1/worker/gpu_worker.py:715-780"),
-    ("log", "its 'KV cache size' log line is max concurrency × max_model_len, not token slots",
+    ("log", ("its 'KV cache size' log line is max concurrency × max_model_len (the longest context one request "
+             "may have), not token slots"),
      "vllm/v1/core/kv_cache_utils.py:1082-1175"),
 )
 SGLANG_RULES = _rules(
@@ -161,12 +163,13 @@ SGLANG_RULES = _rules(
     ("v4-compressor", "not counted: V4's compress-state rings per request slot",
      "sglang/srt/model_executor/pool_configurator.py:1509-1543"),
     ("fp8-scale", _SCALE, "sglang/srt/layers/radix_attention.py:94-97"),
-    ("swa-pool", "sliding layers in a pool of their own, {swa} as many tokens as the full pool "
-                 "(swa_full_tokens_ratio): every token of context reserves it",
+    ("swa-pool", ("sliding-window layers in a pool of their own, {swa} as many tokens as the full pool "
+                  "(swa_full_tokens_ratio): every token of context reserves it"),
      "sglang/srt/model_executor/pool_configurator.py:797-803, 880-881; arg_groups/fields/schedule.py:150-161"),
     ("swa-evict", "window positions freed a page at a time: W to W + page − 1 kept (up to {evict} more between "
                   "evictions, not counted)", "sglang/srt/managers/schedule_batch.py:4068-4122"),
-    ("no-swa-pool", "this architecture is not on the window pool's list: sliding layers hold the whole context",
+    ("no-swa-pool", ("this architecture is not on the window pool's list: sliding-window layers hold the whole "
+                     "context"),
      "sglang/srt/configs/model_config.py:1215-1218, 2651-2699; arg_groups/model_overrides/gemma2_gemma3.py:13-26"),
     ("state-pool", "states get {state}/{whole} of the budget (mamba_full_memory_ratio), the KV the rest",
      "sglang/srt/mem_cache/kv_cache_configurator.py:3350-3385; arg_groups/fields/schedule.py:220-226"),

@@ -38,6 +38,7 @@ def test_a1_bars_are_as_long_as_their_log_values(context):
     panels = bar_extents(png)
     for axis, extents, totals in ((fig.layout.xaxis, panels[0], [r.storage.total for r in rows]),
                                   (fig.layout.xaxis2, panels[1], [r.read.total for r in rows])):
+        extents = [e for e in extents if e[0] - min(s for s, _ in extents) < 3]  # not the legend's swatches
         assert len(extents) == len(rows)
         lo, hi = axis.range
         where = np.array([(math.log10(total) - lo) / (hi - lo) for total in totals])  # share of the axis

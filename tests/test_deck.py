@@ -109,7 +109,7 @@ def test_notes_hold_numbers_core_gives(decks):
         assert fmt_bytes(summarise(model, context, DEPLOYED).read.total) in a1
     assert f"{context:,}" in a1  # the knob reached the figure
     assert f"C^KV ({MODELS['v2'].dims.kv_lora_rank} dims)" in a3
-    assert f"top-{MODELS['v4.1-flash'].index_topk}" in a24
+    assert f"top {MODELS['v4.1-flash'].index_topk}" in a24
 
 
 def test_the_knobs_chosen_show_on_the_slides_they_change(decks):

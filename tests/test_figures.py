@@ -189,8 +189,8 @@ def test_crossover_marks_where_global_kv_meets_local_kv():
 def test_the_read_floor_names_the_states_it_reads_where_a_model_holds_one():
     sub = {models: EXTRAS["read-floor"](models=list(models), lang="en").layout.title.text
            for models in (("v3.2",), ("v3.2", "minimax-m1-80k"))}
-    assert "(KV + index key)\u00a0÷\u00a0bandwidth" in sub[("v3.2",)]  # kept on one line
-    assert "(KV + index key + state)\u00a0÷\u00a0bandwidth" in sub[("v3.2", "minimax-m1-80k")]
+    assert "(KV + index key)\u00a0÷\u00a0its bandwidth" in sub[("v3.2",)]  # kept on one line
+    assert "(KV + index key + state)\u00a0÷\u00a0its bandwidth" in sub[("v3.2", "minimax-m1-80k")]
     # 70 lightning states of 2 MiB, read once per step over 8 × 4.8 TB/s, beside 10 GQA layers' KV
     us = EXTRAS["read-floor"](models=["minimax-m1-80k"], lang="en").data[0].y[0]
     assert us == pytest.approx((70 * 64 * 128 * 128 * 2 + 10 * 4096 * 1024) / 38.4e12 * 1e6)

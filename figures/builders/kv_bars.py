@@ -43,6 +43,8 @@ BAR_PX, ROW_GAP = 22, 14  # a bar's thickness (not text: it keeps its size), the
 NAME_SIZE, PANEL_TITLE, UNDER_SIZE = 13, 15, 11  # px: a row's name and value; a panel's title; its format lines
 UNDER_TICKS, AXIS_TITLE = 13, 16  # px: an axis's labels (the body size), its title (plotly's 1.2 × the body)
 NARROW_MARGIN = dict(l=10, r=10)
+# the legend's names: the blue of the reads panel is all KV attention reads, the local KV's too
+LEGEND = {"main_kv": "a1.legend.kv", "index_key": "role.index_key"}
 
 
 def build_a1(
@@ -188,7 +190,7 @@ def _stacked(rows, names, highlight, dimmed, lang, panels: tuple[Panel, Panel], 
         at -= height + gap
     # over the plot: the title and subtitle (the screen pass adds the lines it breaks them into), the
     # legend, the storage panel's heading
-    legend_lines = legend_rows([t(f"role.{role}", lang) for role in ("main_kv", "index_key")], width, 12 * scale)
+    legend_lines = legend_rows([t(LEGEND[role], lang) for role in ("main_kv", "index_key")], width, 12 * scale)
     heading = len(layout_panels[0][5]) * LINE * title_size + 8
     legend = legend_lines * LINE * 12 * scale + 8 * scale
     size = TEMPLATE.layout.title.font.size * scale
@@ -242,7 +244,7 @@ def _split_bars(xref, parts, totals, lo, dimmed, lang, hover) -> list[dict]:
     }
     return [
         dict(type="bar", y=list(range(len(totals))), x=length, base=base, orientation="h", width=BAR,
-             xaxis=xref, yaxis="y", name=t(f"role.{role}", lang), legendgroup=role, showlegend=xref == "x",
+             xaxis=xref, yaxis="y", name=t(LEGEND[role], lang), legendgroup=role, showlegend=xref == "x",
              marker=dict(color=[bar_colour(role, d) for d in dimmed]),
              customdata=hover, hovertemplate="%{customdata}<extra></extra>")
         for role, (base, length) in segments.items()
@@ -260,7 +262,7 @@ def _storage_panel(rows: list[Summary], lang: str, scale: list[float]) -> Panel:
         values.append(f"<b>{fmt_exact(s.storage.total)}</b>  {ratio}")
         lines = [_format_line(s, lang)]
         if s.local_kv:
-            note = t("a1.local", lang, w=s.model.window, b=fmt_bytes(s.local_kv))
+            note = t("a1.local", lang, n=s.model.n_windowed, w=s.model.window, b=fmt_bytes(s.local_kv))
             lines.append(f"<span style='color:{LOCAL_TEXT}'>{note}</span>")
         if s.cache.state:  # fixed per sequence like the local KV: said under the bar, not drawn in it
             note = t("a1.state", lang, n=s.model.n_state, b=fmt_bytes(s.cache.state))
