@@ -121,7 +121,8 @@ def versus(v: Reading, total: float, v2: float) -> str:
     if len({formats(m, fitted(m, v.precision))["main_kv"] for m in ("v2", MODEL)}) == 1:
         return t("dsa.vs.same", v.lang, **pct)
     bf16 = summarise(MODEL, v.context, ALL_BF16).read.total / summarise("v2", v.context, ALL_BF16).read.total
-    return t("dsa.vs.deployed" if v.precision == DEPLOYED else "dsa.vs.chosen", v.lang, **pct, bf16=f"{bf16:.0%}")
+    deployed = all(formats(m, v.precision) == formats(m, DEPLOYED) for m in ("v2", MODEL))  # whatever the controls
+    return t("dsa.vs.deployed" if deployed else "dsa.vs.chosen", v.lang, **pct, bf16=f"{bf16:.0%}")
 
 
 def growth() -> dict:
