@@ -21,7 +21,7 @@ TEXT: dict[str, dict[str, str]] = {
     "b2.l3": {"ko": "③ 성분별 곱을 위치 방향으로 더해 항목 하나", "en": "③ component-wise products summed over positions: one entry"},
     "b2.softmax": {"ko": "열마다 softmax", "en": "softmax per column"},
     "b2.sum": {"ko": "위치 방향 합", "en": "sum over positions"},
-    "b2.cap": {"ko": "압축 항목 b<sub>0</sub> = [{c}]. 가중치 A는 구간 안의 토큰만으로 정해지며, Query는 끼어들지 않습니다.", "en": "Compressed entry b<sub>0</sub> = [{c}]. The weights A come from the segment's tokens alone; no query takes part."},
+    "b2.cap": {"ko": "압축 항목 b<sub>0</sub> = [{c}]. 가중치 A는 구간 안의 토큰만으로 정해지며, Query는 끼어들지 않습니다.", "en": "Entry b<sub>0</sub> = [{c}]. Only the segment's tokens set the weights A; no query takes part."},
     "b3.title": {"ko": "다 찬 구간의 압축 항목과 local KV", "en": "Entries of complete segments + local KV"},
     "b3.sub": {"ko": "m = {g}: 위치 {g}개마다 압축 항목 하나 · local KV: 최근 위치 {w}개", "en": "m = {g}: one compressed entry per {g} positions · local KV: the last {w} positions"},
     "b3.box": {"ko": "q{t}: 압축 항목 {s} + local KV {w}", "en": "q{t}: {s} compressed + {w} local KV"},
