@@ -27,6 +27,7 @@ WIDE = 700  # px: the width a figure drawn without one takes (plotly's default),
 SIDE = 10  # px: the left and right margins
 OVER_BAR, BAR, AFTER_BAR, AFTER_MODEL = 0.3, 1.0, 0.7, 0.6  # in ems: the space between a line and its bar,
 # a bar's thickness, the space under it and under a model's last bar
+BETWEEN = 0.35  # ems between two lines of text drawn apart (a browser's box for a line is taller than the line)
 
 
 def build_factors(*, lang: str = "ko", models=A1_MODELS, canvas: Canvas = NATIVE) -> Chart:
@@ -48,7 +49,7 @@ def build_factors(*, lang: str = "ko", models=A1_MODELS, canvas: Canvas = NATIVE
         lines = wrapped(text, room, size)
         notes.append(dict(text="<br>".join(lines), x=0, y=y, xref="x domain", yref="y", xanchor="left",
                           yanchor="top", align="left", showarrow=False, font=dict(size=body, **font)))
-        y += len(lines) * line
+        y += len(lines) * line + BETWEEN * size
 
     for m in models:
         name, kinds = model_name(m, get(m).name, lang), storing(m)
