@@ -4,6 +4,17 @@
 let observer = null;
 let reported = null;
 
+// A table that scrolls sideways (st.table's box, on a phone's column) must be reachable by keyboard
+// and named: its box gets a tab stop, the region role and its table's name.
+const tables = new MutationObserver(() => {
+  for (const box of document.querySelectorAll('[data-testid="stTable"] > div:not([tabindex])')) {
+    box.tabIndex = 0;
+    box.setAttribute("role", "region");
+    const name = box.querySelector("table")?.getAttribute("aria-label");
+    if (name) box.setAttribute("aria-label", name);
+  }
+});
+
 function column() {
   return document.querySelector('[data-testid="stMainBlockContainer"]');
 }
@@ -30,6 +41,8 @@ export default function ({ data, setStateValue }) {
     }
   };
   measure();
+  const main = document.querySelector('[data-testid="stMain"]');
+  if (main) tables.observe(main, { childList: true, subtree: true });
   observer?.disconnect();
   observer = new ResizeObserver(measure);
   const el = column();

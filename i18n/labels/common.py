@@ -28,7 +28,7 @@ TEXT: dict[str, dict[str, str]] = {
     "a1.fmt.key": {"ko": "검색용 Key {f} {b}", "en": "index key {f} {b}"},
     "a1.fmt.local": {"ko": "local KV {f} {b}", "en": "local KV {f} {b}"},
     # the legend of A1's blue: main KV in the storage plot; in the reads plot main KV and local KV
-    "a1.legend.kv": {"ko": "주 KV (읽는 양은 local KV 포함)", "en": "main KV (reads include local KV)"},
+    "a1.legend.kv": {"ko": "KV", "en": "KV"},  # the storage panel's main KV, the reads' main and local KV
     "a1.readline": {"ko": "KV {kv} · 검색용 Key {ik} ({share})", "en": "KV {kv} · index key {ik} ({share})"},
     "a1.axis.storage": {"ko": "바이트 / 토큰 (로그 눈금)", "en": "bytes / token (log scale)"},
     "a1.axis.read": {"ko": "바이트 / 생성 토큰 (로그 눈금)", "en": "bytes / generated token (log scale)"},
