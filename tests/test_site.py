@@ -276,3 +276,13 @@ def test_a_prose_link_to_a_section_is_the_sites_page_carrying_the_view():
     assert '<a href="v2-mla.html" data-view>V2 · MLA</a>' in html
     assert 'href="https://example.org/v2-mla"' in html and 'href="nowhere"' in html
 
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_glossary_is_a_list_of_terms_on_the_site(lang):
+    from article.glossary import terms
+    from publish.site.markup import block
+
+    html = "".join(block(b, lang) for b in blocks("glossary", SiteView(lang, CONTEXT.default, Precision()))
+                   if isinstance(b, Text))
+    assert html.count("<li><strong>") == len(terms()) and "**" not in html

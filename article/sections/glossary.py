@@ -16,7 +16,8 @@ def glossary(v: Reading) -> Blocks:
     yield Text(t("gl.intro", L), "caption")
     for group, name in groups().items():
         yield Heading(name[L])
-        yield Text("\n".join(f"- {_name(term, L)}: {term.definition[L]}" for term in terms() if term.group == group))
+        yield Text("\n".join(f"- {_name(term, L)}: {term.definition[L]}" for term in terms() if term.group == group),
+                   "prose")
 
 
 def _name(term, lang: str) -> str:
