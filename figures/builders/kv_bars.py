@@ -1,7 +1,7 @@
 """A1 (and A2, A7, A11, A20): per-token storage and per-step reads, two log-scale bar charts.
 
 Bar length is the total on a log axis; inside, the bar is split by *share* of the total
-into attention KV (blue) and index key (red), as the article draws it — so the split
+into KV (blue: main KV, and local KV in the reads) and index key (red), as the article draws it — so the split
 point sits at that fraction of the bar's visual (log) length.
 
 The figure is assembled as one plain dict and validated once: plotly's incremental
