@@ -352,7 +352,7 @@ def measure(plot) -> dict:
 
 
 # Every page by its URL path, in the article's order
-PAGES = ("", "v2-mla", "v3-2-dsa", "v4-flash", "v4-1-flash", "token-axis", "any-model", "export")
+PAGES = ("", "v2-mla", "v3-2-dsa", "v4-flash", "v4-1-flash", "token-axis", "any-model", "glossary", "export")
 
 
 BAND_PX = 40  # px: an empty band under a title or the play controls wider than this is a gap in the chart

@@ -11,6 +11,7 @@ import pytest
 pytest.importorskip("playwright.sync_api", reason="playwright is not installed (scripts/test.sh installs it)")
 from playwright.sync_api import expect  # noqa: E402
 
+from article.sections.any_model import design_name  # noqa: E402
 from browser_harness import REPO_ROOT, assert_opens_without_exception, assert_ready_without_exception, chart  # noqa: E402
 
 pytestmark = pytest.mark.browser
@@ -65,7 +66,7 @@ def test_an_uploaded_config_of_each_layer_kind_shows_its_layers_and_its_state(pa
         name = f"up-{fixture}"  # a name of its own, apart from the preset's
         (tmp_path / f"{name}.json").write_bytes(_config_bytes(fixture, fields[0] if fields else None))
         page.locator('[data-testid="stFileUploaderDropzoneInput"]').set_input_files(str(tmp_path / f"{name}.json"))
-        expect(page.get_by_text(f"{name}: read as {design}")).to_be_visible()
+        expect(page.get_by_text(f"{name}: read as {design_name(design, 'en')}")).to_be_visible()  # as the page names it
         assert_ready_without_exception(page)  # the run that read it has drawn the picker anew
         picker.click()
         picker.fill(name)

@@ -41,8 +41,7 @@ def test_choosing_fp8_makes_the_three_orders_differ(page, app_url, screenshot):
 def test_a_link_with_knobs_reproduces_the_dsa_view(page, app_url):
     assert_opens_without_exception(page, f"{app_url}/v3-2-dsa?T=8&k=2&seed=5&lang=en")
     # the prose reads A9 at the linked knobs: 8 tokens, rows choose min(2, t + 1): 1 + 2 × 7 = 15 positions
-    expect(page.get_by_text("(8 tokens,")).to_be_visible()
-    expect(page.get_by_text("the top k = 2 per row to make M; with these values 15 cells are 0")).to_be_visible()
+    expect(page.get_by_text("keeps the top k = 2 of each row to make M; here 15 cells are 0")).to_be_visible()
 
 
 def test_the_v4_stepper_draws_the_rows_read_at_the_linked_step(page, app_url, screenshot):

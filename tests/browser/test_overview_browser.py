@@ -114,7 +114,8 @@ TITLES = {
     "v4-flash": {"ko": "DeepSeek-V4-Flash:", "en": "DeepSeek-V4-Flash:"},
     "v4-1-flash": {"ko": "DeepSeek-V4.1-Flash:", "en": "DeepSeek-V4.1-Flash:"},
     "token-axis": {"ko": "토큰 축 압축", "en": "Token-axis compression"},
-    "any-model": {"ko": "다른 모델의 KV 캐시", "en": "Any model's KV cache"},
+    "any-model": {"ko": "모델별 KV 캐시", "en": "Any model's KV cache"},
+    "glossary": {"ko": "용어 풀이", "en": "Glossary"},
     "export": {"ko": "그림 내보내기", "en": "Export figures"},
 }
 TITLE = '[data-testid="stMain"] h1'
