@@ -20,9 +20,12 @@ Counting rules:
   cache of every request. GQA/MHA's KV heads are split: each rank holds ⌈heads/tp⌉ of them, so with
   tp > heads each head is replicated on tp/heads ranks.
 - **Pipeline stages and DP attention** (`core.parallel`): the most loaded stage's GPU bounds the count;
-  a DP attention rank holds its own requests whole, the count × dp, its attention weights whole.
+  a DP attention rank holds its own requests whole, the count × dp, and the weights the engine keeps
+  whole on it (`core.parallel.whole_parameters`: the attention's and the mixers' in SGLang and the theory,
+  all but the routed experts in vLLM).
 - **Engines** (`core.engines`): with engine="vllm" or "sglang" a request is what that engine
-  allocates (its pages, layouts and pools) instead of the blocks above.
+  allocates (its pages, layouts and pools) instead of the blocks above, and what the engine sets aside
+  before any request (SGLang's ratio-128 compress-state rings for V4) comes off each GPU's budget.
 - Not counted: activations, CUDA graphs and the runtime (the reserved fraction stands for them),
   a compressor's not-yet-compressed tokens, and prefix sharing between requests.
 """
@@ -41,7 +44,7 @@ from .checks import int_at_least, whole_numbers
 from .gpus import GPU
 from .gpus import get as get_gpu
 from .models import Model
-from .parallel import ONE_GPU, Parallel, stages
+from .parallel import ONE_GPU, Parallel, stages, whole_parameters
 from .registry import get
 
 # Paged-KV block sizes in tokens that serving engines use (vLLM's default, 16 before 0.34 and 64 since;
@@ -101,7 +104,7 @@ class Plan:
     parallel: Parallel
     block_tokens: int
     weights_bytes: int  # the whole model
-    weights_per_gpu_bytes: int  # split over the GPUs; attention weights whole on each DP attention rank
+    weights_per_gpu_bytes: int  # split over the GPUs; under DP attention what the engine keeps whole on each rank
     reserved_per_gpu_bytes: int  # activations, runtime: the reserved fraction of each GPU
     kv_budget_per_gpu_bytes: int  # what is left for KV on each GPU (0 when the weights do not fit)
     engine: str  # "theory" (core.cost in whole blocks) or an engine of core.engines
@@ -111,6 +114,8 @@ class Plan:
     per_request_per_gpu_bytes: object  # the share of a request the most loaded GPU holds
     max_requests: object  # dp × ⌊budget / share⌋, int or array
     notes: tuple[str, ...]
+    whole_weights_bytes: int = 0  # weights each DP attention rank keeps whole (0 without DP attention)
+    engine_reserved_per_gpu_bytes: int = 0  # what the engine sets aside before any request, off the KV budget
 
     @property
     def tp(self) -> int:
@@ -129,45 +134,70 @@ class Plan:
 
 def plan(model: Model | str, context, gpu: GPU | str, weights: int, precision: cost.Precision = cost.DEPLOYED,
          *, reserved: float = 0.1, block_tokens: int = 16, tp: int = 1, parallel: Parallel | None = None,
-         attention_weights: int = 0, engine: str = "theory") -> Plan:
-    """Plan KV memory for `model` at context N on a node of `gpu`s, `weights` bytes of weights in all
-    (`attention_weights` of them the attention's, whole on each DP attention rank), spread as
+         attention_weights: int | None = None, engine: str = "theory") -> Plan:
+    """Plan KV memory for `model` at context N on a node of `gpu`s, `weights` bytes of weights in all, spread as
     `parallel` (default: tp GPUs of tensor parallelism), a request's cache as `engine` allocates it
-    (`block_tokens` its --block-size or --page-size where its kernels allow)."""
+    (`block_tokens` its --block-size or --page-size where its kernels allow). Under DP attention each rank keeps
+    whole the weights `engine` keeps whole (whole_weights_bytes); `attention_weights` overrides their bytes."""
     m, g = get(model), get_gpu(gpu)
     par = parallel or Parallel(tp=int_at_least("tp", tp))
     reserve = round(g.memory_bytes * _real("reserved", reserved, at_least=0, below=1))
     weights = math.ceil(_real("weights", weights, at_least=0))
-    per_gpu = weights_per_gpu(weights, math.ceil(_real("attention_weights", attention_weights, at_least=0)), par)
-    left = g.memory_bytes - reserve - per_gpu
+    whole = (whole_weights_bytes(m, weights, engine) if attention_weights is None
+             else math.ceil(_real("attention_weights", attention_weights, at_least=0)))
+    per_gpu = weights_per_gpu(weights, whole, par)
+    held = engine_reserved_bytes(m, precision, par, engine)
+    left = g.memory_bytes - reserve - per_gpu - held
     heads = kv_heads(m)
     if engine == "theory":
         per_request = request_bytes(m, context, precision, block_tokens)
-        whole = per_request.total
+        one = per_request.total
     else:
         per_request = None
-        whole = engines.allocation(m, context, precision, engine, block=block_tokens).charge
+        one = engines.allocation(m, context, precision, engine, block=block_tokens).charge
     share = per_gpu_bytes(m, context, precision, par, engine, block_tokens)
     budget = max(left, 0)
     notes = [_split_note(heads, par.tp)]
+    if held:
+        notes.append(f"{engine} sets {held:,} B a GPU aside before any request")
     if left <= 0:
-        notes.append(f"the weights ({per_gpu:,} B a GPU) and the reserve ({reserve:,} B) leave no room "
+        notes.append(f"the weights ({per_gpu:,} B a GPU) and the reserve ({reserve + held:,} B) leave no room "
                      f"in the {g.memory_bytes:,} B of each GPU (short by {-left:,} B): no request fits")
     return Plan(model=m, gpu=g, context=context, parallel=par, block_tokens=block_tokens, weights_bytes=weights,
                 weights_per_gpu_bytes=per_gpu, reserved_per_gpu_bytes=reserve, kv_budget_per_gpu_bytes=budget,
-                engine=engine, per_request=per_request, per_request_bytes=_like(whole, context), kv_heads=heads,
+                engine=engine, per_request=per_request, per_request_bytes=_like(one, context), kv_heads=heads,
                 per_request_per_gpu_bytes=share, max_requests=_like(budget // share * par.dp, context),
-                notes=tuple(notes))
+                notes=tuple(notes), whole_weights_bytes=whole if par.dp > 1 else 0,
+                engine_reserved_per_gpu_bytes=held)
 
 
-def weights_per_gpu(weights: int, attention: int, par: Parallel) -> int:
-    """Weights on each GPU: all of them split over tp × pp; with DP attention the attention's whole on
-    each of the dp ranks and the rest split over every GPU."""
-    if attention > weights:
-        raise ValueError(f"attention weights ({attention:,} B) exceed the weights ({weights:,} B)")
+def weights_per_gpu(weights: int, whole: int, par: Parallel) -> int:
+    """Weights on each GPU: all of them split over tp × pp; with DP attention `whole` of them whole on each of
+    the dp ranks (split over its tp × pp) and the rest split over every GPU."""
+    if whole > weights:
+        raise ValueError(f"the weights kept whole ({whole:,} B) exceed the weights ({weights:,} B)")
     if par.dp == 1:
         return -(-weights // (par.tp * par.pp))
-    return -(-attention // (par.tp * par.pp)) + -(-(weights - attention) // par.gpus)
+    return -(-whole // (par.tp * par.pp)) + -(-(weights - whole) // par.gpus)
+
+
+def whole_weights_bytes(model: Model | str, weights: int, engine: str = "theory") -> int:
+    """Bytes of the weights each DP attention rank keeps whole under `engine` (core.parallel.whole_parameters), at
+    the bytes per parameter `weights` has over the model's parameter count; 0 without a count."""
+    m = get(model)
+    if not m.parameters:
+        return 0
+    return min(weights, -(-whole_parameters(m, engine) * weights // m.parameters))
+
+
+def engine_reserved_bytes(model: Model | str, precision: cost.Precision, par: Parallel, engine: str) -> int:
+    """Bytes `engine` sets aside from each GPU before any request (core.engines.Allocation.reserved), for the
+    pipeline stage that sets aside the most; 0 for the theory."""
+    if engine == "theory":
+        return 0
+    m = get(model)
+    parts = stages(m, par.pp) if par.pp > 1 else (m,)
+    return max(engines.allocation(s, 1, precision, engine).reserved(par.dp) for s in parts)
 
 
 def per_gpu_bytes(model: Model | str, context, precision: cost.Precision = cost.DEPLOYED,

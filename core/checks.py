@@ -8,6 +8,12 @@ from dataclasses import fields
 import numpy as np
 
 MAX_ELEMENTS = 4_000_000  # the largest array a mechanism run may make; the article's sizes are for formulas
+# The longest context core prices: 2^30 tokens, the app's CONTEXT knob's range (figures/knobs.py), to which
+# core.config_import's MAX_ENTRY keeps a layer's bytes in int64.
+MAX_CONTEXT = 1 << 30
+# The most GPUs one layout may take (tp × pp × dp, each at most this): 1,024, 128 nodes of 8. A bound of
+# this tool, not of an engine (core.layouts says what each engine refuses below it).
+MAX_GPUS = 1 << 10
 
 
 def int_at_least(name: str, value, minimum: int = 1) -> int:
@@ -15,6 +21,14 @@ def int_at_least(name: str, value, minimum: int = 1) -> int:
     if isinstance(value, bool) or not isinstance(value, int | np.integer) or value < minimum:
         raise ValueError(f"{name} must be an integer ≥ {minimum}, got {value!r}")
     return int(value)
+
+
+def int_between(name: str, value, minimum: int, maximum: int) -> int:
+    """`value` as an int when it is an integer from minimum to maximum."""
+    n = int_at_least(name, value, minimum)
+    if n > maximum:
+        raise ValueError(f"{name} must be at most {maximum:,}, got {value!r}")
+    return n
 
 
 def positive_ints(**values) -> tuple[int, ...]:

@@ -1,5 +1,5 @@
-"""`python -m core --context N --precision deployed|bf16 [--engine vllm|sglang] [--tp N --pp N --dp N] [--json]`:
-the cost model as a tool.
+"""`python -m core --context N --precision deployed|bf16 [--engine vllm|sglang] [--tp N --pp N --dp N]
+[--gpus-per-node N] [--json]`: the cost model as a tool.
 
 With `--engine` each row also gives what that engine allocates (core.engines): bytes per token and for one
 request at the context, its pools, what each kind of layer holds, and every difference from the theory with
@@ -10,21 +10,33 @@ With `--config FILE` it prices one model read from a config.json instead of the 
 in one row whose id is "custom", `--precision` naming the cache precision of every element
 (bf16: 2 bytes, index keys included; fp8: 1 byte; fp8_block: FP8 with an FP32 scale per 128).
 A config the importer refuses exits 2 with its one line on stderr and nothing on stdout.
+
+Every argument is checked before anything is priced; a wrong one exits 2 with one line on stderr
+naming it, nothing on stdout. Bounds: a context of 1 to 2^30 tokens (core.checks.MAX_CONTEXT, the
+app's range), tp, pp, dp and --gpus-per-node whole numbers from 1 to 1,024, and tp × pp × dp at most
+1,024 GPUs (core.checks.MAX_GPUS), --block one of 1, 16, 64, 256. A layout the engine refuses for a
+model (core.layouts: a TP that does not divide the heads or the KV heads, more ranks than
+--gpus-per-node, DP attention a model does not have, more stages than layers) and a --block the engine
+refuses or sets itself exit 2 the same way, with the engine's reason and source; nothing is priced.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
+from dataclasses import replace
 from pathlib import Path
 
-from . import cost, engines
+from . import cost, engines, layouts
 from .capacity import BLOCK_TOKENS, per_gpu_bytes
+from .checks import MAX_CONTEXT, MAX_GPUS
 from .config_import import MAX_BYTES, ConfigError, import_config
 from .formats import OPEN_PRECISIONS
 from .models import ARTICLE_CONTEXT, MODELS
 from .parallel import ONE_GPU, Parallel
+from .registry import get
 from .summary import summarise
 from .units import exact, fmt_bytes, fmt_exact
 
@@ -35,17 +47,24 @@ class _Parser(argparse.ArgumentParser):
 
 
 def parse_context(text: str) -> int:
-    """'131072', '131,072', '128K' or '1M' (K = 1,024 tokens) -> a positive int."""
+    """'131072', '131,072', '128K' or '1M' (K = 1,024 tokens) -> an int from 1 to MAX_CONTEXT (2^30)."""
     t = text.strip().replace(",", "").replace("_", "").upper()
     mult = {"K": 1 << 10, "M": 1 << 20}.get(t[-1:], 1)
     t = t[:-1] if mult > 1 else t
-    try:
-        n = int(t) * mult
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"context must be a whole number of tokens, got {text!r}") from None
-    if n <= 0:
-        raise argparse.ArgumentTypeError(f"context must be at least 1 token, got {text!r}")
-    return n
+    if not re.fullmatch(r"[+-]?[0-9]+", t):
+        raise argparse.ArgumentTypeError(f"context must be a whole number of tokens, got {_short(text)}")
+    digits = t.lstrip("+-").lstrip("0")
+    if not digits or t.startswith("-"):
+        raise argparse.ArgumentTypeError(f"context must be at least 1 token, got {_short(text)}")
+    if len(digits) > 12 or int(digits) * mult > MAX_CONTEXT:  # 12 digits: past the bound, never read whole
+        raise argparse.ArgumentTypeError(f"context must be at most {MAX_CONTEXT:,} tokens (2^30, the app's "
+                                         f"longest), got {_short(text)}")
+    return int(digits) * mult
+
+
+def _short(text: str) -> str:
+    """An argument as a message quotes it: at most 40 characters."""
+    return repr(text if len(text) <= 40 else text[:37] + "...")
 
 
 def report(n: int, preset: str, models=tuple(MODELS), engine: str = "theory", parallel: Parallel = ONE_GPU,
@@ -133,14 +152,12 @@ def table(rep: dict) -> str:
     return "\n".join(lines)
 
 
-def _positive(text: str) -> int:
-    try:
-        n = int(text)
-    except ValueError:
-        n = 0
-    if n < 1:
-        raise argparse.ArgumentTypeError(f"must be a whole number ≥ 1, got {text!r}")
-    return n
+def _gpus(text: str) -> int:
+    """A count of GPUs: a whole number from 1 to MAX_GPUS."""
+    t = text.strip()
+    if not re.fullmatch(r"\+?[0-9]{1,12}", t) or not 1 <= int(t) <= MAX_GPUS:
+        raise argparse.ArgumentTypeError(f"must be a whole number from 1 to {MAX_GPUS:,} (GPUs), got {_short(text)}")
+    return int(t)
 
 
 def main(argv=None) -> int:
@@ -158,7 +175,11 @@ def main(argv=None) -> int:
                    help="the engine's --block-size (vLLM) or --page-size (SGLang); default the engine's own")
     for name, what in (("tp", "tensor-parallel ranks"), ("pp", "pipeline stages"),
                        ("dp", "data-parallel attention ranks")):
-        p.add_argument(f"--{name}", type=_positive, default=1, help=f"{what} (per GPU bytes); default 1")
+        p.add_argument(f"--{name}", type=_gpus, default=1, help=f"{what} (per GPU bytes), 1 to {MAX_GPUS:,}; "
+                       "default 1")
+    p.add_argument("--gpus-per-node", type=_gpus, metavar="N",
+                   help="the layout is for one node of N GPUs: more ranks than that are refused, as the engines "
+                        "refuse them; default: ranks may span nodes")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     a = p.parse_args(argv)
     if a.config is None and a.precision not in cost.PRESETS:
@@ -166,22 +187,57 @@ def main(argv=None) -> int:
                 f"{' or '.join(cost.PRESETS)}")
     if a.mtp and a.config is None:
         p.error("argument --mtp: counts the MTP layers of a --config model")
-    models = (_imported(p, a.config, a.mtp),) if a.config else tuple(MODELS)
-    rep = report(a.context, a.precision, models, a.engine, Parallel(a.tp, a.pp, a.dp), a.block)
+    if a.tp * a.pp * a.dp > MAX_GPUS:
+        p.error(f"arguments --tp, --pp, --dp: {a.tp} × {a.pp} × {a.dp} = {a.tp * a.pp * a.dp:,} GPUs, more than "
+                f"the {MAX_GPUS:,} this tool prices")
+    if a.config:
+        model, moe = _imported(p, a.config, a.mtp)
+        models = (model,)
+    else:
+        models, moe = tuple(MODELS), None
+    parallel = Parallel(a.tp, a.pp, a.dp)
+    _refuse(p, models, a, parallel, moe)
+    rep = report(a.context, a.precision, models, a.engine, parallel, a.block)
     print(json.dumps(rep) if a.json else table(rep))
     return 0
 
 
+def _refuse(p: argparse.ArgumentParser, models, a: argparse.Namespace, parallel: Parallel, moe: bool | None):
+    """Exit 2 with one line when the engine refuses the layout or the --block for a model (core.layouts): the
+    first model refused, its engine's reason and source, and how many more are."""
+    flags = " ".join(f"--{k.replace('_', '-')} {v}" for k, v in (("tp", a.tp), ("pp", a.pp), ("dp", a.dp),
+                                                                  ("gpus_per_node", a.gpus_per_node))
+                     if v not in (None, 1))
+    checks = [(flags or "the layout", lambda m: layouts.refusal(m, parallel, a.engine, a.gpus_per_node, moe=moe))]
+    if a.block is not None:
+        checks.append((f"argument --block {a.block}", lambda m: layouts.block_refusal(m, a.engine, a.block)))
+    if a.config:  # the reasons name the file, not "custom"
+        models = tuple(replace(m, name=a.config.name) for m in models)
+    models = tuple(get(m) for m in models)
+    for what, check in checks:
+        refused = [(m, r) for m in models if (r := check(m))]
+        if refused:
+            (m, r), more = refused[0], len(refused) - 1
+            others = f" (and {more} more model{'s' * (more > 1)})" if more else ""
+            p.error(f"{what}: {m.name}{others}: {r}")
+
+
 def _imported(p: argparse.ArgumentParser, path: Path, mtp: bool):
-    """The spec of a config file, or exit 2 with one line saying what is wrong with it."""
+    """The spec of a config file and whether it has routed experts (core.layouts.experts), or exit 2 with one
+    line saying what is wrong with it."""
     try:
         with path.open("rb") as f:
             data = f.read(MAX_BYTES + 1)  # one byte more tells an oversized file without reading it all
-        return import_config(data, mtp=mtp).model
+        model = import_config(data, mtp=mtp).model
     except OSError as e:
         p.error(f"argument --config: cannot read {str(path)!r}: {e.strerror or e}")
     except ConfigError as e:
         p.error(f"{path.name}: {e}")
+    try:
+        config = json.loads(data)
+    except ValueError:
+        return model, None
+    return model, layouts.experts(config) > 0 if isinstance(config, dict) else None
 
 
 if __name__ == "__main__":

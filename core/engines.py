@@ -11,12 +11,14 @@ Read from the engines' released source (the git snapshots were too large to fetc
 vLLM 0.34.0 (its PyPI wheel; vllm/_version.py: commit 62d4bc3c7) and SGLang 0.5.23 (its PyPI
 wheel, which records no commit; paths are the repository's, under python/). Defaults are each
 engine's on a Hopper GPU (H100, H200): SGLang picks FlashAttention 3 there (pages of 1 token),
-vLLM FlashMLA for MLA. Not priced, and said so by a rule where it applies: CUDA graphs, activations
-and the runtime (the planner's reserve), an engine's admission reserves, V4's compressor states.
+vLLM FlashMLA for MLA, FlashInfer's prefill for Gated DeltaNet. Not priced, and said so by a rule where it
+applies: CUDA graphs, activations and the runtime (the planner's reserve), an engine's admission reserves.
 """
 
 from __future__ import annotations
 
+import math
+from collections import Counter
 from dataclasses import dataclass, replace
 from fractions import Fraction
 from functools import reduce
@@ -71,7 +73,28 @@ SGLANG_SWA_RATIO = Fraction(8, 10)  # swa_full_tokens_ratio
 SGLANG_V4_SWA_RATIO = Fraction(1, 10)  # DSV4_DEFAULT_SWA_FULL_TOKENS_RATIO
 SGLANG_STATE_RATIO = Fraction(9, 10)  # mamba_full_memory_ratio: states get 0.9 / 1.9 of the budget
 SGLANG_STATE_SLOTS = 3  # MAMBA_CACHE_SIZE_MAX_RUNNING_REQUESTS_RATIO
+SGLANG_TRACKING_SLOTS = 2  # get_mamba_tracking_slots(extra_buffer=True, overlap=True): the ping-pong pair
+# model types of the architectures in SGLang's _MAMBA_EXTRA_BUFFER_ARCHS (arg_groups/overrides.py:403-435): with
+# mamba_radix_cache_strategy "auto", overlap scheduling and the triton linear-attention backend (the defaults)
+# they take the extra_buffer strategy, 3 + 2 state slots a running request
+SGLANG_EXTRA_BUFFER_FAMILIES = frozenset({"qwen3_next", "qwen3_5", "qwen3_5_text", "qwen3_5_moe", "qwen3_5_moe_text",
+                                          "kimi_linear", "nemotron_h", "granitemoehybrid", "falcon_h1"})
 SGLANG_EVICT = 128  # SGLANG_SWA_EVICTION_INTERVAL
+# vLLM's state kinds whose spec declares a prefill checkpoint page with prefix caching on a Hopper GPU: Mamba2
+# (mamba_mixer2.py:1089-1099) and Gated DeltaNet, whose prefill is FlashInfer's on SM90
+# (qwen_gdn_linear_attn.py:321-344, 848-858, 901-911); its checkpoints sit on a 64-token grid (gdn_attn.py:35)
+VLLM_CHECKPOINT_STATES = ("Mamba2", "GDN")
+VLLM_GDN_GRID = 64
+# V4's compressor states in vLLM (models/deepseek_v4/compressor.py:139-175, 290-301): FP32, 2 × coff × the
+# compressed width a token (kv and score; coff = 2 where ratio-4 windows overlap), in sliding pages of 4 tokens
+# (ratio 4) or 8 (ratio 128) over a window of coff × ratio tokens
+V4_STATE_BLOCK = {4: 4, 128: 8}
+V4_STATE_WINDOW = {r: (1 + (r == 4)) * r for r in V4_STATE_BLOCK}  # coff × ratio: 8 and 128 tokens
+V4_STATE_BYTES = 4  # FP32, vLLM's and SGLang's (SGLANG_DSV4_COMPRESS_STATE_DTYPE) default
+# SGLang's compress-state rings (mem_cache/deepseek_v4_memory_pool.py:60-79): rows a ring holds without
+# speculative decoding; a ratio-4 ring for each page of the window pool, a ratio-128 ring for each request slot
+SGLANG_V4_RING = {4: 8, 128: 128}
+SGLANG_V4_RUNNING = 256  # max_running_requests, V4's default (arg_groups/deepseek_v4_hook.py:138-145)
 # model types whose sliding layers SGLang keeps in a window pool (configs/model_config.py:2651-2699)
 SGLANG_SWA_FAMILIES = frozenset({"gpt_oss", "llama4", "llama4_text", "gemma4", "gemma4_text", "mimo_v2_flash",
                                  "deepseek_v4", "step3p5"})
@@ -86,7 +109,10 @@ _FIELDS = {
     "util": VLLM_UTILIZATION[0], "util2": VLLM_UTILIZATION[1], "flight": VLLM_IN_FLIGHT,
     "swa": f"{float(SGLANG_SWA_RATIO):g}", "v4swa": f"{float(SGLANG_V4_SWA_RATIO):g}",
     "state": f"{float(SGLANG_STATE_RATIO):g}", "whole": f"{float(1 + SGLANG_STATE_RATIO):g}",
-    "slots": SGLANG_STATE_SLOTS, "evict": SGLANG_EVICT - 1,
+    "slots": SGLANG_STATE_SLOTS, "extra": SGLANG_STATE_SLOTS + SGLANG_TRACKING_SLOTS, "evict": SGLANG_EVICT - 1,
+    "grid": VLLM_GDN_GRID, "s4": V4_STATE_BLOCK[4], "s128": V4_STATE_BLOCK[128], "w4": V4_STATE_WINDOW[4],
+    "w128": V4_STATE_WINDOW[128],
+    "ring4": SGLANG_V4_RING[4], "ring128": SGLANG_V4_RING[128], "running": SGLANG_V4_RUNNING,
 }
 
 
@@ -119,12 +145,16 @@ VLLM_RULES = _rules(
     ("dsa-fp8", _DSA_FP8, "vllm/v1/attention/backend.py:1017-1018; mla_attention.py:367-377"),
     ("index-fp8", _INDEX, "vllm/model_executor/models/deepseek_v2.py:724-736"),
     ("v4-layout", _V4_LAYOUT, "vllm/models/deepseek_v4/attention.py:95-124, 817-840"),
-    ("v4-index", "V4's index keys: {key} B in FP8, {key4} B in MXFP4",
-     "vllm/models/deepseek_v4/attention.py:868-883, 976-993"),
-    ("v4-compressor", "not counted: V4's compressor states (FP32, in sliding pages of their own)",
-     "vllm/models/deepseek_v4/compressor.py:139-197"),
-    ("v4-packed", "not counted: V4's caches share one page in a packed pool, sized by its largest group",
-     "vllm/v1/core/kv_cache_planning.py:620-648, 958-1085"),
+    ("v4-index", "V4's index keys are FP8 with an FP32 scale per {group} values ({key} B): MXFP4 ({key4} B) needs "
+                 "a Blackwell GPU",
+     "vllm/config/attention.py:101-107; v1/attention/backends/mla/indexer.py:67-107; "
+     "models/deepseek_v4/attention.py:925, 976-993"),
+    ("v4-compressor", ("V4's compressor states, FP32, in sliding pages of their own: {s4} tokens a page over a window "
+                       "of {w4} in a ratio-4 layer (and its indexer), {s128} over {w128} in a ratio-128 layer"),
+     "vllm/models/deepseek_v4/compressor.py:139-197, 290-301; v1/kv_cache_interface.py:731-738, 1022-1118"),
+    ("v4-packed", ("V4's caches share one packed pool: a block of every group takes the bytes of the largest group's "
+                   "block, its layers' pages side by side"),
+     "vllm/v1/core/kv_cache_planning.py:620-648, 923-1085, 1203-1208; v1/attention/backends/mla/indexer.py:297-303"),
     ("fp8-scale", _SCALE, "vllm/model_executor/layers/attention/attention.py:148-165"),
     ("window", ("pages wholly behind the window are freed: ⌈(W−1)/P⌉ + 1 pages at most (W the window, P the page "
                 "size, both in tokens)"),
@@ -137,8 +167,13 @@ VLLM_RULES = _rules(
                 "layers that take pages too"), "vllm/v1/core/kv_cache_planning.py:462-602"),
     ("state-page", "the attention page is raised until it holds a state, and each state page padded to it",
      "vllm/platforms/interface.py:1088-1140"),
-    ("state-pages", "with prefix caching (on by default) a state layer holds 2 pages, a Mamba2 layer 3",
-     "vllm/v1/kv_cache_interface.py:1168-1174; model_executor/layers/mamba/mamba_mixer2.py:1089-1099"),
+    ("state-pages", ("with prefix caching (on by default) a state layer holds 2 pages; a Mamba2 layer, and a Gated "
+                     "DeltaNet layer with FlashInfer's prefill (Hopper's), 3"),
+     "vllm/v1/kv_cache_interface.py:1168-1174; model_executor/models/config.py:1094-1105; "
+     "model_executor/layers/mamba/mamba_mixer2.py:1089-1099; "
+     "model_executor/layers/mamba/gdn/qwen_gdn_linear_attn.py:321-344, 848-858, 901-911"),
+    ("gdn-grid", "Gated DeltaNet's prefill checkpoints fall on block edges: its page a multiple of {grid} tokens",
+     "vllm/platforms/interface.py:1101-1106; v1/attention/backends/gdn_attn.py:35"),
     ("budget", ("budget: gpu_memory_utilization ({util}, or {util2} with the extensible KV cache) of the total "
                 "memory, less weights, activations' peak and CUDA graphs"),
      "vllm/v1/worker/utils.py:742-743; vllm/config/cache.py:495-501; v1/worker/gpu_worker.py:715-780"),
@@ -160,8 +195,15 @@ SGLANG_RULES = _rules(
     ("v4-layout", _V4_LAYOUT, "sglang/srt/mem_cache/deepseek_v4_memory_pool.py:295-318"),
     ("v4-pools", "V4's window pool holds {v4swa} as many tokens as the full pool: every token of context reserves it",
      "sglang/srt/model_executor/pool_configurator.py:1046, 1437-1497"),
-    ("v4-compressor", "not counted: V4's compress-state rings per request slot",
-     "sglang/srt/model_executor/pool_configurator.py:1509-1543"),
+    ("v4-index", "V4's index keys are FP8 with an FP32 scale per {group} values ({key} B): MXFP4 ({key4} B) only "
+                 "with --enable-deepseek-v4-fp4-indexer",
+     "sglang/srt/arg_groups/fields/exec_.py:439-442; mem_cache/deepseek_v4_memory_pool.py:53-57, 560-591; "
+     "model_executor/pool_configurator.py:1111-1115"),
+    ("v4-compressor", ("V4's compress-state rings, FP32: {ring4} rows a ratio-4 layer (and its indexer) holds for each "
+                       "page of the window pool, priced with it; {ring128} rows a ratio-128 layer holds for each of "
+                       "max_running_requests + 1 request slots ({running} by default), set aside before the pools"),
+     "sglang/srt/model_executor/pool_configurator.py:1372-1388, 1496-1501, 1504-1528, 1638-1663; "
+     "mem_cache/deepseek_v4_memory_pool.py:60-79; arg_groups/deepseek_v4_hook.py:138-145"),
     ("fp8-scale", _SCALE, "sglang/srt/layers/radix_attention.py:94-97"),
     ("swa-pool", ("sliding-window layers in a pool of their own, {swa} as many tokens as the full pool "
                   "(swa_full_tokens_ratio): every token of context reserves it"),
@@ -174,7 +216,11 @@ SGLANG_RULES = _rules(
     ("state-pool", "states get {state}/{whole} of the budget (mamba_full_memory_ratio), the KV the rest",
      "sglang/srt/mem_cache/kv_cache_configurator.py:3350-3385; arg_groups/fields/schedule.py:220-226"),
     ("state-slots", "{slots} state slots for each running request",
-     "sglang/srt/mem_cache/kv_cache_configurator.py:227, 3135-3150"),
+     "sglang/srt/mem_cache/kv_cache_configurator.py:227, 3062-3088, 3135-3150"),
+    ("state-extra", ("{extra} state slots for each running request: {slots}, and the prefix cache's ping-pong pair "
+                     "(extra_buffer, this architecture's default with overlap scheduling)"),
+     "sglang/srt/arg_groups/overrides.py:403-435, 438-450, 453-487; arg_groups/fields/exec_.py:512-519, 542-548; "
+     "mem_cache/kv_cache_configurator.py:227, 3062-3088; mem_cache/allocation_sizing.py:11-19"),
     ("state-fp32", "SSM states in FP32, not the config's dtype", "sglang/srt/configs/mamba_utils.py:68-71, 116-125"),
     ("shared", "a layer that reads another's KV is allocated anyway (and never written)",
      "sglang/srt/models/gemma3n_causal.py:374-385; model_runner_components/layer_setup.py:214-220"),
@@ -199,23 +245,30 @@ class EngineError(ValueError):
 @dataclass(frozen=True)
 class Held:
     """What `layers` alike layers hold for one request on one rank: `blocks` blocks of `tokens`
-    tokens, each `page` bytes a layer, drawn from `pool`."""
+    tokens, each `page` bytes a layer, drawn from `pool`. In a packed pool (`packed`, vLLM's for V4) `page`
+    is one block of the pool, the group's layers' pages side by side and padded to the largest group's."""
 
-    what: str  # full | window | state | index | compressed m=4 …
+    what: str  # full | window | state | index | compressed m=4 | compressor m=4 …
     layers: int
     tokens: int  # tokens a block spans (0: a state slot)
-    page: int  # bytes a layer's block takes, padding included
+    page: int  # bytes a layer's block takes, padding included (packed: the whole block's)
     blocks: object  # blocks held at the context (int or array)
     pool: str = "kv"
+    packed: bool = False
 
     @property
     def nbytes(self):
-        return self.layers * self.page * self.blocks
+        return (1 if self.packed else self.layers) * self.page * self.blocks
+
+    @property
+    def fixed(self) -> bool:
+        """Held whatever the context once full: a window's blocks, a state, a compressor's sliding state."""
+        return self.what in ("window", "state") or self.what.startswith("compressor")
 
     @property
     def per_token(self) -> Fraction:
-        """Bytes a long context adds per token: a growing part's page over its span; 0 for a window or state."""
-        return Fraction(self.layers * self.page, self.tokens) if self.what not in ("window", "state") else Fraction(0)
+        """Bytes a long context adds per token: a growing part's page over its span; 0 for a fixed part."""
+        return Fraction((1 if self.packed else self.layers) * self.page, self.tokens) if not self.fixed else Fraction(0)
 
 
 @dataclass(frozen=True)
@@ -243,6 +296,18 @@ class Allocation:
     def per_token(self) -> Fraction:
         """Bytes of the budget a long context adds per token (the binding pool's growth over its share)."""
         return max(sum((h.per_token for h in self.held if h.pool == p), start=Fraction(0)) / s for p, s in self.shares)
+
+    def reserved(self, dp: int = 1) -> int:
+        """Bytes the engine sets aside from each GPU's KV budget before any request, on one of dp attention
+        ranks: SGLang's ratio-128 compress-state rings for V4, one for each of ⌊max_running_requests / dp⌋ + 1
+        request slots, rows padded to a multiple of 128 (pool_configurator.py:1504-1528); 0 elsewhere."""
+        dp = int_at_least("dp", dp)
+        layers = self.model.count(lambda ly: ly.stores_global and ly.ratio == 128 and ly.kind in V4_KINDS)
+        if self.engine != "sglang" or not layers:
+            return 0
+        ring = SGLANG_V4_RING[128]
+        rows = _round_up((max(1, SGLANG_V4_RUNNING // dp) + 1) * ring + ring + 1, 128)
+        return rows * 2 * self.model.dims.head_dim * V4_STATE_BYTES * layers
 
 
 def allocation(model: Model | str, n, precision: cost.Precision = cost.DEPLOYED, engine: str = "vllm", *,
@@ -321,12 +386,11 @@ def _mla_token(m: Model, p: cost.Precision, engine: str, dsa: bool, rules: list[
     return _differs(nbytes, m, p, "main_kv", RULES[engine]["dsa-fp8" if dsa else "mla-fp8"], rules)
 
 
-def _index_token(m: Model, p: cost.Precision, engine: str, rules: list[Rule], v4: bool = False) -> int:
-    """An indexer key: FP8 with an FP32 scale per 128 whatever the cache dtype (V4: MXFP4 where chosen)."""
-    n = m.dims.index_head_dim
-    fp4 = v4 and p.of(m.component("index_key")) == "fp4"
-    nbytes = F.mxfp4(n).nbytes if fp4 else F.fp8_blocks(n).nbytes
-    return _differs(nbytes, m, p, "index_key", RULES[engine]["index-fp8"], rules)
+def _index_token(m: Model, p: cost.Precision, engine: str, rules: list[Rule], rule: str = "index-fp8") -> int:
+    """An indexer key: FP8 with an FP32 scale per 128 whatever the cache dtype; V4's too on a Hopper GPU by default
+    (vLLM's MXFP4 index cache needs Blackwell, SGLang's a switch: `rule` "v4-index")."""
+    nbytes = F.fp8_blocks(m.dims.index_head_dim).nbytes
+    return _differs(nbytes, m, p, "index_key", RULES[engine][rule], rules)
 
 
 def _v4_entry(m: Model, p: cost.Precision, engine: str, rules: list[Rule]) -> int:
@@ -425,10 +489,14 @@ def _vllm_pages(m: Model, per: dict[str, int], B: int, rules: list[Rule]) -> tup
         attn = max((v for k, v in per.items() if k != "state"), default=0)
         if attn:
             a = max(B, VLLM_MLA_STATE_ALIGN if m.dims.kv_lora_rank else VLLM_KERNEL_MULTIPLE)
+            if m.state.kind == "GDN" and a % VLLM_GDN_GRID:  # align mode: checkpoints on block edges
+                a = math.lcm(a, VLLM_GDN_GRID)
+                rules.append(VLLM_RULES["gdn-grid"])
             B = max(B, a * -(-per["state"] // (a * attn)))
             rules.append(VLLM_RULES["state-page"])
-        # prefix caching on (the default): 2 pages a state layer, and a checkpoint page for Mamba2
-        state_pages = 2 + (m.state.kind == "Mamba2")
+        # prefix caching on (the default): 2 pages a state layer, and a checkpoint page for the kinds whose
+        # spec declares one (Mamba2; Gated DeltaNet with FlashInfer's prefill, Hopper's)
+        state_pages = 2 + (m.state.kind in VLLM_CHECKPOINT_STATES)
         rules.append(VLLM_RULES["state-pages"])
     pages = {k: (B, v * B) for k, v in per.items() if k != "state"}
     biggest = max([page for _, page in pages.values()] + [per.get("state", 0)])
@@ -469,30 +537,116 @@ def _window_blocks(n, window: int, B: int):
     return np.minimum(-(-n // B), -(-(window - 1) // B) + 1)
 
 
-def _v4_compressed(m: Model, n, entry: int, key: int, pad_keys: bool) -> list[Held]:
-    """V4's compressed entries and index keys, both engines alike: 256-token blocks holding 256/m entries of a
-    ratio m, each entry page rounded up to 576 B (the index-key pages too where `pad_keys`: vLLM's)."""
+def _v4_compressed(m: Model, n, entry: int, key: int) -> list[Held]:
+    """V4's compressed entries and index keys in SGLang's pools: 256-token pages holding 256/m entries of a ratio m,
+    each entry page rounded up to 576 B, the index keys unpadded."""
     held = []
     for ratio in sorted({ly.ratio for ly in m.layers if ly.stores_global}):
         layers = m.count(lambda ly, r=ratio: ly.stores_global and ly.ratio == r)
         keyed = m.count(lambda ly, r=ratio: ly.stores_index_key and ly.ratio == r)
         entries, blocks = V4_BLOCK // ratio, -(-n // V4_BLOCK)
         held.append(Held(f"compressed m={ratio}", layers, V4_BLOCK, _round_up(entries * entry, V4_ALIGN), blocks))
-        keys = entries * key
-        held.append(Held(f"index m={ratio}", keyed, V4_BLOCK, _round_up(keys, V4_ALIGN) if pad_keys else keys, blocks))
+        held.append(Held(f"index m={ratio}", keyed, V4_BLOCK, entries * key, blocks))
     return held
 
 
+@dataclass(frozen=True)
+class _Spec:
+    """One layer's cache as vLLM's planner sees it: its uniform type (full attention, or a sliding window of
+    `window` tokens), the tokens a block spans and the bytes of its page."""
+
+    what: str
+    kind: str  # full | window
+    tokens: int
+    window: int
+    page: int
+
+
+def _vllm_v4_specs(m: Model, entry: int, key: int) -> list[_Spec]:
+    """V4's caches in vLLM, layer by layer: each compressed layer's entries (256/m a 256-token block,
+    attention.py:817-840) and a ratio-4 layer's index keys (attention.py:868-881, 976-993), each page rounded up to
+    576 B; each compressor's state (compressor.py:139-197, 290-301: 2 × coff × its width FP32 values a token, in
+    pages of 4 or 8 tokens over a window of coff × m); every layer's window (sparse_swa.py:76-147: 64-token pages)."""
+    d, out = m.dims, []
+    for ly in m.layers:
+        if ly.stores_global:
+            r = ly.ratio
+            out.append(_Spec("compressed", "full", V4_BLOCK, 0, _round_up(V4_BLOCK // r * entry, V4_ALIGN)))
+            if ly.stores_index_key:
+                out.append(_Spec("compressed", "full", V4_BLOCK, 0, _round_up(V4_BLOCK // r * key, V4_ALIGN)))
+            tokens, window = V4_STATE_BLOCK[r], V4_STATE_WINDOW[r]
+            for width in (d.head_dim, d.index_head_dim if ly.stores_index_key else 0):
+                if width:
+                    state = 2 * (window // r) * width * V4_STATE_BYTES  # kv and score, coff = window / m
+                    page = _round_up(tokens * state, V4_ALIGN)
+                    out.append(_Spec(f"compressor m={r}", "window", tokens, window, page))
+        if ly.stores_local:
+            w = VLLM_V4_WINDOW_BLOCK
+            out.append(_Spec("window", "window", w, m.window, _round_up(w * entry, V4_ALIGN)))
+    return out
+
+
+def _approximate_gcd(values: list[int], lower: int) -> int:
+    """The d ≥ lower (up to the largest value) that pads the values least to multiples of d, the larger on a tie
+    (kv_cache_planning.py:923-955)."""
+    best, least = max(1, lower), None
+    for d in range(max(1, lower), max(values) + 1):
+        pad = sum((d - x % d) % d for x in values)
+        if least is None or pad < least or (pad == least and d > best):
+            best, least = d, pad
+    return best
+
+
+def _packed_groups(specs: list[_Spec]) -> tuple[int, list[tuple[_Spec, int, int]]]:
+    """vLLM's packed pool (kv_cache_planning.py:958-1085, 620-648): layers of one uniform type and block size in a
+    bucket; buckets whose page sizes come in equal numbers repeat a pattern and are cut into groups of a common
+    number of repeats; every block of the pool takes the bytes of the largest group's block. The block's bytes and
+    each group's (a spec of it, its layers, its pages' bytes)."""
+    buckets: dict[tuple, list[_Spec]] = {}
+    for sp in specs:
+        buckets.setdefault((sp.kind, sp.tokens, sp.window), []).append(sp)
+    info = []
+    for members in buckets.values():
+        pages = Counter(sp.page for sp in members)  # page size -> layers
+        info.append((members, pages, len(set(pages.values())) == 1))
+    floor = max((max(c.values()) for _, c, even in info if even and len(c) > 1), default=0)
+    repeats = _approximate_gcd([max(c.values()) for _, c, even in info if even], floor) if floor else None
+
+    def cut(pages: Counter, even: bool) -> int:
+        return -(-max(pages.values()) // repeats) if even and repeats else 1
+
+    def widest(pages: Counter, k: int) -> int:
+        return sum(-(-count // k) * page for page, count in pages.items())
+
+    state = [repeats is None and members[0].kind == "window" for members, _, _ in info]
+    anchor = max(widest(c, len(ms) if st else cut(c, even)) for (ms, c, even), st in zip(info, state))
+    groups = []
+    for (members, pages, even), st in zip(info, state):
+        k = cut(pages, even)
+        if st:  # a state bucket is cut to the states a block already holds
+            k = max(k, -(-len(members) // max(anchor // members[0].page, 1)))
+        if k == 1:
+            groups.append((members[0], len(members), sum(sp.page for sp in members)))
+            continue
+        patterns = min(pages.values())  # repeats of one layer of each page size
+        for i in range(k):
+            n = len(range(i, patterns, k))
+            groups.append((members[0], n * len(pages), n * sum(pages)))
+    return max(nbytes for *_, nbytes in groups), groups
+
+
 def _vllm_v4(m: Model, n, p: cost.Precision, rules: list[Rule]):
-    """V4: 256-token blocks of 584-B entries (256/m of them), each page rounded up to 576 B; index keys alike;
-    every layer's window in 64-token blocks (sparse_swa.py)."""
+    """V4 in vLLM's packed pool: its caches (_vllm_v4_specs) grouped as _packed_groups groups them, a request
+    holding blocks of each group, every block the largest group's bytes."""
     R = VLLM_RULES
     entry = _v4_entry(m, p, "vllm", rules)
-    key = _index_token(m, p, "vllm", rules, v4=True)
-    held = _v4_compressed(m, n, entry, key, pad_keys=True)
-    W = VLLM_V4_WINDOW_BLOCK
-    held.append(Held("window", m.n_windowed, W, _round_up(W * entry, V4_ALIGN), _window_blocks(n, m.window, W)))
-    rules += [R["v4-block"], R["v4-index"], R["window"], R["v4-compressor"], R["v4-packed"], R["budget"], R["log"]]
+    key = _index_token(m, p, "vllm", rules, "v4-index")
+    block, groups = _packed_groups(_vllm_v4_specs(m, entry, key))
+    held = []
+    for sp, layers, _ in groups:
+        blocks = -(-n // sp.tokens) if sp.kind == "full" else _window_blocks(n, sp.window, sp.tokens)
+        held.append(Held(sp.what, layers, sp.tokens, block, blocks, packed=True))
+    rules += [R["v4-block"], R["window"], R["v4-compressor"], R["v4-packed"], R["budget"], R["log"]]
     return held, (("kv", Fraction(1)),), rules
 
 
@@ -545,8 +699,10 @@ def _sglang(m: Model, n, p: cost.Precision, tp: int, block: int | None, hybrid: 
         state = _state_bytes(m, tp, ssm_fp32=True)
         kv = [(pool, s / (1 + SGLANG_STATE_RATIO)) for pool, s in shares]
         shares = [*kv, ("state", SGLANG_STATE_RATIO / (1 + SGLANG_STATE_RATIO))]
-        held.append(Held("state", m.n_state, 0, state, n * 0 + SGLANG_STATE_SLOTS, "state"))
-        rules += [R["state-pool"], R["state-slots"]]
+        extra = m.family in SGLANG_EXTRA_BUFFER_FAMILIES  # extra_buffer: 2 tracking slots beside the 3
+        slots = SGLANG_STATE_SLOTS + SGLANG_TRACKING_SLOTS * extra
+        held.append(Held("state", m.n_state, 0, state, n * 0 + slots, "state"))
+        rules += [R["state-pool"], R["state-extra" if extra else "state-slots"]]
         if any(what != "convolution" and dt.bits != 32 for what, _, dt in m.state.parts):
             rules.append(R["state-fp32"])
     return held, tuple(shares), rules + [R["extra-page"], R["budget"]]
@@ -561,17 +717,24 @@ def _sglang_window_pages(n, window: int, P: int):
 
 
 def _sglang_v4(m: Model, n, p: cost.Precision, rules: list[Rule]):
-    """V4: a pool of full tokens (each ratio's entries, 256/m a page rounded up to 576 B, and FP8 index keys)
-    and a window pool sized 0.1 of it (pages of 256 positions in every layer)."""
+    """V4: a pool of full tokens (each ratio's entries, 256/m a page rounded up to 576 B, and FP8 index keys) and a
+    window pool sized 0.1 of it (pages of 256 positions in every layer, and a ratio-4 compress-state ring for each
+    window page); the ratio-128 rings set aside before both (Allocation.reserved)."""
     R = SGLANG_RULES
+    d = m.dims
     entry = _v4_entry(m, p, "sglang", rules)
-    key = _index_token(m, p, "sglang", rules, v4=True)
-    held = _v4_compressed(m, n, entry, key, pad_keys=False)
+    key = _index_token(m, p, "sglang", rules, "v4-index")
+    held = _v4_compressed(m, n, entry, key)
     window_page = _round_up(V4_BLOCK * entry, V4_ALIGN)
-    held.append(Held("window", m.n_windowed, V4_BLOCK, window_page, _sglang_window_pages(n, m.window, V4_BLOCK),
-                     "window"))
+    pages = _sglang_window_pages(n, m.window, V4_BLOCK)
+    held.append(Held("window", m.n_windowed, V4_BLOCK, window_page, pages, "window"))
+    c4 = m.count(lambda ly: ly.stores_global and ly.ratio == 4)
+    if c4:  # kv and score, 2 × coff values of each width a row (pool_configurator.py:1372-1388)
+        coff = V4_STATE_WINDOW[4] // 4
+        row = 2 * coff * (d.head_dim + d.index_head_dim) * V4_STATE_BYTES
+        held.append(Held("compressor m=4", c4, V4_BLOCK, SGLANG_V4_RING[4] * row, pages, "window"))
     full = sum((h.per_token for h in held if h.pool == "kv"), start=Fraction(0))
-    window = SGLANG_V4_SWA_RATIO * Fraction(m.n_windowed * window_page, V4_BLOCK)
+    window = SGLANG_V4_SWA_RATIO * Fraction(sum(h.layers * h.page for h in held if h.pool == "window"), V4_BLOCK)
     cell = full + window
     rules += [R["v4-page"], R["v4-pools"], R["swa-evict"], R["v4-compressor"], R["budget"]]
     return held, (("kv", full / cell), ("window", window / cell)), rules
@@ -587,4 +750,4 @@ def per_token(model: Model | str, precision: cost.Precision = cost.DEPLOYED, eng
 def fixed(model: Model | str, precision: cost.Precision = cost.DEPLOYED, engine: str = "vllm", **kw) -> int:
     """What a request holds whatever its length once its windows are full: its windows' blocks and its states."""
     a = allocation(model, FULL_WINDOWS, precision, engine, **kw)
-    return sum(h.nbytes for h in a.held if h.what in ("window", "state"))
+    return sum(h.nbytes for h in a.held if h.fixed)

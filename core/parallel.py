@@ -7,17 +7,24 @@
   stages before the last); a GPU holds its stage's cache of every request in flight.
 - **DP attention** (`dp` ranks, SGLang's --enable-dp-attention, vLLM's data-parallel attention
   with expert parallelism) keeps each request on one attention rank: a rank holds its own
-  requests' whole cache, so a latent is no longer copied to every GPU. The attention weights are
-  then whole on every rank; the rest (experts, split by EP, dense MLPs, embeddings) is split over
-  all the GPUs.
+  requests' whole cache, so a latent is no longer copied to every GPU. Which weights are then
+  whole on every rank depends on the engine (`whole_parameters`): SGLang keeps the attention's
+  and the linear-attention or state-space mixers' whole (its attention TP group) and splits the
+  rest (embeddings, lm_head, dense MLPs, shared experts over TP, routed experts by EP) over all
+  the GPUs; vLLM runs every DP rank at TP = 1, so everything but the routed experts (embeddings,
+  lm_head, attention, mixers, dense MLPs, shared experts, routers) is whole on every GPU and only
+  the routed experts span dp × tp. The theory keeps the attention and the mixers whole, as SGLang.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+import json
+from dataclasses import dataclass, fields, replace
+from functools import lru_cache
 
 from .checks import int_at_least, one_of
 from .models import ATTENTION_KINDS, Layer, Model
+from .open_models import CONFIGS, OPEN_MODELS
 from .registry import get
 
 MODES = ("tp", "dp", "pp")  # how the planner spreads a node: all TP, DP attention (+ EP), all PP
@@ -72,8 +79,8 @@ def stages(model: Model | str, pp: int) -> tuple[Model, ...]:
 
 def attention_parameters(model: Model | str) -> int:
     """Parameters of the attention projections, summed over the layers, from the widths: what data-
-    parallel attention keeps whole on every rank. Norms, biases and V4's compressors are left out
-    (a fraction of a percent of them)."""
+    parallel attention keeps whole on every rank in every engine. Norms and biases are left out (a
+    fraction of a percent of them); V4's compressors, which make its cache, are counted."""
     m = get(model)
     return sum(_layer_attention(m, ly) for ly in m.layers)
 
@@ -91,7 +98,11 @@ def _layer_attention(m: Model, ly: Layer) -> int:
         q = D * d.q_lora_rank + d.q_lora_rank * H * c
         # W^{O,a} is block-diagonal: g groups of H·c/g inputs to r_o outputs
         out = H * c * d.o_lora_rank + d.o_groups * d.o_lora_rank * D if d.o_groups else H * c * D
-        return q + D * c + out + (_indexer(m) if ly.stores_index_key else 0)
+        # each compressor's fused kv and score projection, D to 2 × coff × its width (coff 2 where ratio-4 windows
+        # overlap: vllm/models/deepseek_v4/compressor.py:273-281); a ratio-4 layer's indexer has one of its own
+        coff = 1 + (ly.ratio == 4)
+        compressors = D * 2 * coff * (c + (d.index_head_dim if ly.stores_index_key else 0)) if ly.kind != "CSA2" else 0
+        return q + D * c + out + compressors + (_indexer(m) if ly.stores_index_key else 0)
     if ly.kind in (*ATTENTION_KINDS, "SWA"):
         local = ly.kind == "SWA" and d.swa_head_dim
         hd = (d.swa_head_dim if local else d.head_dim) or D // H
@@ -107,3 +118,161 @@ def _indexer(m: Model) -> int:
     d = m.dims
     return (d.q_lora_rank or d.hidden_size) * d.index_n_heads * d.index_head_dim + d.hidden_size * (
         d.index_head_dim + d.index_n_heads)
+
+
+# --- What DP attention keeps whole, per engine ----------------------------------------------------
+
+WHOLE_ENGINES = ("theory", "vllm", "sglang")
+# the article's models' published configs (the open presets' are CONFIGS/<id>.json)
+_ARTICLE_CONFIGS = {"v3": "configs/deepseek-v3.json", "v3.2": "configs/deepseek-v3.2.json",
+                    "v4-flash": "deepseek-v4-flash.config.json"}
+
+
+@dataclass(frozen=True)
+class Weights:
+    """A model's parameters by where data-parallel attention puts them, from the widths of its published config:
+    projections only, norms, biases and per-head vectors left out as attention_parameters leaves them out."""
+
+    attention: int  # q, k, v and o projections, MLA's latents, indexers, V4's compressors (attention_parameters)
+    mixers: int  # linear-attention and state-space layers' projections and convolutions
+    embeddings: int  # the input embedding and the output head (once where they are tied)
+    dense: int  # dense MLP layers (Gemma 4: the dense MLP beside every MoE block)
+    shared: int  # shared experts (and Qwen's shared-expert gate)
+    routers: int  # the routers' gates
+    experts: int  # routed experts
+
+    @property
+    def total(self) -> int:
+        return sum(getattr(self, f.name) for f in fields(self))
+
+
+def published_config(model: Model | str) -> dict | None:
+    """The language model's fields of a model's published config.json (text_config's for a multimodal one, the
+    top level's where text_config does not say), or None for a model with none on file (an imported one)."""
+    m = get(model)
+    return _config(m.id)
+
+
+@lru_cache(maxsize=64)
+def _config(model_id: str) -> dict | None:
+    if model_id in OPEN_MODELS:
+        path = CONFIGS / f"{model_id}.json"
+    elif model_id in _ARTICLE_CONFIGS:
+        path = CONFIGS.parent / _ARTICLE_CONFIGS[model_id]
+    else:
+        return None
+    config = json.loads(path.read_text())
+    text = config.get("text_config")
+    if isinstance(text, dict) and "num_hidden_layers" not in config:
+        return {**config, **text}
+    return config
+
+
+def weights(model: Model | str, config: dict | None = None) -> Weights | None:
+    """The model's parameters by part, from the widths of `config` (default: its published config on file); None
+    without one."""
+    m = get(model)
+    c = config if config is not None else published_config(m)
+    if c is None:
+        return None
+    H = c["hidden_size"]
+    vocab = c.get("vocab_size") or 0
+    embeddings = vocab * H * (1 if c.get("tie_word_embeddings") else 2)
+    return Weights(attention_parameters(m), _mixers(m, c), embeddings, *_mlps(c))
+
+
+def whole_parameters(model: Model | str, engine: str = "theory", config: dict | None = None) -> int:
+    """Parameters every data-parallel attention rank keeps whole under `engine` (WHOLE_ENGINES).
+
+    SGLang (and the theory): the attention's and the mixers' (--enable-dp-attention shards them over the attention
+    TP group, tp ÷ dp = 1 rank: srt/layers/dp_attention.py; models/qwen3_next.py:132, layers/attention/mamba/
+    mamba.py:233-240), the rest tensor-parallel over all the GPUs (embeddings and lm_head vocab-parallel unless
+    --enable-dp-lm-head, dense MLPs unless --moe-dense-tp-size). vLLM: every DP rank runs attention and the dense
+    layers at TP = 1, and only the routed experts are split over dp × tp
+    (model_executor/layers/fused_moe/config.py:1143-1285), so all but the routed experts is whole: the whole model for
+    a model without experts. A model whose config is not on file keeps its attention whole, as the theory says."""
+    one_of("engine", engine, WHOLE_ENGINES)
+    m = get(model)
+    w = weights(m, config)
+    if w is None:
+        return attention_parameters(m)
+    if engine != "vllm":
+        return w.attention + w.mixers
+    if not w.experts:
+        return m.parameters or w.total
+    return w.total - w.experts
+
+
+def _mlps(c: dict) -> tuple[int, int, int, int]:
+    """Dense MLPs, shared experts, routers and routed experts from a config's widths: gated MLPs (gate, up and
+    down: 3 matrices), Nemotron-H's relu² MLPs (up and down: 2)."""
+    H, L = c["hidden_size"], c["num_hidden_layers"]
+    E = c.get("n_routed_experts") or c.get("num_experts") or c.get("num_local_experts") or 0
+    inter = c.get("intermediate_size") or 0
+    if isinstance(inter, list):  # Gemma 3n: one width a layer, no experts
+        return sum(3 * H * i for i in inter), 0, 0, 0
+    pattern = c.get("hybrid_override_pattern")
+    if pattern:  # Nemotron-H: '-' a dense MLP, 'E' a MoE block, relu² (up and down) in both
+        moe, mlp = pattern.count("E"), pattern.count("-")
+        shared = c.get("moe_shared_expert_intermediate_size") or 0
+        expert = c.get("moe_intermediate_size") or 0
+        return mlp * 2 * H * inter, moe * 2 * H * shared, moe * H * E, moe * E * 2 * H * expert
+    moe = sum(_moe_layer(c, i) for i in range(L)) if E else 0
+    expert = c.get("moe_intermediate_size") or inter  # gpt-oss, MiniMax, Granite, Llama 4: intermediate_size
+    shared_width = (c.get("n_shared_experts") or c.get("num_shared_experts") or 0) * expert + (
+        c.get("shared_expert_intermediate_size") or c.get("shared_intermediate_size") or 0)
+    if "intermediate_size_mlp" in c:  # Llama 4: one shared expert of intermediate_size; dense layers' own width
+        shared_width, inter = expert, c["intermediate_size_mlp"]
+    shared = moe * (3 * H * shared_width + (H if c.get("shared_expert_intermediate_size") else 0))
+    dense_layers = L if c.get("enable_moe_block") else L - moe  # Gemma 4: a dense MLP beside every MoE block
+    return dense_layers * 3 * H * inter, shared, moe * H * E, moe * E * 3 * H * expert
+
+
+def _moe_layer(c: dict, i: int) -> bool:
+    """Whether layer i has a MoE block, as each family's config says it."""
+    if "first_k_dense_replace" in c or "moe_layer_freq" in c:  # DeepSeek, GLM, Kimi, MiMo
+        freq = c.get("moe_layer_freq", 1)
+        return i >= (c.get("first_k_dense_replace") or 0) and bool(freq[i] if isinstance(freq, list) else i % freq == 0)
+    if "decoder_sparse_step" in c or "mlp_only_layers" in c:  # Qwen
+        return i not in (c.get("mlp_only_layers") or []) and (i + 1) % (c.get("decoder_sparse_step") or 1) == 0
+    if "expert_layer_period" in c:  # Jamba
+        return i % c["expert_layer_period"] == c.get("expert_layer_offset", 0)
+    if "interleave_moe_layer_step" in c:  # Llama 4
+        return (i + 1) % c["interleave_moe_layer_step"] == 0
+    return True  # gpt-oss, MiniMax, Granite 4.0-H, Gemma 4, DeepSeek-V4: every layer
+
+
+def _mixers(m: Model, c: dict) -> int:
+    """The linear-attention and state-space layers' projections and convolutions, from the config's widths."""
+    if not m.state:
+        return 0
+    H = c["hidden_size"]
+    kind = m.state.kind
+    if kind == "GDN":  # in_proj_qkvz, in_proj_ba, conv1d over q, k, v, out_proj
+        hk, dk = c["linear_num_key_heads"], c["linear_key_head_dim"]
+        hv, dv, k = c["linear_num_value_heads"], c["linear_value_head_dim"], c["linear_conv_kernel_dim"]
+        one = H * (2 * hk * dk + 2 * hv * dv) + H * 2 * hv + k * (2 * hk * dk + hv * dv) + hv * dv * H
+    elif kind == "KDA":  # q, k, v, the low-rank decay (f_a, f_b) and gate (g_a, g_b), beta, convolutions, output
+        kda = c["linear_attn_config"]
+        h, d, k = kda["num_heads"], kda["head_dim"], kda["short_conv_kernel_size"]
+        p = h * d
+        one = 3 * H * p + 2 * (H * d + d * p) + H * h + 3 * p * k + p * H
+    elif kind == "Mamba2":  # in_proj (x, z, B, C, dt), conv1d over x, B and C, out_proj
+        heads = c.get("mamba_num_heads") or c["mamba_n_heads"]
+        head = c.get("mamba_head_dim") or c.get("mamba_d_head")
+        groups = c.get("n_groups") or c.get("mamba_n_groups") or 1
+        n = c.get("ssm_state_size") or c["mamba_d_state"]
+        k = c.get("conv_kernel") or c["mamba_d_conv"]
+        inner = c.get("mamba_d_ssm") or (heads * head if isinstance(head, int) else c["mamba_expand"] * H)
+        one = H * (2 * inner + 2 * groups * n + heads) + k * (inner + 2 * groups * n) + inner * H
+    elif kind == "Mamba1":  # in_proj (x, z), conv1d, x_proj (dt, B, C), dt_proj, A, out_proj
+        inner, n, k = c["mamba_expand"] * H, c["mamba_d_state"], c["mamba_d_conv"]
+        r = c.get("mamba_dt_rank") or -(-H // 16)
+        one = H * 2 * inner + k * inner + inner * (r + 2 * n) + r * inner + inner * n + inner * H
+    elif kind == "Lightning":  # qkv, the output gate, out_proj
+        p = c["num_attention_heads"] * (c.get("head_dim") or H // c["num_attention_heads"])
+        one = H * 3 * p + H * p + p * H
+    else:  # ShortConv (LFM2): in_proj (B, C, x), the convolution, out_proj
+        width = c.get("conv_dim") or H
+        one = H * 3 * width + c["conv_L_cache"] * width + width * H
+    return one * m.n_state

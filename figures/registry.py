@@ -29,6 +29,7 @@ from core.parallel import MODES as PARALLEL_MODES
 from core.variants import VARIANTS
 from i18n import t
 
+from .builders.budget import BUDGET_MODELS, build_budget
 from .builders.crossover import build_crossover
 from .builders.dsa import build_a8, build_a9, build_a10
 from .builders.factors import build_factors
@@ -298,6 +299,13 @@ _SPECS = (
                      show=lambda engine, lang: t(f"eng.{engine}", lang)), LANG, UNITS),
     _spec("read-floor", build_read_floor, "floor.title", models(ALL_MODELS, imports=True), PRECISION, *GPU_KNOBS,
           _int("batch", 1, 1000, "batch", "floor.batch"), LANG),
+    _spec("budget", build_budget, "bud.name",
+          models(BUDGET_MODELS, multi=False, url="model", label="bud.model", name="model"),
+          *(k for k in GPU_KNOBS if k.name != "bandwidth_tb"),
+          ChoiceKnob("parallel", choices=PARALLEL_MODES, label="cap.parallel", help="cap.parallel.help", widget="radio",
+                     show=lambda mode, lang: t(f"cap.mode.{mode}", lang)),
+          ChoiceKnob("bytes_per_parameter", choices=BYTES_PER_PARAMETER, label="cap.weights", widget="radio",
+                     show=lambda b, lang: t(f"cap.weights.{b:g}", lang)), LANG, UNITS),
     _spec("reconciliation", build_reconciliation, "rec.title",
           ChoiceKnob("variants", choices=tuple(VARIANTS), multi=True, label="rec.variants", url="var",
                      widget="multiselect", show=variant_name), CONTEXT, LANG, UNITS),

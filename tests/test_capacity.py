@@ -282,6 +282,85 @@ def test_dp_attention_keeps_a_latent_on_one_gpu_and_fits_more_than_tp():
     assert dp.per_request_per_gpu_bytes == 6_300_368_896 and dp.max_requests == 8 * 5 == 40
 
 
+from core.open_models import OPEN_MODELS  # noqa: E402
+from core.parallel import published_config, weights, whole_parameters  # noqa: E402
+from core.registry import get  # noqa: E402
+
+
+def test_v32s_weights_by_part_from_its_published_config():
+    # config.json: hidden 7,168, vocab 129,280 (embedding and head untied), first_k_dense_replace 3 dense layers of
+    # 18,432, then 58 MoE layers of 256 routed experts and 1 shared, 2,048 wide; gated MLPs, 3 matrices each
+    w = weights("v3.2")
+    assert w.attention == 61 * 201_064_448 == 12_264_931_328
+    assert w.embeddings == 2 * 129_280 * 7_168 == 1_853_358_080
+    assert w.dense == 3 * 3 * 7_168 * 18_432 == 1_189_085_184
+    assert w.shared == 58 * 1 * 3 * 7_168 * 2_048 == 2_554_331_136
+    assert w.routers == 58 * 7_168 * 256 == 106_430_464
+    assert w.experts == 58 * 256 * 3 * 7_168 * 2_048 == 653_908_770_816
+    assert w.mixers == 0 and w.total == 671_876_907_008  # 671B as published, with the indexers
+    # SGLang (and the theory) keep the attention whole; vLLM all but the routed experts
+    assert whole_parameters("v3.2", "sglang") == whole_parameters("v3.2") == 12_264_931_328
+    assert whole_parameters("v3.2", "vllm") == 12_264_931_328 + 1_853_358_080 + 1_189_085_184 + 2_554_331_136 \
+        + 106_430_464 == 17_968_136_192
+    assert weights("deepseek-v3.2") == w  # the article's V3.2 has the preset's widths
+
+
+def test_the_widths_give_the_published_counts_less_the_norms():
+    # Llama 3.1 8B: q, o 4,096²; k, v 4,096 × 1,024; MLP 3 × 4,096 × 14,336; embedding and head 128,256 × 4,096
+    # each: 8,029,995,008; the safetensors count 8,030,261,248 adds 65 RMSNorms of 4,096
+    w = weights("llama-3.1-8b")
+    assert w.total == 32 * (2 * 4096**2 + 2 * 4096 * 1024 + 3 * 4096 * 14_336) + 2 * 128_256 * 4096 == 8_029_995_008
+    assert get("llama-3.1-8b").parameters - w.total == 65 * 4096
+    # a model without experts is whole on every vLLM DP rank: its published count
+    assert whole_parameters("llama-3.1-8b", "vllm") == 8_030_261_248
+    # gpt-oss-120b (an exact count): the widths leave out only biases, sinks and norms, 0.04 %
+    assert 0 < get("gpt-oss-120b").parameters - weights("gpt-oss-120b").total < 0.0005 * get("gpt-oss-120b").parameters
+    # every preset with experts or a state: the parts within 6 % of the published (often rounded) count
+    for m in OPEN_MODELS.values():
+        w = weights(m)
+        if w.experts or w.mixers:
+            assert abs(w.total - m.parameters) < 0.06 * m.parameters, m.id
+
+
+def test_sglang_keeps_the_mixers_whole_beside_the_attention():
+    # Qwen3-Next: 12 attention layers, q and o 2,048 × 16 × 256, k and v 2,048 × 2 × 256: 18,874,368 each;
+    # 36 Gated DeltaNet layers: in_proj_qkvz 2,048 × (2 × 16 × 128 + 2 × 32 × 128), in_proj_ba 2,048 × 64,
+    # conv1d 4 × (2 × 16 × 128 + 32 × 128), out_proj 32 × 128 × 2,048: 33,718,272 each
+    # (sglang models/qwen3_next.py:132: the attention TP group, one rank under DP attention)
+    attention = 2 * 2048 * 16 * 256 + 2 * 2048 * 2 * 256
+    mixer = 2048 * (2 * 16 * 128 + 2 * 32 * 128) + 2048 * 64 + 4 * (2 * 16 * 128 + 32 * 128) + 32 * 128 * 2048
+    assert (attention, mixer) == (18_874_368, 33_718_272)
+    assert whole_parameters("qwen3-next-80b-a3b", "sglang") == 12 * attention + 36 * mixer == 1_440_350_208
+    assert published_config("qwen3-next-80b-a3b")["num_experts"] == 512
+
+
+def test_vllms_dp_attention_fits_fewer_than_sglangs_on_v32():
+    # 8 × H200, V3.2 at 128K, FP8 weights 671e9 B (1 B a parameter), 10 % reserved: 126.9e9 B a GPU.
+    # vLLM: 17,968,136,192 B whole and ⌈(671e9 − 17,968,136,192) / 8⌉ = 81,628,982,976 B: 99,597,119,168 B a GPU;
+    # 126.9e9 − that = 27,302,880,832 B; ⌊/ 6,300,368,896⌋ = 4 a GPU, 32 in all.
+    # SGLang: 12,264,931,328 B whole: 94,606,814,912 B a GPU, 32,293,185,088 B left, 5 a GPU, 40 in all.
+    par, weights_fp8 = Parallel(dp=8), 671 * 10**9
+    v = plan("v3.2", 131_072, "h200", weights_fp8, parallel=par, engine="vllm", block_tokens=64)
+    s = plan("v3.2", 131_072, "h200", weights_fp8, parallel=par, engine="sglang", block_tokens=1)
+    assert v.whole_weights_bytes == 17_968_136_192 and v.weights_per_gpu_bytes == 99_597_119_168
+    assert v.kv_budget_per_gpu_bytes == 27_302_880_832 and v.per_request_per_gpu_bytes == 6_300_368_896
+    assert v.max_requests == 8 * 4 == 32
+    assert s.weights_per_gpu_bytes == 94_606_814_912 and s.max_requests == 8 * 5 == 40
+    # under TP both engines split every weight: 6 either way
+    assert plan("v3.2", 131_072, "h200", weights_fp8, parallel=Parallel(tp=8), engine="vllm").max_requests == 6
+
+
+def test_sglang_sets_v4s_ratio_128_rings_aside_before_the_pools():
+    # 8 × H200, V4-Flash, TP 8: 256 + 1 request slots × 128 rows, padded to 33,152 rows, × 4,096 B × 20 layers
+    # (core.engines.Allocation.reserved); under DP attention 8, 32 + 1 slots a rank: 4,480 rows
+    tp = plan("v4-flash", 131_072, "h200", 284 * 10**9, parallel=Parallel(tp=8), engine="sglang", block_tokens=1)
+    assert tp.engine_reserved_per_gpu_bytes == 33_152 * 4096 * 20 == 2_715_811_840
+    assert tp.kv_budget_per_gpu_bytes == 141 * 10**9 - 14_100_000_000 - 284 * 10**9 // 8 - 2_715_811_840
+    dp = plan("v4-flash", 131_072, "h200", 284 * 10**9, parallel=Parallel(dp=8), engine="sglang", block_tokens=1)
+    assert dp.engine_reserved_per_gpu_bytes == 4_480 * 4096 * 20 == 367_001_600
+    assert plan("v4-flash", 131_072, "h200", 284 * 10**9, parallel=Parallel(tp=8)).engine_reserved_per_gpu_bytes == 0
+
+
 def test_dp_attention_on_a_gqa_model_gains_nothing_from_the_heads_it_no_longer_splits():
     # 8 KV heads on 8 GPUs: TP holds 1/8 of each request on every GPU; DP holds whole requests on one
     tp = plan(LLAMA_8B, 8192, "h100-sxm", LLAMA_WEIGHTS, parallel=Parallel(tp=8))

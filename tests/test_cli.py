@@ -24,6 +24,7 @@ MODEL_KEYS = {"id", "name", "storage_bytes_per_token", "local_kv_bytes", "fixed_
 ALLOCATED_KEYS = {"engine", "release", "bytes_per_token", "bytes_per_sequence", "fixed_bytes_per_sequence", "pools",
                   "held", "differences"}
 READ_KEYS = {"kv", "index_key", "state", "total"}
+CONFIGS = ROOT / "tests" / "fixtures" / "configs"
 
 
 def run(*args: str) -> subprocess.CompletedProcess:
@@ -130,28 +131,112 @@ def test_without_json_prints_a_readable_table_with_every_model_name():
     assert "69,120 B" in out and "890 B" in out
 
 
-@pytest.mark.parametrize("args", [
-    ["--context", "0"],
-    ["--context", "-5"],
-    ["--context", "abc"],
-    ["--precision", "fp7"],
-    ["--engine", "trt"],
-    ["--tp", "0"],
-    ["--block", "7"],
-], ids=" ".join)
-def test_bad_input_exits_2_with_one_clear_line_and_no_traceback(args):
+@pytest.mark.parametrize("args,says", [
+    (["--context", "0"], "at least 1 token"),
+    (["--context", "-5"], "at least 1 token"),
+    (["--context", "abc"], "whole number of tokens"),
+    (["--context", "1.5K"], "whole number of tokens"),
+    (["--context", "99999999999999999999"], "at most 1,073,741,824 tokens"),  # was a ValueError traceback
+    (["--context", "1073741825"], "at most 1,073,741,824 tokens"),  # 2^30 + 1
+    (["--context", "1025M"], "at most 1,073,741,824 tokens"),  # 1,025 × 2^20 > 2^30
+    (["--context", "9" * 5000], "at most 1,073,741,824 tokens"),  # past int()'s 4,300 digits: never read
+    (["--precision", "fp7"], "invalid choice"),
+    (["--engine", "trt"], "invalid choice"),
+    (["--tp", "0"], "from 1 to 1,024"),
+    (["--tp", "1000000"], "from 1 to 1,024"),  # was accepted
+    (["--tp", "-2"], "from 1 to 1,024"),
+    (["--tp", "3.0"], "from 1 to 1,024"),
+    (["--pp", "x"], "from 1 to 1,024"),
+    (["--dp", "1025"], "from 1 to 1,024"),
+    (["--tp", "99999999999999999999999999"], "from 1 to 1,024"),
+    (["--gpus-per-node", "0"], "from 1 to 1,024"),
+    (["--tp", "64", "--pp", "32"], "64 × 32 × 1 = 2,048 GPUs, more than the 1,024"),
+    (["--block", "7"], "invalid choice"),
+    (["--block", "16", "--engine", "sglang"], "sets V3.2's page size to 64 itself"),  # the engine fixes it
+    (["--block", "64", "--engine", "sglang"], "sets V4-Flash's page size to 256 itself"),
+    (["--block", "16", "--engine", "vllm"], "'No valid attention backend found'"),  # DSA: multiples of 64
+], ids=lambda v: " ".join(v)[:40] if isinstance(v, list) else "")
+def test_bad_input_exits_2_with_one_clear_line_and_no_traceback(args, says):
     proc = run(*args)
     assert proc.returncode == 2
     assert proc.stdout == ""
     assert "Traceback" not in proc.stderr
     lines = proc.stderr.splitlines()
     assert len(lines) == 1 and lines[0].strip(), proc.stderr
-    assert args[0] in lines[0] or args[1] in lines[0]
+    assert lines[0].startswith("error: ") and (args[0] in lines[0] or args[1] in lines[0])
+    assert says in lines[0]
+    assert len(lines[0]) < 700  # a 5,000-digit argument is not echoed whole
+
+
+def test_the_bounds_themselves_are_accepted():
+    top = assert_json_run("--context", "1024M", "--config", str(CONFIGS / "llama-3.1-8b.json"), "--precision", "bf16")
+    assert top["context"] == 1 << 30  # 2^30, the app's longest
+    [row] = top["models"]
+    assert row["cache_bytes_at_context"] == 32 * 4096 * (1 << 30)
+    wide = assert_json_run("--tp", "1024", "--config", str(CONFIGS / "llama-3.1-8b.json"), "--precision", "bf16")
+    assert wide["parallel"] == {"tp": 1024, "pp": 1, "dp": 1}  # the theory: 8 KV heads, one a rank, replicated
+    assert wide["models"][0]["per_gpu_bytes_per_sequence"] == 32 * 512 * N
+
+
+# --- a layout the engine refuses: its reason and source, exit 2, nothing priced ---------------------------------
+
+LLAMA = str(CONFIGS / "llama-3.1-8b.json")
+
+
+def refused_line(*args: str) -> str:
+    """The CLI on a refused layout: exit 2, nothing on stdout (with or without --json), one line on stderr."""
+    for extra in ((), ("--json",)):
+        proc = run(*args, *extra)
+        assert proc.returncode == 2 and proc.stdout == "" and "Traceback" not in proc.stderr, proc.stderr
+        [line] = proc.stderr.splitlines()
+    return line
+
+
+def test_the_issues_tp_3_for_llama_under_vllm_is_refused_with_vllms_reason_not_priced():
+    line = refused_line("--config", LLAMA, "--engine", "vllm", "--tp", "3")  # priced 4.29 GB a GPU before
+    assert line == ("error: --tp 3: llama-3.1-8b.json: vLLM 0.34.0 (commit 62d4bc3c7) refuses it: Total number "
+                    "of attention heads (32) must be divisible by tensor parallel size (3) "
+                    "[vllm/config/model.py:1576-1584]")
+    line = refused_line("--engine", "vllm", "--tp", "3")  # the article's models: 128 and 64 heads
+    assert "MHA (hypothetical) (and 5 more models)" in line and "heads (128)" in line
+
+
+@pytest.mark.parametrize("args,says,source", [
+    (("--engine", "sglang", "--tp", "3"), "'32 is not divisible by 3'", "sglang/srt/layers/linear.py:1139"),
+    (("--engine", "vllm", "--tp", "16", "--gpus-per-node", "8"),
+     "World size (16) is larger than the number of available GPUs (8) in this node", "vllm/config/parallel.py"),
+    (("--engine", "vllm", "--tp", "4", "--dp", "4", "--gpus-per-node", "8"), "16 GPUs, more than the node's 8",
+     "vllm/v1/engine/utils.py:439-485"),
+    (("--tp", "16", "--gpus-per-node", "8"), "16 × 1 × 1 = 16 GPUs, more than the node's 8", "core/layouts.py"),
+    (("--engine", "sglang", "--dp", "8"), "has no DP attention", "sglang/srt/models/llama.py:181-184"),
+    (("--engine", "vllm", "--dp", "8"), "'Number of experts in the model must be greater than 0",
+     "vllm/config/model.py:1518-1523"),
+    (("--pp", "33"), "pp = 33 stages for 32 layers", "core/parallel.py (stages)"),
+])
+def test_each_refused_layout_is_one_line_with_the_engines_reason_and_source(args, says, source):
+    line = refused_line("--config", LLAMA, *args)
+    assert line.startswith("error: --") and "llama-3.1-8b.json" in line
+    assert says in line and source in line
+
+
+def test_experts_come_from_the_config_file_given():
+    line = refused_line("--config", str(CONFIGS / "nemotron-h-56b.json"), "--engine", "vllm", "--dp", "8")
+    assert "nemotron-h-56b.json has no experts" in line  # its config has no expert count
+    rep = assert_json_run("--config", str(CONFIGS / "nemotron-3-nano-30b-a3b.json"), "--engine", "vllm", "--dp", "8")
+    assert rep["parallel"]["dp"] == 8  # n_routed_experts 128: DP attention with EP runs
+
+
+def test_a_valid_layout_is_priced_and_not_refused():
+    # vLLM at tp 16 on a 16-GPU node: 32 divides by 16, 16 is a multiple of the 8 KV heads (each on 2 ranks);
+    # a rank holds max(1, 8 // 16) = 1 head: 32 layers × (128 + 128) × 2 B × N, N a whole number of 64-token blocks
+    rep = assert_json_run("--config", LLAMA, "--precision", "bf16", "--engine", "vllm", "--tp", "16",
+                          "--gpus-per-node", "16")
+    assert rep["parallel"] == {"tp": 16, "pp": 1, "dp": 1}
+    assert rep["models"][0]["per_gpu_bytes_per_sequence"] == 32 * 1 * 256 * 2 * N == 2_147_483_648
+    assert assert_json_run("--engine", "vllm", "--block", "64", "--tp", "8", "--gpus-per-node", "8")["models"]
 
 
 # --- one model from a config.json --------------------------------------------------------------
-
-CONFIGS = ROOT / "tests" / "fixtures" / "configs"
 
 
 @pytest.mark.parametrize("precision,storage", [

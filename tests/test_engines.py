@@ -156,21 +156,24 @@ def test_shared_kv_layers_allocate_nothing_in_vllm_and_a_page_in_sglang():
 # --- states -------------------------------------------------------------------------------------------
 
 
-def vllm_hybrid(m, attn_per_token: int, mla: bool, pages: int, groups: dict[str, int]) -> int:
+def vllm_hybrid(m, attn_per_token: int, mla: bool, pages: int, groups: dict[str, int], n: int = N) -> int:
     """interface.py:1088-1140: a = max(B, least kernel block (16; 128 for MLA)); B' = a × ⌈S / (a × P)⌉;
     every state page padded to B' × P; kv_cache_interface.py:1168-1174: `pages` a state layer."""
     B = 64
     a = max(B, 128 if mla else 16)
     block = max(B, a * cdiv(m.state.nbytes, a * attn_per_token))
     page = block * attn_per_token
-    return groups["full"] * cdiv(N, block) * page + groups["state"] * pages * page
+    return groups["full"] * cdiv(n, block) * page + groups["state"] * pages * page
 
 
 @pytest.mark.parametrize("model, attn, mla, pages, groups", [
     # Nemotron-H 56B: 10 GQA + 54 Mamba2 (3 pages: mamba_mixer2.py:1089-1099); groups of 10, Mamba2 padded to 60
     ("nemotron-h-56b", 8 * 256 * 2, False, 3, {"full": 10, "state": 60}),
-    ("qwen3-next-80b-a3b", 2 * 512 * 2, False, 2, {"full": 12, "state": 36}),  # GDN
-    ("kimi-linear-48b-a3b", 576 * 2, True, 2, {"full": 7, "state": 21}),  # KDA beside MLA; 20 padded to 21
+    # GDN: FlashInfer's prefill on Hopper, so a checkpoint page too (qwen_gdn_linear_attn.py:321-344, 901-911)
+    ("qwen3-next-80b-a3b", 2 * 512 * 2, False, 3, {"full": 12, "state": 36}),
+    # KDA beside MLA; 20 padded to 21. Kimi Linear names no gate_lower_bound, so its prefill is Triton's, which
+    # exports no checkpoint (kimi_k3/nvidia/kda.py:370-386, 493-532, 922-930): 2 pages
+    ("kimi-linear-48b-a3b", 576 * 2, True, 2, {"full": 7, "state": 21}),
     ("jamba-1.5-mini", 8 * 256 * 2, False, 2, {"full": 4, "state": 28}),  # Mamba1
     ("minimax-m1-80k", 8 * 256 * 2, False, 2, {"full": 10, "state": 70}),  # lightning attention
 ])
@@ -181,16 +184,52 @@ def test_vllm_pads_each_state_to_an_attention_page(model, attn, mla, pages, grou
     assert {"state-page", "state-pages"} <= rules(a)
 
 
-@pytest.mark.parametrize("model", ["nemotron-h-56b", "qwen3-next-80b-a3b", "kimi-linear-48b-a3b", "jamba-1.5-mini"])
-def test_sglang_sets_0_9_of_1_9_of_the_budget_aside_for_states(model):
-    # kv_cache_configurator.py:3350-3385: states 0.9/1.9, KV 1/1.9; 3 slots a running request (:227);
+@pytest.mark.parametrize("model, slots", [
+    # overrides.py:403-435, 453-487: on the extra_buffer list, with overlap scheduling on (its default): 3 + 2
+    ("nemotron-h-56b", 5), ("qwen3-next-80b-a3b", 5), ("kimi-linear-48b-a3b", 5),
+    ("jamba-1.5-mini", 3),  # not on it: no_buffer, 3 slots (kv_cache_configurator.py:227)
+])
+def test_sglang_sets_0_9_of_1_9_of_the_budget_aside_for_states(model, slots):
+    # kv_cache_configurator.py:3350-3385: states 0.9/1.9, KV 1/1.9; slots a running request (:3062-3088);
     # mamba_utils.py:68-71: the SSM state FP32
     m = get(model)
     state = sum(v * (2 if what == "convolution" else 4) for what, v, _ in m.state.parts)
-    a = allocation(m, N, ALL_BF16, "sglang")
-    kv = N * core.storage_per_token(m, ALL_BF16).total
-    assert a.charge == max(cdiv(kv * 19, 10), cdiv(3 * state * m.n_state * 19, 9))
+    for n in (N, 8192):
+        a = allocation(m, n, ALL_BF16, "sglang")
+        kv = n * core.storage_per_token(m, ALL_BF16).total
+        assert a.charge == max(cdiv(kv * 19, 10), cdiv(slots * state * m.n_state * 19, 9))
     assert a.per_token == Fraction(19, 10) * core.storage_per_token(m, ALL_BF16).total
+    assert ("state-extra" if slots == 5 else "state-slots") in rules(a)
+
+
+def test_gated_deltanet_holds_three_pages_in_vllm_on_hopper():
+    # Qwen3-Next, BF16: a GDN layer's state (3 × (2 × 16 × 128 + 32 × 128) + 32 × 128 × 128) × 2 = 1,097,728 B;
+    # attention 2 KV heads × (256 + 256) × 2 = 2,048 B a token; block 64 × ⌈1,097,728 / (64 × 2,048)⌉ = 576,
+    # page 576 × 2,048 = 1,179,648 B; 12 full layers, 36 GDN in groups of 12; 3 pages a GDN layer with prefix caching
+    # on (config.py:1094-1096 align mode; kv_cache_interface.py:1168-1174: 2 + 1 checkpoint page)
+    m = get("qwen3-next-80b-a3b")
+    assert (3 * (2 * 16 * 128 + 32 * 128) + 32 * 128 * 128) * 2 == m.state.nbytes == 1_097_728
+    page = 576 * 2048
+    assert allocation(m, N, ALL_BF16, "vllm").charge == (12 * 228 + 36 * 3) * page == 3_354_918_912
+    assert allocation(m, 8192, ALL_BF16, "vllm").charge == (12 * 15 + 36 * 3) * page == 339_738_624
+    # a user's 16-token block: GDN's checkpoints lie on a 64-token grid (interface.py:1101-1106, gdn_attn.py:35),
+    # so the block is raised as from 64
+    small = allocation(m, N, ALL_BF16, "vllm", block=16)
+    assert small.charge == 3_354_918_912 and "gdn-grid" in rules(small)
+
+
+def test_sglang_gives_the_extra_buffer_architectures_five_state_slots():
+    # Qwen3-Next at 8,192: a GDN state in SGLang, SSM FP32: 3 × 8,192 × 2 + 32 × 128 × 128 × 4 = 2,146,304 B;
+    # 36 layers × 5 slots = 386,334,720 B over the states' 0.9/1.9: 815,595,520 B (the KV's 8,192 × 12 × 2,048 ×
+    # 1.9 = 382,520,525 B binds less)
+    assert 3 * 8192 * 2 + 32 * 128 * 128 * 4 == 2_146_304
+    assert allocation("qwen3-next-80b-a3b", 8192, ALL_BF16, "sglang").charge == 36 * 2_146_304 * 5 * 19 // 9 \
+        == 815_595_520
+    # Nemotron-H 56B at 100,000: a Mamba2 state 3 × (256 × 64 + 2 × 8 × 256) × 2 + 256 × 64 × 256 × 4 = 16,900,096
+    # B; 54 layers × 5 slots × 19/9 = 9,633,054,720 B, more than the KV's 100,000 × 10 × 4,096 × 1.9 = 7,782,400,000
+    assert 3 * (256 * 64 + 2 * 8 * 256) * 2 + 256 * 64 * 256 * 4 == 16_900_096
+    assert allocation("nemotron-h-56b", 100_000, ALL_BF16, "sglang").charge == 54 * 16_900_096 * 5 * 19 // 9 \
+        == 9_633_054_720
 
 
 def test_a_short_convolution_and_a_layer_with_attention_beside_its_state():
@@ -213,27 +252,52 @@ def test_a_short_convolution_and_a_layer_with_attention_beside_its_state():
 # --- DeepSeek-V4's compressed caches -------------------------------------------------------------------
 
 
-def test_v4_flash_in_vllms_256_token_blocks_rounded_to_576_b():
-    # attention.py:817-840: 256/m entries of 584 B a block, the page rounded up to 576 B; the index key (FP4
-    # deployed: MXFP4 68 B) alike; every layer's window in 64-token blocks (sparse_swa.py:76-150)
-    csa, key, hca = round_up(64 * 584, 576), round_up(64 * 68, 576), round_up(2 * 584, 576)
-    assert (csa, key, hca) == (37_440, 4_608, 1_728)
+def test_v4_flash_in_vllms_packed_pool():
+    # Every cache a page of its own (attention.py:817-881, compressor.py:139-197, sparse_swa.py:76-147), rounded up
+    # to 576 B (kv_cache_interface.py:731-738): a ratio-4 layer's 64 entries of 584 B and 64 FP8 index keys of
+    # 132 B a 256-token block; a ratio-128 layer's 2 entries; every layer's window, 64 tokens of 584 B; the
+    # compressor states, FP32 kv and score: ratio 4, 4 tokens × 2 × 2 × 512 values (its indexer's × 128) over a
+    # window of 8; ratio 128, 8 tokens × 2 × 1 × 512 over 128
+    csa, key, hca = round_up(64 * 584, 576), round_up(64 * 132, 576), round_up(2 * 584, 576)
+    win = round_up(64 * 584, 576)
+    c4, c4_key = round_up(4 * 2 * 2 * 512 * 4, 576), round_up(4 * 2 * 2 * 128 * 4, 576)
+    c128 = round_up(8 * 2 * 1 * 512 * 4, 576)
+    assert (csa, key, hca, win, c4, c4_key, c128) == (37_440, 8_640, 1_728, 37_440, 32_832, 8_640, 32_832)
+    # kv_cache_planning.py:958-1085: buckets of one type and block size: full attention (21 × csa, 20 × hca,
+    # 21 × key), windows (43 × win), ratio-4 states (21 × c4, 21 × c4_key), ratio-128 states (20 × c128). The
+    # buckets whose page sizes come in equal numbers (43; 21 and 21; 20) repeat a pattern at least 21 times; 22
+    # repeats pad them least (1 + 1 + 2 = 4 layers), so the windows are cut in 2 groups (22 and 21 layers), the
+    # rest stay whole. A block takes the largest group's bytes (kv_cache_planning.py:620-648):
+    groups = (21 * csa + 20 * hca + 21 * key, 22 * win, 21 * win, 21 * (c4 + c4_key), 20 * c128)
+    assert groups == (1_002_240, 823_680, 786_240, 870_912, 656_640)
+    block = max(groups)
+    # a request at 128K: 512 blocks of 256 tokens, 2 × 3 window blocks (⌈127/64⌉ + 1 each), ⌈7/4⌉ + 1 = 3 and
+    # ⌈127/8⌉ + 1 = 17 state blocks
     a = allocation("v4-flash", N, DEPLOYED, "vllm")
-    blocks = N // 256
-    assert a.charge == 21 * blocks * (csa + key) + 20 * blocks * hca + 43 * 3 * round_up(64 * 584, 576)
-    assert a.charge == 474_624_576 and a.per_token == Fraction(21 * (csa + key) + 20 * hca, 256) == Fraction(14_337, 4)
-    assert {"v4-compressor", "v4-packed"} <= rules(a)  # what is not counted is said
+    assert a.charge == (512 + 2 * 3 + 3 + 17) * block == 539_205_120
+    assert a.per_token == Fraction(block, 256) == 3915
+    assert {"v4-packed", "v4-compressor", "v4-index"} <= rules(a)
+    assert allocation("v4-flash", 1, DEPLOYED, "vllm").charge == 5 * block  # one block of each group
 
 
 def test_v4_flash_in_sglangs_pools():
-    # pool_configurator.py:1437-1497: full tokens cost the compressed entries (pages of 256/m rounded to
-    # 576 B) and FP8/FP4 index keys unpadded; the window pool holds 0.1 as many tokens, 585 B a token and layer
-    full = Fraction(21 * (round_up(64 * 584, 576) + 64 * 68) + 20 * round_up(2 * 584, 576), 256)
-    window = Fraction(1, 10) * 43 * Fraction(round_up(256 * 584, 576), 256)
-    assert (full, window) == (Fraction(14_253, 4), Fraction(5_031, 2))
+    # pool_configurator.py:1390-1404: a full token costs the compressed entries (pages of 256/m rounded to 576 B)
+    # and FP8 index keys of 132 B unpadded (the FP4 indexer is a switch: exec_.py:439-442); the window pool holds
+    # 0.1 as many tokens (deepseek_v4.py:43-49), 585 B a token and layer, and a ring of 8 rows of FP32 kv and
+    # score (2 × 2 × (512 + 128) × 4 B) for each window page in each ratio-4 layer (pool_configurator.py:1372-1388)
+    full = Fraction(21 * (round_up(64 * 584, 576) + 64 * 132) + 20 * round_up(2 * 584, 576), 256)
+    window = Fraction(1, 10) * Fraction(43 * round_up(256 * 584, 576) + 21 * 8 * 2 * 2 * (512 + 128) * 4, 256)
+    assert (full, window) == (Fraction(15_597, 4), Fraction(6_375, 2))
     a = allocation("v4-flash", N, DEPLOYED, "sglang")
-    assert a.per_token == full + window == Fraction(24_315, 4)
-    assert a.charge == N * (full + window) == 796_753_920  # N a multiple of 256: no page rounding
+    assert a.per_token == full + window == Fraction(28_347, 4)
+    assert a.charge == N * (full + window) == 928_874_496  # N a multiple of 256: no page rounding
+    # the ratio-128 rings, 128 rows of 2 × 512 FP32 values for each of 256 + 1 request slots, rows padded to a
+    # multiple of 128 (pool_configurator.py:1509-1528), in 20 layers, set aside before the pools
+    rows = round_up((256 + 1) * 128 + 128 + 1, 128)
+    assert a.reserved() == rows * 2 * 512 * 4 * 20 == 2_715_811_840
+    assert a.reserved(dp=8) == round_up((32 + 1) * 128 + 129, 128) * 2 * 512 * 4 * 20 == 367_001_600
+    assert allocation("v4-flash", N, DEPLOYED, "vllm").reserved() == 0
+    assert allocation("v3.2", N, DEPLOYED, "sglang").reserved() == 0
 
 
 def test_what_neither_engine_serves_is_refused_by_name():

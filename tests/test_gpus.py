@@ -73,3 +73,37 @@ def test_a_gpu_needs_whole_positive_bytes(field, value):
 def test_an_unknown_id_names_the_presets():
     with pytest.raises(ValueError, match="unknown GPU 'h300'; choose from h100-sxm, h200, b200, mi300x"):
         gpus.get("h300")
+
+
+# What each card's driver reports (nvidia-smi's memory.total, rocminfo's GPU pool), MiB, and where it was read
+REPORTED = {"h100-sxm": (81_559, "NVIDIA/nccl/issues/1264"), "h200": (143_771, "sgl-project/sglang/issues/3196"),
+            "b200": (183_359, "NVIDIA/TensorRT-LLM/issues/10278"),
+            "mi300x": (201_310_208 // 1024, "stas00/ml-engineering")}  # rocminfo: 201,310,208 KB
+
+
+@pytest.mark.parametrize("gpu_id", REPORTED)
+def test_a_preset_holds_what_its_driver_reports_beside_its_data_sheet(gpu_id):
+    mib, where = REPORTED[gpu_id]
+    g = GPUS[gpu_id]
+    assert g.reported_mib == mib and g.reported_bytes == mib * 2**20
+    assert where in g.reported_source
+    assert g.reported_bytes > g.memory_bytes  # every card reports more than its data sheet's decimal GB
+    assert g.platform == ("rocm" if gpu_id == "mi300x" else "cuda")
+
+
+def test_the_h200_reports_143771_mib_not_the_planners_141_gb():
+    """The issue's reading: 143,771 MiB ≈ 150.75 × 10⁹ B, 6.9 % more than 141 × 10⁹."""
+    h200 = GPUS["h200"]
+    assert h200.reported_bytes == 143_771 * 1_048_576 == 150_754_820_096
+    assert h200.memory_bytes == 141_000_000_000
+    assert GPUS["h100-sxm"].reported_bytes == 85_520_809_984  # the total torch reports (modal-client#2797)
+    assert GPUS["mi300x"].reported_mib == 196_592
+
+
+def test_a_gpu_without_a_report_reads_its_data_sheet():
+    assert gpus.custom(96, 4.0).reported_bytes == 96_000_000_000
+    assert GPU(id="x", name="x", memory_bytes=10**9, bandwidth_bytes_per_s=10**12).reported_mib == 0
+    with pytest.raises(ValueError, match="unknown platform"):
+        GPU(id="x", name="x", memory_bytes=10**9, bandwidth_bytes_per_s=10**12, platform="metal")
+    with pytest.raises(ValueError, match="reported_mib must be an integer"):
+        GPU(id="x", name="x", memory_bytes=10**9, bandwidth_bytes_per_s=10**12, reported_mib=-1)

@@ -13,7 +13,7 @@ from core import gpus as G
 from core.capacity import plan, read_floor_seconds, weights_bytes
 from core.cost import fitted
 from core.engines import ENGINES, EngineError
-from core.parallel import MODES, Parallel, attention_parameters
+from core.parallel import MODES, Parallel
 from core.units import fmt_bytes, fmt_tokens
 from i18n import model_name, t
 
@@ -141,10 +141,9 @@ def _plan(model: str, context: int, precision: Precision, g: G.GPU, bytes_per_pa
     published parameter count: the weights are left out (and the row says so)."""
     parameters = get(model).parameters
     weights = weights_bytes(parameters, bytes_per_parameter) if parameters else 0
-    attention = weights_bytes(attention_parameters(model), bytes_per_parameter) if parameters else 0
     try:
         return plan(model, context, g, weights, fitted(model, precision), reserved=reserved, block_tokens=block,
-                    parallel=parallel, attention_weights=min(attention, weights), engine=engine)
+                    parallel=parallel, engine=engine)
     except EngineError as e:
         return t(f"eng.none.{e.why}", lang, e=t(f"eng.{engine}", lang))
     except ValueError:  # more pipeline stages than layers
