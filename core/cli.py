@@ -1,5 +1,7 @@
 """`python -m core --context N --precision deployed|bf16 [--engine vllm|sglang] [--tp N --pp N --dp N]
 [--gpus-per-node N] [--json]`: the cost model as a tool.
+`python -m core --budget --model ID --gpu ID [--tp N --pp N --dp N] [--engine theory|vllm|sglang]
+[--bytes-per-parameter 2|1|0.5] [--json]`: one GPU's memory budget (core.budget).
 
 With `--engine` each row also gives what that engine allocates (core.engines): bytes per token and for one
 request at the context, its pools, what each kind of layer holds, and every difference from the theory with
@@ -18,6 +20,16 @@ app's range), tp, pp, dp and --gpus-per-node whole numbers from 1 to 1,024, and 
 model (core.layouts: a TP that does not divide the heads or the KV heads, more ranks than
 --gpus-per-node, DP attention a model does not have, more stages than layers) and a --block the engine
 refuses or sets itself exit 2 the same way, with the engine's reason and source; nothing is priced.
+
+With `--budget` it splits one GPU's memory for one model (`--model`, an article or open-preset id) on one
+GPU (`--gpu`: h100-sxm, h200, b200, mi300x) spread as --tp × --pp × --dp (dp: DP attention ranks, each tp
+wide): runtime, weights, activation peak, CUDA graphs, margin, reserve, KV pool, states pool and what is
+left, in bytes that sum to the memory the driver reports, under the planner's rule (theory), vLLM 0.34.0
+and SGLang 0.5.23 (all three, or the one --engine names). --json prints {"model", "name", "gpu",
+"parallel", "budgets": [core.budget.as_json per rule]}. An unknown model or GPU, a model the budget cannot
+split (no published parameter count or no config.json for the activation estimate), a layout a rule's
+engine refuses, and an option the budget does not read (--context, --precision, --config, --mtp, --block)
+exit 2 with one line; nothing on stdout.
 """
 
 from __future__ import annotations
@@ -29,7 +41,8 @@ import sys
 from dataclasses import replace
 from pathlib import Path
 
-from . import cost, engines, layouts
+from . import budget as B
+from . import cost, engines, gpus, layouts
 from .capacity import BLOCK_TOKENS, per_gpu_bytes
 from .checks import MAX_CONTEXT, MAX_GPUS
 from .config_import import MAX_BYTES, ConfigError, import_config
@@ -162,15 +175,16 @@ def _gpus(text: str) -> int:
 
 def main(argv=None) -> int:
     p = _Parser(prog="python -m core", description="KV cache storage and decode reads per model.")
-    p.add_argument("--context", type=parse_context, default=ARTICLE_CONTEXT,
+    p.add_argument("--context", type=parse_context, default=None,
                    help=f"context length N in tokens (e.g. 131072 or 128K); default {ARTICLE_CONTEXT}")
-    p.add_argument("--precision", choices=dict.fromkeys((*cost.PRESETS, *OPEN_PRECISIONS)), default="deployed",
+    p.add_argument("--precision", choices=dict.fromkeys((*cost.PRESETS, *OPEN_PRECISIONS)), default=None,
                    help="deployed cache formats or all-BF16; with --config also fp8 (per-tensor) or fp8_block")
     p.add_argument("--config", type=Path, help="a model's config.json: price it alone, as model 'custom'")
     p.add_argument("--mtp", action="store_true", help="with --config, count the MTP layers too (they hold KV "
                    "while speculative decoding runs them)")
-    p.add_argument("--engine", choices=engines.ENGINES, default="theory",
-                   help="beside the theory, what vLLM 0.34.0 or SGLang 0.5.23 allocates, each difference named")
+    p.add_argument("--engine", choices=engines.ENGINES, default=None,
+                   help="beside the theory, what vLLM 0.34.0 or SGLang 0.5.23 allocates, each difference named; "
+                        "with --budget, the one rule to split the GPU by (default: all three)")
     p.add_argument("--block", type=int, choices=BLOCK_TOKENS,
                    help="the engine's --block-size (vLLM) or --page-size (SGLang); default the engine's own")
     for name, what in (("tp", "tensor-parallel ranks"), ("pp", "pipeline stages"),
@@ -180,8 +194,24 @@ def main(argv=None) -> int:
     p.add_argument("--gpus-per-node", type=_gpus, metavar="N",
                    help="the layout is for one node of N GPUs: more ranks than that are refused, as the engines "
                         "refuse them; default: ranks may span nodes")
+    p.add_argument("--budget", action="store_true",
+                   help="one GPU's memory split by part (weights, activations, graphs, KV pool, ...) for --model on "
+                        "--gpu under the planner's rule, vLLM and SGLang")
+    p.add_argument("--model", metavar="ID", help="with --budget: the model (an article or open-preset id, e.g. v3.2)")
+    p.add_argument("--gpu", metavar="ID", help=f"with --budget: the GPU ({', '.join(gpus.GPUS)})")
+    p.add_argument("--bytes-per-parameter", choices=BYTES_PER_PARAMETER, metavar="B",
+                   help=f"with --budget: the weights' bytes per parameter ({', '.join(BYTES_PER_PARAMETER)}); "
+                        "default 1")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     a = p.parse_args(argv)
+    if a.budget:
+        return _budget(p, a)
+    for name in ("model", "gpu", "bytes_per_parameter"):
+        if getattr(a, name) is not None:
+            p.error(f"argument --{name.replace('_', '-')}: only with --budget")
+    a.context = ARTICLE_CONTEXT if a.context is None else a.context
+    a.precision = a.precision or "deployed"
+    a.engine = a.engine or "theory"
     if a.config is None and a.precision not in cost.PRESETS:
         p.error(f"argument --precision: {a.precision} prices a --config model; the article's models take "
                 f"{' or '.join(cost.PRESETS)}")
@@ -200,6 +230,75 @@ def main(argv=None) -> int:
     rep = report(a.context, a.precision, models, a.engine, parallel, a.block)
     print(json.dumps(rep) if a.json else table(rep))
     return 0
+
+
+BYTES_PER_PARAMETER = ("2", "1", "0.5")  # BF16, FP8, FP4 weights, as the planner's figure offers them
+BUDGET_IGNORES = ("context", "precision", "config", "mtp", "block")  # what the memory budget does not read
+
+
+def _budget(p: argparse.ArgumentParser, a: argparse.Namespace) -> int:
+    """--budget: one GPU's memory under each rule asked for (core.budget), as a table or JSON; exit 2 with one
+    line for an option it does not read, an unknown or unsplittable model, an unknown GPU, a refused layout."""
+    for name in BUDGET_IGNORES:
+        if getattr(a, name) not in (None, False):
+            p.error(f"argument --{name}: the memory budget does not read it (it splits one GPU's memory, "
+                    "whatever the context)")
+    for name in ("model", "gpu"):
+        if getattr(a, name) is None:
+            p.error(f"argument --{name}: --budget needs one")
+    try:
+        model = get(a.model)
+    except ValueError as e:
+        p.error(f"argument --model: {e}")
+    if not B.splittable(model):
+        why = ("no published parameter count to place its weights" if not model.parameters
+               else "no config.json is kept for it, and vLLM's activation estimate needs its widths")
+        p.error(f"argument --model: the memory budget cannot split a GPU for {model.name}: {why}")
+    try:
+        gpu = gpus.get(a.gpu.strip().lower())
+    except ValueError as e:
+        p.error(f"argument --gpu: {e}")
+    if a.tp * a.pp * a.dp > MAX_GPUS:
+        p.error(f"arguments --tp, --pp, --dp: {a.tp} × {a.pp} × {a.dp} = {a.tp * a.pp * a.dp:,} GPUs, more than "
+                f"the {MAX_GPUS:,} this tool prices")
+    parallel, rules = Parallel(a.tp, a.pp, a.dp), (a.engine,) if a.engine else B.ENGINES
+    b = float(a.bytes_per_parameter or 1)
+    flags = " ".join(f"--{k} {v}" for k, v in (("tp", a.tp), ("pp", a.pp), ("dp", a.dp)) if v != 1)
+    for rule in rules:
+        if r := layouts.refusal(model, parallel, rule, a.gpus_per_node):
+            p.error(f"{flags or 'the layout'}: {model.name}: {r}")
+    if a.json:
+        print(json.dumps({"model": model.id, "name": model.name, "gpu": gpu.id,
+                          "parallel": {"tp": parallel.tp, "pp": parallel.pp, "dp": parallel.dp},
+                          "budgets": [B.as_json(model, gpu, rule, parallel, b) for rule in rules]}))
+    else:
+        print(budget_table(model, gpu, parallel, b, rules))
+    return 0
+
+
+RULE_NAMES = {"theory": "theory (planner)", "vllm": engines.VLLM.split(" (")[0],
+              "sglang": engines.SGLANG.split(" (")[0]}
+
+
+def budget_table(model, gpu, parallel: Parallel, bytes_per_parameter: float, rules=B.ENGINES) -> str:
+    """The budget as a table: a row per part, a column per rule, exact bytes (the parts of a column sum to the
+    total), the pool, and whether the weights leave one."""
+    budgets = [B.budget(model, gpu, rule, parallel, bytes_per_parameter) for rule in rules]
+    memory = (f"the driver reports {gpu.reported_mib:,} MiB = {gpu.reported_bytes:,} B" if gpu.reported_mib
+              else f"{gpu.reported_bytes:,} B")
+    lines = [f"{model.name} · one {gpu.name} · {parallel.name} · weights {bytes_per_parameter:g} B per parameter "
+             f"· {memory} (data sheet {gpu.memory_bytes:,} B)"]
+    rows = [("part", *(RULE_NAMES[r] for r in rules))]
+    rows += [(part, *(f"{getattr(b, part):,}" if getattr(b, part) else "—" for b in budgets)) for part in B.PARTS]
+    rows += [("total", *(f"{b.total:,}" for b in budgets)), ("pool (kv + states)", *(f"{b.pool:,}" for b in budgets)),
+             ("", *(fmt_bytes(b.pool) if b.fits else f"short by {fmt_bytes(b.short)}" for b in budgets))]
+    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
+    lines += ["  ".join(c.rjust(w) if i else c.ljust(w) for i, (c, w) in enumerate(zip(row, widths))).rstrip()
+              for row in rows]
+    lines.append(f"bytes; assumed: runtime {B.RUNTIME_BYTES:,} B (vLLM, SGLang), vLLM's CUDA graphs "
+                 f"{B.VLLM_GRAPHS_BYTES:,} B; vLLM's activation peak estimated; the rest each engine's rule "
+                 "(--json gives each part's source)")
+    return "\n".join(lines)
 
 
 def _refuse(p: argparse.ArgumentParser, models, a: argparse.Namespace, parallel: Parallel, moe: bool | None):

@@ -374,3 +374,102 @@ def test_parallel_options_give_what_the_most_loaded_gpu_holds():
 def test_the_table_gains_the_engines_columns():
     proc = run("--engine", "sglang", "--tp", "8")
     assert proc.returncode == 0 and "sglang/token" in proc.stdout and "TP 8" in proc.stdout
+
+
+# --- one GPU's memory budget ---------------------------------------------------------------------
+
+H200_REPORTED = 143_771 * 2**20  # the driver's 143,771 MiB = 150,754,820,096 B
+BUDGET_KEYS = {"model", "name", "gpu", "parallel", "budgets"}
+PART_KEYS = {f"{p}_bytes" for p in ("runtime", "weights", "activations", "graphs", "margin", "reserve", "kv",
+                                    "states", "left")}
+
+
+def test_budget_json_splits_v32_on_h200_tp8_under_each_rule_to_the_byte():
+    from core import budget as B
+    from core.parallel import Parallel
+
+    rep = assert_json_run("--budget", "--model", "v3.2", "--gpu", "h200", "--tp", "8")
+    assert set(rep) == BUDGET_KEYS and rep["parallel"] == {"tp": 8, "pp": 1, "dp": 1}
+    assert [b["engine"] for b in rep["budgets"]] == ["theory", "vllm", "sglang"]
+    by = {b["engine"]: b for b in rep["budgets"]}
+    for engine, b in by.items():
+        assert set(b["parts"]) == PART_KEYS and b["fits"] and b["short_bytes"] == 0
+        assert b["total_bytes"] == H200_REPORTED == 150_754_820_096
+        assert sum(b["parts"].values()) == b["total_bytes"]  # every byte of the card in one part
+        assert b["pool_bytes"] == B.budget("v3.2", "h200", engine, Parallel(tp=8)).pool
+        assert b["pool_bytes"] == b["parts"]["kv_bytes"] + b["parts"]["states_bytes"]
+    weights = 671 * 10**9 // 8  # 671e9 parameters × 1 B over 8 ranks = 83,875,000,000
+    assert {e: b["parts"]["weights_bytes"] for e, b in by.items()} == dict.fromkeys(by, 83_875_000_000) == \
+        dict.fromkeys(by, weights)
+    # the planner: 141e9 − 10 % (14.1e9) − the weights; the 9,754,820,096 B past the data sheet is left
+    theory = by["theory"]["parts"]
+    assert theory["kv_bytes"] == 141 * 10**9 - 14_100_000_000 - weights == 43_025_000_000
+    assert theory["left_bytes"] == H200_REPORTED - 141 * 10**9 == 9_754_820_096
+    # vLLM: 140.4 GiB < 160 GiB, so 8,192 batched tokens; the MoE's workspaces at tp 8 (2 × 2,048 / 8 = 512
+    # columns, under D = 7,168): 2 B × (2 × 7,168 × 8,192 + 8 × 8,192 × (7,168 + 7,168)) = 2,113,929,216;
+    # margin ⌊0.75 × that⌋ = 1,585,446,912; KV = total − 1 GiB − weights − 2 GiB − peak − margin
+    vllm = by["vllm"]["parts"]
+    peak = 2 * (2 * 7168 * 8192 + 8 * 8192 * (7168 + 7168))
+    assert vllm["activations_bytes"] == peak == 2_113_929_216 and vllm["margin_bytes"] == peak * 3 // 4
+    assert vllm["kv_bytes"] == H200_REPORTED - 2**30 - weights - 2 * 2**30 - peak - peak * 3 // 4 == 59_959_218_496
+    # SGLang: reserve 512 + 1.5 × 8,192 + 8 × 1,024 / 8 = 13,824 MiB, graphs 2 × 512 + 1,536 = 2,560 MiB;
+    # f = round((143,771 − 16,384) / 143,771, 3) = 0.886 of the memory free after the 1 GiB runtime
+    sglang = by["sglang"]["parts"]
+    assert sglang["graphs_bytes"] == 2560 * 2**20
+    assert sglang["kv_bytes"] == (H200_REPORTED - 2**30) * 886 // 1000 - weights == 48_742_435_348
+
+
+def test_budget_with_one_engine_gives_that_rule_alone_and_dp_attention_keeps_vllms_dense_weights_whole():
+    rep = assert_json_run("--budget", "--model", "v3.2", "--gpu", "h200", "--dp", "8", "--engine", "vllm")
+    b, = rep["budgets"]
+    assert b["engine"] == "vllm" and b["release"].startswith("vLLM 0.34.0") and b["parallel"]["dp"] == 8
+    assert sum(b["parts"].values()) == b["total_bytes"] == H200_REPORTED
+    sg, = assert_json_run("--budget", "--model", "v3.2", "--gpu", "h200", "--dp", "8", "--engine", "sglang")["budgets"]
+    assert b["parts"]["weights_bytes"] > sg["parts"]["weights_bytes"]  # vLLM's dense parts whole on each GPU
+
+
+def test_a_hybrids_budget_gives_sglang_a_states_pool_of_0_9_over_1_9():
+    sg, = assert_json_run("--budget", "--model", "qwen3-next-80b-a3b", "--gpu", "h100-sxm", "--tp", "4",
+                          "--engine", "sglang")["budgets"]
+    parts = sg["parts"]
+    assert parts["states_bytes"] == sg["pool_bytes"] * 9 // 19 and parts["states_bytes"] > 0
+    assert sum(parts.values()) == sg["total_bytes"] == 81_559 * 2**20
+
+
+def test_the_budget_table_gives_each_part_in_bytes_per_rule():
+    proc = run("--budget", "--model", "v3.2", "--gpu", "h200", "--tp", "8")
+    assert proc.returncode == 0 and proc.stderr == ""
+    lines = proc.stdout.splitlines()
+    assert lines[0].startswith("V3.2 · one NVIDIA H200") and "TP 8" in lines[0] and "143,771 MiB" in lines[0]
+    assert lines[1].split() == ["part", "theory", "(planner)", "vLLM", "0.34.0", "SGLang", "0.5.23"]
+    rows = {line.split()[0]: line.split()[1:] for line in lines[2:11]}
+    assert rows["kv"] == ["43,025,000,000", "59,959,218,496", "48,742,435,348"]
+    assert rows["weights"] == ["83,875,000,000"] * 3 and rows["reserve"] == ["14,100,000,000", "—", "—"]
+    assert [line for line in lines if line.startswith("total")][0].split()[1:] == ["150,754,820,096"] * 3
+
+
+@pytest.mark.parametrize("args,says", [
+    (("--model", "gpt-5", "--gpu", "h200"), "argument --model: unknown model 'gpt-5'"),
+    (("--model", "v3.2", "--gpu", "a100"), "argument --gpu: unknown GPU 'a100'"),
+    (("--model", "mha", "--gpu", "h200"), "cannot split a GPU for MHA (hypothetical): no published parameter"),
+    (("--model", "v2", "--gpu", "h200"), "cannot split a GPU for V2: no config.json"),
+    (("--gpu", "h200"), "argument --model: --budget needs one"),
+    (("--model", "v3.2"), "argument --gpu: --budget needs one"),
+    (("--model", "v3.2", "--gpu", "h200", "--context", "8K"), "argument --context: the memory budget does not"),
+    (("--model", "v3.2", "--gpu", "h200", "--bytes-per-parameter", "3"), "argument --bytes-per-parameter"),
+    (("--model", "v3.2", "--gpu", "h200", "--engine", "trtllm"), "argument --engine"),
+    (("--model", "v3.2", "--gpu", "h200", "--tp", "0"), "argument --tp"),
+    (("--model", "llama-3.1-8b", "--gpu", "h200", "--tp", "3", "--engine", "vllm"),
+     "--tp 3: Llama 3.1 8B: vLLM 0.34.0"),
+    (("--model", "llama-3.1-8b", "--gpu", "h200", "--tp", "3"), "heads (32) must be divisible"),
+])
+def test_bad_budget_input_exits_2_with_one_line_and_nothing_on_stdout(args, says):
+    for extra in ((), ("--json",)):
+        proc = run("--budget", *args, *extra)
+        assert proc.returncode == 2 and proc.stdout == ""
+        assert proc.stderr.startswith("error: ") and proc.stderr.count("\n") == 1 and says in proc.stderr
+
+
+def test_budget_options_are_refused_without_budget():
+    proc = run("--model", "v3.2")
+    assert proc.returncode == 2 and proc.stdout == "" and "only with --budget" in proc.stderr
