@@ -12,7 +12,12 @@ vLLM 0.34.0 (its PyPI wheel; vllm/_version.py: commit 62d4bc3c7) and SGLang 0.5.
 wheel, which records no commit; paths are the repository's, under python/). Defaults are each
 engine's on a Hopper GPU (H100, H200): SGLang picks FlashAttention 3 there (pages of 1 token),
 vLLM FlashMLA for MLA, FlashInfer's prefill for Gated DeltaNet. Not priced, and said so by a rule where it
-applies: CUDA graphs, activations and the runtime (the planner's reserve), an engine's admission reserves.
+applies: CUDA graphs, activations and the runtime (the planner's reserve).
+
+The planner's modes, each with rules of its own (PLAN_RULES): decode context parallelism (`allocation(dcp=)`,
+`dcp_supported`), speculative decoding with the model's MTP layers (`allocation(spec=)`, `mtp_layers`,
+`draft_parameters`), the engines' caps on running requests (`request_cap`) and the sliding layers' admission
+reserve (`Allocation.admission`).
 """
 
 from __future__ import annotations
@@ -30,6 +35,8 @@ from . import cost
 from . import formats as F
 from .checks import int_at_least, one_of, whole_numbers
 from .models import ATTENTION_KINDS, MODELS, Model
+from .parallel import ONE_GPU, Parallel, published_config
+from .parallel import mtp_layer_parameters as _mtp_layer_parameters
 from .registry import get
 
 ENGINES = ("theory", "vllm", "sglang")
@@ -233,6 +240,97 @@ SGLANG_RULES = _rules(
 RULES = {"vllm": VLLM_RULES, "sglang": SGLANG_RULES}
 GENERAL_RULES = frozenset({"block", "page", "budget", "log", "extra-page"})  # rules that hold for every model
 
+# --- the planner's modes: decode context parallelism, speculative decoding, caps, admission ----------------------
+
+GiB = 1 << 30
+# `vllm serve`'s (OPENAI_API_SERVER) max_num_batched_tokens and max_num_seqs by the GPU's total memory,
+# vllm/engine/arg_utils.py:3010-3043: (at least this many bytes, tokens, sequences). An A100 (and a GB10) of 70 GiB
+# and more takes the last row (arg_utils.py:3020-3024).
+VLLM_BATCH_TIERS = ((160 * GiB, 16_384, 1_024), (70 * GiB, 8_192, 1_024), (0, 2_048, 256))
+# SGLang's max_running_requests a dp worker when the user sets none (mem_cache/kv_cache_configurator.py:3119-3132):
+# the pool's tokens over the context length × 512, held between these, then at most half the pool's tokens
+SGLANG_RUNNING_PER_CONTEXT = 512
+SGLANG_RUNNING_BOUNDS = (2048, 4096)
+# SGLang's context length keys, the first a config has (utils/hf_transformers/common.py:668-694)
+SGLANG_CONTEXT_KEYS = ("max_sequence_length", "seq_length", "max_seq_len", "model_max_length",
+                       "max_position_embeddings")
+SGLANG_DEFAULT_CONTEXT = 2048
+# vLLM's FlashMLA sparse FP8 decode kernel takes 64 or 128 query heads; DCP gathers dcp × the rank's heads, which
+# must pad like the rank's own, and only a rank of fewer than 32 heads runs the mixed batch DCP needs
+# (v1/attention/backends/mla/flashmla_sparse.py:75, 447-451, 460-493, 730-733)
+VLLM_SPARSE_FP8_MIXED_HEADS = 32
+# the config keys a model's MTP layers are counted by (vLLM deepseek_mtp.py:149, qwen3_5_mtp.py; SGLang
+# configs/model_config.py:1602-1603): Qwen3-Next's config names none, and both engines take 1
+# (vLLM qwen3_next_mtp.py:71; SGLang configs/model_config.py:1134-1136)
+MTP_KEYS = ("num_nextn_predict_layers", "mtp_num_hidden_layers")
+MTP_DEFAULT = {"qwen3_next": 1}
+CONV_KERNEL_KEYS = ("linear_conv_kernel_dim", "conv_kernel", "mamba_d_conv")
+
+_PLAN_FIELDS = {"running": SGLANG_V4_RUNNING, "per_context": SGLANG_RUNNING_PER_CONTEXT,
+                "low": SGLANG_RUNNING_BOUNDS[0], "high": SGLANG_RUNNING_BOUNDS[1], "slots": SGLANG_STATE_SLOTS,
+                "extra": SGLANG_STATE_SLOTS + SGLANG_TRACKING_SLOTS, "flight": VLLM_IN_FLIGHT}
+
+
+def _plan_rules(engine: str, *rows: tuple[str, str, str]) -> dict[str, Rule]:
+    out = {}
+    for rid, template, source in rows:
+        names = {name for _, name, _, _ in Formatter().parse(template) if name}
+        out[rid] = Rule(rid, engine, template, source, tuple((k, _PLAN_FIELDS[k]) for k in sorted(names)))
+    return out
+
+
+PLAN_RULES = {
+    "vllm": _plan_rules(
+        "vllm",
+        ("dcp", ("decode context parallelism: every attention cache (MLA's latent, the indexer's keys, GQA's "
+                 "heads, the MTP layers') split by token over the DCP ranks, a block of B × dcp tokens holding B on "
+                 "each rank (one token a rank in turn: cp_kv_cache_interleave_size 1); states stay whole"),
+         "vllm/config/parallel.py:427, 461-471, 636-641; v1/kv_cache_interface.py:196-197, 559-560, 620-625; "
+         "v1/core/single_type_kv_cache_manager.py:108-110, 219; model_executor/models/deepseek_v2.py:658-666"),
+        ("spec-draft", "speculative decoding: the MTP layers' KV, each like a full-attention layer of the model, in "
+                       "the same groups", "vllm/model_executor/models/deepseek_mtp.py:103-108, 145-160; "
+                                         "qwen3_next_mtp.py:71, 97-103; v1/worker/gpu/model_runner.py:632-642"),
+        ("spec-lookahead", "speculative decoding: the k speculative tokens' slots beside the context",
+         "vllm/v1/core/kv_cache_manager.py:570-574"),
+        ("spec-state", "speculative decoding: k more pages a state layer (num_speculative_blocks)",
+         "vllm/model_executor/layers/mamba/abstract.py:78-98; v1/kv_cache_interface.py:1168-1174; "
+         "config/cache.py:332"),
+        ("cap", "at most max_num_seqs running requests a scheduler (vllm serve's default by the GPU's memory)",
+         "vllm/engine/arg_utils.py:3010-3043"),
+        ("admission", ("admitting a request reserves, in a sliding layer, the blocks of W − 1 + {flight} × "
+                       "max_num_batched_tokens positions (+ 1 block) until the prompt's chunks are computed"),
+         "vllm/v1/kv_cache_interface.py:932-958; v1/core/kv_cache_manager.py:552-568; "
+         "v1/core/single_type_kv_cache_manager.py:219-232; config/vllm.py:560-577"),
+    ),
+    "sglang": _plan_rules(
+        "sglang",
+        ("dcp", ("decode context parallelism: the latent (and GQA's rows) split by token over the DCP ranks, pages "
+                 "of page × dcp tokens; the index keys stay whole on every rank"),
+         "sglang/srt/arg_groups/fields/parallel.py:52-58; distributed/parallel_state.py:2716-2725; "
+         "mem_cache/kv_cache_configurator.py:406-415, 2924-2932; model_executor/pool_configurator.py:398-409; "
+         "configs/model_config.py:1700-1711"),
+        ("spec-draft", ("speculative decoding: the MTP layers' KV in a draft pool of as many tokens, each layer like "
+                        "a full-attention layer of the model, never split by DCP"),
+         "sglang/srt/model_executor/pool_configurator.py:256-315; "
+         "model_executor/model_runner_components/spec_aux_hidden_state.py:156-176; configs/model_config.py:1700-1711"),
+        ("spec-lookahead", "speculative decoding: the k draft tokens' slots beside the context (k + 1 a step)",
+         "sglang/srt/mem_cache/allocation_sizing.py:27-52; arg_groups/speculative_hook.py:1255-1266"),
+        ("spec-state", ("speculative decoding: a running request keeps the recurrent state of each of its k + 1 "
+                        "draft tokens and their convolution inputs (k + K − 1 columns)"),
+         "sglang/srt/mem_cache/memory_pool.py:135-150, 600-632, 864-945; mem_cache/kv_cache_configurator.py:761"),
+        ("cap", ("at most max_running_requests a dp worker: the pool's tokens ÷ the context length × {per_context}, "
+                 "held between {low} and {high}, at most half the pool's tokens; a hybrid's at most its state "
+                 "slots ÷ the slots a request takes ({slots}, or {extra} with extra_buffer)"),
+         "sglang/srt/mem_cache/kv_cache_configurator.py:3062-3088, 3119-3150, 3184-3186; "
+         "utils/hf_transformers/common.py:668-694"),
+        ("cap-v4", "at most max_running_requests = {running} (V4's default), a dp worker its share",
+         "sglang/srt/arg_groups/deepseek_v4_hook.py:138-145; mem_cache/kv_cache_configurator.py:3126-3129"),
+        ("admission", ("admitting a request reserves in the window pool max(chunk − W, 0) + min(prompt, W) + a page "
+                       "positions (its decode tokens up to the window not counted)"),
+         "sglang/srt/mem_cache/prefill_budget.py:27-59, 230-262, 303-316"),
+    ),
+}
+
 
 class EngineError(ValueError):
     """A model or precision the engine's rules here do not price; `why` names which (i18n's eng.none.<why>)."""
@@ -255,6 +353,7 @@ class Held:
     blocks: object  # blocks held at the context (int or array)
     pool: str = "kv"
     packed: bool = False
+    window: int = 0  # a sliding part's window in tokens (vLLM's window specs, SGLang's window pool); 0 elsewhere
 
     @property
     def nbytes(self):
@@ -309,28 +408,219 @@ class Allocation:
         rows = _round_up((max(1, SGLANG_V4_RUNNING // dp) + 1) * ring + ring + 1, 128)
         return rows * 2 * self.model.dims.head_dim * V4_STATE_BYTES * layers
 
+    def admission(self, chunk: int) -> int:
+        """Bytes a request being admitted holds in its sliding parts beyond what their steady windows hold, for a
+        prompt longer than the reserve (whatever this allocation's context): vLLM reserves a sliding spec's blocks
+        of min(W − 1 + 2 × chunk, max_model_len) positions and one more (SlidingWindowSpec.max_admission_blocks_
+        per_request, kv_cache_interface.py:932-958, with 2 batches in flight, config/vllm.py:560-577) against
+        ⌈(W − 1)/B⌉ + 1 held once the window slides; SGLang's window pool reserves max(chunk − W, 0) + W + page
+        positions (estimate_swa_kv_tokens, prefill_budget.py:27-59) against the W + page − 1 it keeps. `chunk`:
+        max_num_batched_tokens (vLLM) or chunked_prefill_size (SGLang). 0 without sliding parts (admission_rule
+        None)."""
+        chunk = int_at_least("chunk", chunk)
+        extra = 0
+        for h in self.held:
+            if not h.window or not h.tokens:
+                continue
+            if self.engine == "vllm":
+                reserve = -(-(h.window - 1 + VLLM_IN_FLIGHT * chunk) // h.tokens) + 1
+                steady = -(-(h.window - 1) // h.tokens) + 1
+            else:
+                positions = max(chunk - h.window, 0) + h.window + h.tokens
+                reserve = -(-positions // h.tokens)
+                steady = -(-(_round_up(max(h.window, h.tokens), h.tokens) + h.tokens - 1) // h.tokens)
+            extra += max(reserve - steady, 0) * h.page * (1 if h.packed else h.layers)
+        return extra
+
+    @property
+    def admission_rule(self) -> Rule | None:
+        """The rule `admission` follows, None where the request has no sliding part."""
+        return PLAN_RULES[self.engine]["admission"] if any(h.window and h.tokens for h in self.held) else None
+
 
 def allocation(model: Model | str, n, precision: cost.Precision = cost.DEPLOYED, engine: str = "vllm", *,
-               tp: int = 1, block: int | None = None, hybrid: bool = True) -> Allocation:
+               tp: int = 1, block: int | None = None, hybrid: bool = True, dcp: int = 1, spec: int = 0) -> Allocation:
     """What `engine` allocates for one request at context n on one of tp ranks. `block`: the user's
     --block-size (vLLM) or --page-size (SGLang), None for the engine's default; a kernel that needs
     another size overrides it, as the engine does. `hybrid`: vLLM's hybrid KV cache manager on (its
-    default); off, sliding layers hold the whole context."""
+    default); off, sliding layers hold the whole context. `dcp`: decode context parallelism over dcp of the
+    tp ranks (the caches each engine splits by token split, the rest whole; PLAN_RULES[engine]["dcp"]); a
+    model the engine offers no DCP for raises EngineError (why "dcp"), the layouts it refuses are
+    core.layouts'. `spec`: k speculative tokens drafted by the model's MTP layers (mtp_layers; EngineError,
+    why "spec", for a model without them: an EAGLE draft is not priced)."""
     one_of("engine", engine, ENGINES[1:])
     m = get(model)
     n = whole_numbers("context length", n, 1)
     tp = int_at_least("tp", tp)
+    dcp = int_at_least("dcp", dcp)
+    spec = int_at_least("spec", spec, 0)
     if block is not None:
         int_at_least("block", block)
     if any(ly.kind == "CSA2" for ly in m.layers):
         raise EngineError(f"{m.name}: CSA2 layers (shared KV and selections) are in neither engine's release read",
                           "csa2")
+    if dcp > 1 and not dcp_supported(m, engine):
+        raise EngineError(f"{m.name}: {_dcp_why(m, engine)}", "dcp")
+    draft = 0
+    if spec:
+        draft = _draft_layers(m)
+        if not draft:
+            raise EngineError(f"{m.name}: {_spec_why(m)}", "spec")
+        draft = max(draft, 0)
     p = cost.fitted(m, precision)
     build = _vllm if engine == "vllm" else _sglang
-    held, shares, rules = build(m, n, p, tp, block, hybrid)
+    held, shares, rules = build(m, n, p, tp, block, hybrid, dcp, spec, draft)
     ctx = int(n) if np.ndim(n) == 0 else n
     held = tuple(replace(h, blocks=int(h.blocks) if np.ndim(n) == 0 else h.blocks) for h in held if h.layers)
     return Allocation(engine, m, ctx, held, shares, tuple(dict.fromkeys(rules)))
+
+
+def dcp_supported(model: Model | str, engine: str) -> bool:
+    """Whether `engine` offers decode context parallelism for the model at all (a layout's own constraints, tp a
+    multiple of dcp and the like, are core.layouts'). The theory: wherever a cache grows with the context.
+
+    vLLM: every attention cache is DCP-sharded (AttentionSpec.dcp_sharded, v1/kv_cache_interface.py:559-560),
+    and a sliding-window spec under DCP stops at "DCP not support sliding window" (kv_cache_interface.py:960-964;
+    single_type_kv_cache_manager.py:989): no model with sliding layers (nor V4, whose windows are sliding specs).
+    States are never sharded (MambaSpec, kv_cache_interface.py:1176-1177). SGLang: its window pools' allocators
+    never widen under DCP (mem_cache/kv_cache_configurator.py:406-409), and its V4 attention and pools have no DCP
+    path (layers/attention/deepseek_v4_backend.py, mem_cache/deepseek_v4_memory_pool.py): neither is offered."""
+    one_of("engine", engine, ENGINES)
+    return _dcp_why(get(model), engine) is None
+
+
+def _dcp_why(m: Model, engine: str) -> str | None:
+    found = _dcp_reason(m, engine)
+    return found[0] if found else None
+
+
+def _dcp_reason(m: Model, engine: str) -> tuple[str, str] | None:
+    """Why `engine` offers no decode context parallelism for the model, and where its source says so; None where
+    it does."""
+    kinds = {ly.kind for ly in m.layers}
+    if not kinds & {*ATTENTION_KINDS, "SWA", *V4_KINDS, "CSA2"}:
+        return "no attention cache to split by token", "core/engines.py (dcp_supported)"
+    if "CSA2" in kinds:
+        return "CSA2 layers are in neither engine's release read", "core/engines.py (allocation)"
+    if engine == "theory":
+        return None
+    vllm_window = "vllm/v1/kv_cache_interface.py:960-964; v1/core/single_type_kv_cache_manager.py:989"
+    if kinds & set(V4_KINDS):
+        if engine == "vllm":
+            return ("V4's sliding windows are sliding-window specs, and vLLM stops at 'DCP not support sliding "
+                    "window'", f"{vllm_window}; vllm/model_executor/layers/attention/mla_attention.py:1567-1593")
+        return ("SGLang's V4 attention backend and pools have no DCP path",
+                "sglang/srt/layers/attention/deepseek_v4_backend.py; mem_cache/deepseek_v4_memory_pool.py")
+    if "SWA" in kinds:
+        if engine == "vllm":
+            return "its sliding-window layers: vLLM stops at 'DCP not support sliding window'", vllm_window
+        if m.family in SGLANG_SWA_FAMILIES:
+            return ("its window pool's allocator never widens under DCP ('SWA allocators never widen under DCP')",
+                    "sglang/srt/mem_cache/kv_cache_configurator.py:406-409")
+    return None
+
+
+def mtp_layers(model: Model | str) -> int:
+    """The model's MTP (multi-token prediction) layers, as both engines count them: the published config's
+    num_nextn_predict_layers or mtp_num_hidden_layers (MTP_KEYS), 1 for Qwen3-Next whose config names none; 0
+    for a model with none or no config on file."""
+    m = get(model)
+    c = published_config(m) or {}
+    for key in MTP_KEYS:
+        if isinstance(c.get(key), int) and not isinstance(c.get(key), bool):
+            return max(0, c[key])
+    return MTP_DEFAULT.get(m.family, 0) if c else 0
+
+
+def _draft_layers(m: Model) -> int:
+    """MTP layers a stage prices: all of them on a whole model or the stage that holds its last layer (the
+    draft runs after the model's last layer), none on an earlier pipeline stage. V4's MTP is not priced."""
+    if any(ly.kind in V4_KINDS for ly in m.layers):
+        return 0
+    try:
+        full = get(m.id)
+    except (KeyError, ValueError):
+        full = m
+    if m.layers != full.layers and m.layers != full.layers[-len(m.layers):]:
+        return -1  # an earlier pipeline stage: the model has MTP layers, this stage holds none of them
+    return mtp_layers(full)
+
+
+def _spec_why(m: Model) -> str:
+    if any(ly.kind in V4_KINDS for ly in m.layers):
+        return "V4's MTP layers are not priced here"
+    return "its config names no MTP layers: speculative decoding would need an EAGLE draft, not priced here"
+
+
+def draft_parameters(model: Model | str) -> int:
+    """Parameters of the model's MTP layers, from its config's widths as core.parallel.weights counts them: each
+    layer's projection of [embedding; hidden] (2D × D), its attention and its MLP (a MoE layer's experts, shared
+    experts and router, or a dense MLP); the embedding and the output head are the target's, shared with the draft
+    (vLLM v1/worker/gpu/spec_decode/eagle/utils.py:45-115). 0 without MTP layers or a config on file."""
+    m = get(model)
+    layers = mtp_layers(m)
+    one = _mtp_layer_parameters(m) if layers else None
+    return layers * one if one else 0
+
+
+def request_cap(model: Model | str, engine: str, gpu, *, kv_tokens: int | None = None,
+                state_slots: int | None = None, parallel: Parallel = ONE_GPU) -> tuple[int | None, Rule | None]:
+    """The most requests one scheduler of `engine` runs at once whatever the memory (one data-parallel rank of
+    `parallel`; a node of dp ranks runs dp times as many), and the rule that says so; (None, None) for the theory,
+    or where the cap depends on a pool size not given.
+
+    vLLM: `vllm serve`'s max_num_seqs by the GPU's total memory (VLLM_BATCH_TIERS: 1,024 on an H100 or H200).
+    SGLang: max_running_requests a dp worker, derived from the token pool when the user sets none: `kv_tokens`,
+    the full pool's tokens on one worker (max_total_num_tokens), ÷ the model's context length × 512, held between
+    2,048 and 4,096, then at most kv_tokens // 2; a hybrid's at most `state_slots` (the state pool's slots,
+    max_mamba_cache_size) ÷ the slots a running request takes (3, or 5 with extra_buffer). V4: 256 for the server
+    (⌊256 / dp⌋ a worker), at most kv_tokens // 2."""
+    from .gpus import get as get_gpu
+
+    one_of("engine", engine, ENGINES)
+    m, g = get(model), get_gpu(gpu)
+    if engine == "theory":
+        return None, None
+    if kv_tokens is not None:
+        kv_tokens = int_at_least("kv_tokens", kv_tokens)
+    if state_slots is not None:
+        state_slots = int_at_least("state_slots", state_slots, 0)
+    R = PLAN_RULES[engine]
+    if engine == "vllm":
+        total = g.reported_bytes
+        small = "a100" in g.name.lower() or "a100" in g.id.lower()
+        seqs = next(seqs for least, _, seqs in VLLM_BATCH_TIERS
+                    if total >= least and not (small and least == VLLM_BATCH_TIERS[1][0]))
+        return seqs, R["cap"]
+    if any(ly.kind in V4_KINDS for ly in m.layers):
+        cap = max(1, SGLANG_V4_RUNNING // parallel.dp)
+        return (cap if kv_tokens is None else min(cap, kv_tokens // 2)), R["cap-v4"]
+    if kv_tokens is None:
+        return None, None
+    estimated = int(kv_tokens / sglang_context_length(m) * SGLANG_RUNNING_PER_CONTEXT)
+    cap = min(max(min(estimated, SGLANG_RUNNING_BOUNDS[1]), SGLANG_RUNNING_BOUNDS[0]), kv_tokens // 2)
+    if m.state:
+        if state_slots is None:
+            return None, None
+        slots = SGLANG_STATE_SLOTS + SGLANG_TRACKING_SLOTS * (m.family in SGLANG_EXTRA_BUFFER_FAMILIES)
+        cap = min(cap, state_slots // slots)
+    return cap, R["cap"]
+
+
+def sglang_context_length(model: Model | str) -> int:
+    """The context length SGLang takes for a model (its model_config.context_len, get_context_length): the first
+    of SGLANG_CONTEXT_KEYS its config has, × the rope scaling factor where one is given without
+    original_max_position_embeddings and not of type llama3; 2,048 without (utils/hf_transformers/common.py:668-694).
+    Read from the config on file, not the one transformers would build (which may add defaults)."""
+    c = published_config(get(model)) or {}
+    rope = c.get("rope_scaling") or {}
+    factor = rope.get("factor", 1) if isinstance(rope, dict) else 1
+    if isinstance(rope, dict) and ("original_max_position_embeddings" in rope or rope.get("rope_type") == "llama3"):
+        factor = 1
+    for key in SGLANG_CONTEXT_KEYS:
+        if c.get(key) is not None:
+            return int(factor * c[key])
+    return SGLANG_DEFAULT_CONTEXT
 
 
 # --- bytes a token takes in each kind of layer, on one rank --------------------------------
@@ -415,7 +705,8 @@ def _state_bytes(m: Model, tp: int, ssm_fp32: bool = False) -> int:
 # --- vLLM ----------------------------------------------------------------------------------
 
 
-def _vllm(m: Model, n, p: cost.Precision, tp: int, block: int | None, hybrid: bool):
+def _vllm(m: Model, n, p: cost.Precision, tp: int, block: int | None, hybrid: bool, dcp: int = 1, spec: int = 0,
+          draft: int = 0):
     R, rules = VLLM_RULES, []
     kinds = {ly.kind for ly in m.layers}
     if kinds & set(V4_KINDS):
@@ -441,21 +732,34 @@ def _vllm(m: Model, n, p: cost.Precision, tp: int, block: int | None, hybrid: bo
     if _element_is_fp8_block(m, p):
         rules.append(R["fp8-scale"])
     counts = _spec_counts(m, hybrid)
+    if spec:  # the MTP layers: full-attention layers of the model's kind, grouped with the rest
+        if draft:
+            if "full" not in per:
+                raise EngineError(f"{m.name}: its MTP layers' attention is not read here", "spec")
+            counts["full"] = counts.get("full", 0) + draft
+            rules.append(PLAN_RULES["vllm"]["spec-draft"])
+        rules.append(PLAN_RULES["vllm"]["spec-lookahead"])
     if m.state:
         per["state"] = _state_bytes(m, tp)
     if "window" in per and not hybrid:
         per["window-as-full"] = per.pop("window")
     pages, state_pages = _vllm_pages(m, per, B, rules)
-    held = []
-    for spec, layers in _vllm_groups(counts, rules).items():
-        tokens, page = pages[spec]
-        if spec == "state":
+    if spec and m.state:  # num_speculative_blocks = k pages more a state layer
+        state_pages += spec
+        rules.append(PLAN_RULES["vllm"]["spec-state"])
+    if dcp > 1:  # every attention spec is DCP-sharded: a block spans B × dcp tokens, B of them on this rank
+        pages = {k: (tokens * dcp if k != "state" else tokens, page) for k, (tokens, page) in pages.items()}
+        rules.append(PLAN_RULES["vllm"]["dcp"])
+    held, slots = [], n + spec  # the k speculative tokens' slots (num_lookahead_tokens)
+    for kind, layers in _vllm_groups(counts, rules).items():
+        tokens, page = pages[kind]
+        if kind == "state":
             held.append(Held("state", layers, 0, page, n * 0 + state_pages))
-        elif spec == "window":
+        elif kind == "window":
             rules += [R["window"], R["window-reserve"]]
-            held.append(Held("window", layers, tokens, page, _window_blocks(n, m.window, tokens)))
+            held.append(Held("window", layers, tokens, page, _window_blocks(slots, m.window, tokens), window=m.window))
         else:
-            held.append(Held("full", layers, tokens, page, -(-n // tokens)))
+            held.append(Held("full", layers, tokens, page, -(-slots // tokens)))
     return held, (("kv", Fraction(1)),), rules + [R["budget"], R["log"]]
 
 
@@ -645,7 +949,8 @@ def _vllm_v4(m: Model, n, p: cost.Precision, rules: list[Rule]):
     held = []
     for sp, layers, _ in groups:
         blocks = -(-n // sp.tokens) if sp.kind == "full" else _window_blocks(n, sp.window, sp.tokens)
-        held.append(Held(sp.what, layers, sp.tokens, block, blocks, packed=True))
+        held.append(Held(sp.what, layers, sp.tokens, block, blocks, packed=True,
+                         window=sp.window if sp.kind == "window" else 0))
     rules += [R["v4-block"], R["window"], R["v4-compressor"], R["v4-packed"], R["budget"], R["log"]]
     return held, (("kv", Fraction(1)),), rules
 
@@ -653,7 +958,8 @@ def _vllm_v4(m: Model, n, p: cost.Precision, rules: list[Rule]):
 # --- SGLang --------------------------------------------------------------------------------
 
 
-def _sglang(m: Model, n, p: cost.Precision, tp: int, block: int | None, hybrid: bool):
+def _sglang(m: Model, n, p: cost.Precision, tp: int, block: int | None, hybrid: bool, dcp: int = 1, spec: int = 0,
+            draft: int = 0):
     R, rules = SGLANG_RULES, []
     kinds = {ly.kind for ly in m.layers}
     if kinds & set(V4_KINDS):
@@ -665,33 +971,51 @@ def _sglang(m: Model, n, p: cost.Precision, tp: int, block: int | None, hybrid: 
         P = DSA_BLOCK
         rules.append(R["dsa-page"])
     pooled = m.family in SGLANG_SWA_FAMILIES
-    full = window = 0  # bytes a token takes in all full layers, in all sliding layers
+    full = window = index = 0  # bytes a token takes in all full layers, in all sliding layers, in index keys
+    heads_tp = tp // dcp if dcp > 1 else tp  # DCP ranks hold their group's KV heads (model_config.py:1700-1711)
     for ly in m.layers:
         if ly.shared:
             rules.append(R["shared"])  # allocated like the layer it reads, never written
         if ly.kind in ("MHA", "GQA"):
-            full += _gqa_token(m, False, _element(p, m, "main_kv"), tp)
+            full += _gqa_token(m, False, _element(p, m, "main_kv"), heads_tp)
         elif ly.kind == "SWA":
             one = _gqa_token(m, True, _element(p, m, "local_kv"), tp)
             window, full = (window + one, full) if pooled else (window, full + one)
         elif ly.kind in ("MLA", "DSA"):
-            full += _mla_token(m, p, "sglang", ly.kind == "DSA", rules) + (
-                _index_token(m, p, "sglang", rules) if ly.kind == "DSA" else 0)
+            full += _mla_token(m, p, "sglang", ly.kind == "DSA", rules)
+            index += _index_token(m, p, "sglang", rules) if ly.kind == "DSA" else 0
     if any(ly.kind == "SWA" for ly in m.layers) and not pooled:
         rules.append(R["no-swa-pool"])
     if _element_is_fp8_block(m, p):
         rules.append(R["fp8-scale"])
-    pages = -(-n // P)
-    held = [Held("full", 1, P, full * P, pages)] if full else []
+    slots = n + spec  # the k draft tokens' slots beside the context
+    one_layer = _sglang_full_layer(m, p, tp, rules) if draft else 0  # before DCP: a draft never joins the group
+    if spec:
+        rules.append(PLAN_RULES["sglang"]["spec-lookahead"])
+    if dcp > 1:  # the widened allocator: pages of P × dcp tokens, P rows of latent a rank, every index key whole
+        pages = -(-slots // (P * dcp))
+        held = [Held("full", 1, P * dcp, full * P, pages)] if full else []
+        if index:
+            held.append(Held("index", 1, P * dcp, index * P * dcp, pages))
+        rules.append(PLAN_RULES["sglang"]["dcp"])
+    else:
+        pages = -(-slots // P)
+        held = [Held("full", 1, P, (full + index) * P, pages)] if full + index else []
+    if draft:  # the draft pool: as many tokens, MTP layers like a full layer of the model's, never DCP-split
+        width = P * dcp
+        held.append(Held("draft", draft, width, one_layer * width, -(-slots // width)))
+        rules.append(PLAN_RULES["sglang"]["spec-draft"])
+    full += index + draft * one_layer
     shares: list[tuple[str, Fraction]] = []
     if window and full:  # two pools, split by swa_full_tokens_ratio: full pool tokens × 0.8 for the window's
         cell = full + SGLANG_SWA_RATIO * window
         shares += [("kv", full / cell), ("window", SGLANG_SWA_RATIO * window / cell)]
-        held.append(Held("window", 1, P, window * P, _sglang_window_pages(n, m.window, P), "window"))
+        held.append(Held("window", 1, P, window * P, _sglang_window_pages(slots, m.window, P), "window",
+                         window=m.window))
         rules += [R["swa-pool"], R["swa-evict"]]
     elif window:  # every layer slides: one pool of windows
         shares.append(("kv", Fraction(1)))
-        held.append(Held("window", 1, P, window * P, _sglang_window_pages(n, m.window, P)))
+        held.append(Held("window", 1, P, window * P, _sglang_window_pages(slots, m.window, P), window=m.window))
         rules.append(R["swa-evict"])
     else:
         shares.append(("kv", Fraction(1)))
@@ -700,9 +1024,12 @@ def _sglang(m: Model, n, p: cost.Precision, tp: int, block: int | None, hybrid: 
         kv = [(pool, s / (1 + SGLANG_STATE_RATIO)) for pool, s in shares]
         shares = [*kv, ("state", SGLANG_STATE_RATIO / (1 + SGLANG_STATE_RATIO))]
         extra = m.family in SGLANG_EXTRA_BUFFER_FAMILIES  # extra_buffer: 2 tracking slots beside the 3
-        slots = SGLANG_STATE_SLOTS + SGLANG_TRACKING_SLOTS * extra
-        held.append(Held("state", m.n_state, 0, state, n * 0 + slots, "state"))
+        state_slots = SGLANG_STATE_SLOTS + SGLANG_TRACKING_SLOTS * extra
+        held.append(Held("state", m.n_state, 0, state, n * 0 + state_slots, "state"))
         rules += [R["state-pool"], R["state-extra" if extra else "state-slots"]]
+        if spec:  # each running request's draft-token states (memory_pool.py:864-945)
+            held.append(Held("state-spec", m.n_state, 0, _sglang_spec_state(m, tp, spec), n * 0 + 1, "state"))
+            rules.append(PLAN_RULES["sglang"]["spec-state"])
         if any(what != "convolution" and dt.bits != 32 for what, _, dt in m.state.parts):
             rules.append(R["state-fp32"])
     return held, tuple(shares), rules + [R["extra-page"], R["budget"]]
@@ -716,6 +1043,40 @@ def _sglang_window_pages(n, window: int, P: int):
     return np.minimum(-(-n // P), -(-(kept + P - 1) // P))
 
 
+def _sglang_full_layer(m: Model, p: cost.Precision, tp: int, rules: list[Rule]) -> int:
+    """Bytes a token takes in one full-attention layer of the model (its first), as a draft (MTP) layer holds it:
+    a draft ignores DCP, its heads split over all tp ranks (model_config.py:1703-1709)."""
+    for ly in m.layers:
+        if ly.kind in ("MHA", "GQA") and not ly.shared:
+            return _gqa_token(m, False, _element(p, m, "main_kv"), tp)
+        if ly.kind in ("MLA", "DSA"):
+            return _mla_token(m, p, "sglang", ly.kind == "DSA", rules) + (
+                _index_token(m, p, "sglang", rules) if ly.kind == "DSA" else 0)
+    raise EngineError(f"{m.name}: its MTP layers' attention is not read here", "spec")
+
+
+def _sglang_spec_state(m: Model, tp: int, spec: int) -> int:
+    """One state layer's draft-token states for one running request on one rank: the recurrent state of each of
+    the k + 1 draft tokens (FP32, SGLang's SSM dtype), and the convolution's inputs, deduplicated on CUDA for a
+    linear draft chain into conv_dim × (k + 1 + K − 2) values (dense, (k + 1) × (K − 1) a conv_dim, for KDA)
+    (memory_pool.py:135-150, 600-632, 864-945). K: the config's convolution kernel."""
+    c = published_config(m) or {}
+    kernel = next((c[k] for k in CONV_KERNEL_KEYS if isinstance(c.get(k), int)), None)
+    if kernel is None and isinstance(c.get("linear_attn_config"), dict):
+        kernel = c["linear_attn_config"].get("short_conv_kernel_size")
+    if not kernel:
+        raise EngineError(f"{m.name}: its convolution kernel is not in a config on file", "spec")
+    drafts, bits = spec + 1, 0
+    for what, values, dt in m.state.parts:
+        if what == "convolution":
+            conv_dim = values // (kernel - 1)
+            columns = drafts * (kernel - 1) if m.state.kind == "KDA" else drafts + kernel - 2
+            bits += conv_dim * columns * dt.bits
+        else:
+            bits += drafts * values * 32
+    return -(-bits // 8 // tp)
+
+
 def _sglang_v4(m: Model, n, p: cost.Precision, rules: list[Rule]):
     """V4: a pool of full tokens (each ratio's entries, 256/m a page rounded up to 576 B, and FP8 index keys) and a
     window pool sized 0.1 of it (pages of 256 positions in every layer, and a ratio-4 compress-state ring for each
@@ -727,12 +1088,12 @@ def _sglang_v4(m: Model, n, p: cost.Precision, rules: list[Rule]):
     held = _v4_compressed(m, n, entry, key)
     window_page = _round_up(V4_BLOCK * entry, V4_ALIGN)
     pages = _sglang_window_pages(n, m.window, V4_BLOCK)
-    held.append(Held("window", m.n_windowed, V4_BLOCK, window_page, pages, "window"))
+    held.append(Held("window", m.n_windowed, V4_BLOCK, window_page, pages, "window", window=m.window))
     c4 = m.count(lambda ly: ly.stores_global and ly.ratio == 4)
     if c4:  # kv and score, 2 × coff values of each width a row (pool_configurator.py:1372-1388)
         coff = V4_STATE_WINDOW[4] // 4
         row = 2 * coff * (d.head_dim + d.index_head_dim) * V4_STATE_BYTES
-        held.append(Held("compressor m=4", c4, V4_BLOCK, SGLANG_V4_RING[4] * row, pages, "window"))
+        held.append(Held("compressor m=4", c4, V4_BLOCK, SGLANG_V4_RING[4] * row, pages, "window", window=m.window))
     full = sum((h.per_token for h in held if h.pool == "kv"), start=Fraction(0))
     window = SGLANG_V4_SWA_RATIO * Fraction(sum(h.layers * h.page for h in held if h.pool == "window"), V4_BLOCK)
     cell = full + window

@@ -59,9 +59,25 @@ each engine's on a Hopper GPU.
 - **The theory** refuses only what no engine could run: fewer than one rank, more ranks than the
   node's GPUs, a pipeline stage without a layer.
 
+- **Decode context parallelism** (`dcp` of the tp ranks, `Parallel.dcp`). Where an engine offers it at all
+  is core.engines.dcp_supported: vLLM not with sliding-window layers ("DCP not support sliding window",
+  vllm/v1/kv_cache_interface.py:960-964, v1/core/single_type_kv_cache_manager.py:989), V4 included; SGLang
+  not with a window pool, whose allocator "never widens under DCP" (sglang/srt/mem_cache/
+  kv_cache_configurator.py:406-409), nor for V4, whose attention backend and pools have no DCP path
+  (layers/attention/deepseek_v4_backend.py, mem_cache/deepseek_v4_memory_pool.py). vLLM: "tp_size must be
+  divisible by dcp_size" (vllm/config/parallel.py:636-641); for GQA/MQA (a model without MLA) tp must exceed
+  the KV heads, dcp be at most tp ÷ KV heads and divide the query heads per KV head
+  (vllm/config/model.py:1598-1626); with an FP8 sparse MLA cache (fp8_ds_mla, FlashMLA sparse on Hopper) a
+  rank must hold fewer than 32 query heads (the mixed-batch path) and its heads and the dcp × its heads
+  DCP gathers must pad alike to the kernel's 64 or 128 (v1/attention/backends/mla/flashmla_sparse.py:75,
+  447-451, 460-493, 730-733). SGLang cuts its DCP groups from each TP group dcp ranks at a time
+  (sglang/srt/distributed/parallel_state.py:2716-2725), a short last group where dcp does not divide tp;
+  only its XPU path checks it ("--dcp-size must divide --tp-size", arg_groups/attention_hook.py:64-65): the
+  planner refuses it. The theory: dcp must divide tp (DCP reuses the TP ranks).
+
 Not read here (each could refuse more): splits of linear-attention and state-space heads (GDN, Mamba2),
-of MoE widths over TP × EP, decode context parallelism, and architectures an engine does not serve
-at all (core.engines says which it prices).
+of MoE widths over TP × EP, and architectures an engine does not serve at all (core.engines says which it
+prices).
 """
 
 from __future__ import annotations
@@ -71,8 +87,9 @@ from dataclasses import dataclass
 from functools import lru_cache
 from numbers import Integral
 
+from . import cost
 from .checks import int_at_least, one_of
-from .engines import ENGINES, SGLANG, V4_KINDS, VLLM
+from .engines import ENGINES, SGLANG, V4_KINDS, VLLM, VLLM_SPARSE_FP8_MIXED_HEADS, _dcp_reason
 from .models import Model
 from .open_models import CONFIGS, OPEN_IMPORTS
 from .registry import get
@@ -130,7 +147,7 @@ class Refusal:
     """An engine refuses a layout: which rule, its reason (the engine's message, paraphrased faithfully,
     with the numbers filled in) and where its source says so."""
 
-    rule: str  # ranks | node | heads | kv-heads | dp-attention | pp-support | pp-layers | block
+    rule: str  # ranks | node | heads | kv-heads | dp-attention | pp-support | pp-layers | block | dcp
     engine: str  # theory | vllm | sglang
     reason: str
     source: str  # file:lines at the release read (core's own module for the theory)
@@ -144,21 +161,24 @@ class Refusal:
 
 
 def refusal(model: Model | str, parallel, engine: str = "theory", gpus_per_node: int | None = None, *,
-            moe: bool | None = None) -> Refusal | None:
+            moe: bool | None = None, precision: cost.Precision | None = None) -> Refusal | None:
     """The first reason `engine` refuses to spread `model` as `parallel` (a core.parallel.Parallel, or any
-    (tp, pp, dp) of whole numbers, so that one below 1 can be asked about), or None when it runs it.
-    `gpus_per_node`: the plan is for one node of that many GPUs (None: ranks may span nodes). `moe`:
+    (tp, pp, dp) or (tp, pp, dp, dcp) of whole numbers, so that one below 1 can be asked about), or None when it
+    runs it. `gpus_per_node`: the plan is for one node of that many GPUs (None: ranks may span nodes). `moe`:
     whether the model has routed experts, for a model whose config is not a preset's (None: read it
-    from the preset's config, or unknown)."""
+    from the preset's config, or unknown). `precision`: the KV cache's (default: the deployed formats), which
+    decides a DCP layout of an FP8 sparse MLA cache in vLLM."""
     one_of("engine", engine, ENGINES)
     m = get(model)
-    tp, pp, dp = _ranks(parallel)
+    tp, pp, dp, dcp = _ranks(parallel)
     if gpus_per_node is not None:
         gpus_per_node = int_at_least("gpus_per_node", gpus_per_node)
     for check in _CHECKS[engine]:
         found = check(m, tp, pp, dp, gpus_per_node, moe, engine)
         if found:
             return found
+    if dcp != 1:
+        return _dcp(m, tp, dcp, engine, cost.DEPLOYED if precision is None else precision)
     return None
 
 
@@ -227,11 +247,71 @@ def _preset_experts(model_id: str) -> int:
     return experts(json.loads((CONFIGS / f"{model_id}.json").read_bytes()))
 
 
-def _ranks(parallel) -> tuple[int, int, int]:
-    values = (parallel.tp, parallel.pp, parallel.dp) if hasattr(parallel, "tp") else tuple(parallel)
-    if len(values) != 3 or not all(isinstance(v, Integral) and not isinstance(v, bool) for v in values):
-        raise ValueError(f"a layout is three whole numbers (tp, pp, dp), got {parallel!r}")
+def _ranks(parallel) -> tuple[int, int, int, int]:
+    values = (parallel.tp, parallel.pp, parallel.dp, getattr(parallel, "dcp", 1)) if hasattr(parallel, "tp") \
+        else tuple(parallel)
+    if len(values) == 3:
+        values = (*values, 1)
+    if len(values) != 4 or not all(isinstance(v, Integral) and not isinstance(v, bool) for v in values):
+        raise ValueError(f"a layout is three whole numbers (tp, pp, dp), or four with dcp, got {parallel!r}")
     return tuple(int(v) for v in values)
+
+
+def _dcp(m: Model, tp: int, dcp: int, engine: str, precision: cost.Precision) -> Refusal | None:
+    """Decode context parallelism over dcp of the tp ranks (the module's docstring says where each rule is)."""
+    if dcp < 1:
+        src = "vllm/config/parallel.py:427" if engine == "vllm" else (
+            "sglang/srt/arg_groups/parallel_hook.py:243-248" if engine == "sglang" else "core/layouts.py")
+        return Refusal("dcp", engine, f"the decode context parallel size counts ranks, at least 1: dcp = {dcp}", src)
+    found = _dcp_reason(m, engine)
+    if found:
+        return Refusal("dcp", engine, f"no decode context parallelism for {m.name}: {found[0]}", found[1])
+    if tp % dcp:
+        if engine == "vllm":
+            return Refusal("dcp", engine, f"tp_size={tp} must be divisible by dcp_size={dcp}.",
+                           "vllm/config/parallel.py:636-641")
+        if engine == "sglang":
+            return Refusal("dcp", engine, (
+                f"its DCP groups are cut from the TP group {dcp} ranks at a time, the last of {tp} ranks short "
+                f"(only its XPU path checks it: '--dcp-size {dcp} must divide --tp-size {tp}')"),
+                "sglang/srt/distributed/parallel_state.py:2716-2725; arg_groups/attention_hook.py:64-65")
+        return Refusal("dcp", engine, f"DCP reuses the TP ranks: dcp = {dcp} must divide tp = {tp}",
+                       "core/layouts.py")
+    if engine != "vllm":
+        return None
+    kinds = {ly.kind for ly in m.layers}
+    d = m.dims
+    if not kinds & {"MLA", "DSA"}:  # GQA/MQA
+        kv, heads = d.num_key_value_heads or d.num_attention_heads, d.num_attention_heads
+        src = "vllm/config/model.py:1598-1626"
+        if tp <= kv:
+            return Refusal("dcp", engine, (
+                f"Decode context parallelism for GQA/MQA requires `--tensor-parallel-size` ({tp}) to be greater "
+                f"than the model's total number of KV heads ({kv})"), src)
+        if dcp > tp // kv:
+            return Refusal("dcp", engine, (
+                f"`--decode-context-parallel-size` ({dcp}) exceeds the maximum supported value ({tp // kv}) for "
+                f"`--tensor-parallel-size` ({tp}) and {kv} model KV heads"), src)
+        if (heads // kv) % dcp:
+            return Refusal("dcp", engine, (
+                f"The model's number of query heads per KV head ({heads // kv}) must be divisible by "
+                f"`--decode-context-parallel-size` ({dcp}) for GQA/MQA"), src)
+        return None
+    fp8 = precision.of(m.component("main_kv")) != "bf16" if "DSA" in kinds else False
+    if fp8:  # FlashMLA sparse's FP8 decode under DCP
+        local = d.num_attention_heads // tp
+        src = "vllm/v1/attention/backends/mla/flashmla_sparse.py:75, 447-451, 460-493, 730-733"
+        if local >= VLLM_SPARSE_FP8_MIXED_HEADS:
+            return Refusal("dcp", engine, (
+                f"DCP for FlashMLA sparse is only supported on the mixed-batch fp8 path (num_heads < "
+                f"{VLLM_SPARSE_FP8_MIXED_HEADS}); a rank holds {local}"), src)
+        pad, gathered = (lambda h: 64 if h <= 64 else 128), local * dcp
+        if pad(local) != pad(gathered):
+            return Refusal("dcp", engine, (
+                f"DCP for FlashMLA sparse requires the local and DCP-gathered head counts to pad to the same fp8 "
+                f"decode kernel envelope; got {local} local heads (pad to {pad(local)}) vs {gathered} gathered "
+                f"heads (pad to {pad(gathered)})"), src)
+    return None
 
 
 # --- the checks, each (model, tp, pp, dp, gpus_per_node, moe, engine) -> Refusal | None --------------

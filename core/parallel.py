@@ -14,6 +14,12 @@
   the GPUs; vLLM runs every DP rank at TP = 1, so everything but the routed experts (embeddings,
   lm_head, attention, mixers, dense MLPs, shared experts, routers) is whole on every GPU and only
   the routed experts span dp × tp. The theory keeps the attention and the mixers whole, as SGLang.
+- **DCP** (`dcp` ranks, vLLM's and SGLang's --decode-context-parallel-size) reuses the TP ranks: groups of
+  dcp consecutive TP ranks split a request's cache by token (vLLM: vllm/config/parallel.py:636-641, "DCP
+  reuses the TP ranks when PCP is disabled"; SGLang: distributed/parallel_state.py:2716-2725). It adds no
+  GPU: `gpus` stays tp × pp × dp. What each engine shards, and where it refuses, is core.engines'
+  (`allocation(dcp=)`, `dcp_supported`) and core.layouts' (`refusal`); the theory shards the latent by
+  ⌈n/dcp⌉ tokens (docs/counting.md, Engines).
 """
 
 from __future__ import annotations
@@ -32,14 +38,16 @@ MODES = ("tp", "dp", "pp")  # how the planner spreads a node: all TP, DP attenti
 
 @dataclass(frozen=True)
 class Parallel:
-    """tp × pp × dp GPUs: dp attention ranks, each tp ranks wide and pp stages deep."""
+    """tp × pp × dp GPUs: dp attention ranks, each tp ranks wide and pp stages deep; dcp of each rank's tp
+    ranks split a request's cache by token (decode context parallelism: no GPU of its own)."""
 
     tp: int = 1
     pp: int = 1
     dp: int = 1
+    dcp: int = 1
 
     def __post_init__(self):
-        for name in ("tp", "pp", "dp"):
+        for name in ("tp", "pp", "dp", "dcp"):
             int_at_least(name, getattr(self, name))
 
     @classmethod
@@ -55,9 +63,9 @@ class Parallel:
 
     @property
     def name(self) -> str:
-        """'TP 8', 'DP 8 (attention)', 'TP 4 × PP 2'."""
+        """'TP 8', 'DP attention 8', 'TP 4 × PP 2', 'TP 8 × DCP 8'."""
         parts = [f"TP {self.tp}" if self.tp > 1 else "", f"PP {self.pp}" if self.pp > 1 else "",
-                 f"DP attention {self.dp}" if self.dp > 1 else ""]
+                 f"DP attention {self.dp}" if self.dp > 1 else "", f"DCP {self.dcp}" if self.dcp > 1 else ""]
         return " × ".join(p for p in parts if p) or "1 GPU"
 
 
@@ -201,6 +209,29 @@ def whole_parameters(model: Model | str, engine: str = "theory", config: dict | 
     if not w.experts:
         return m.parameters or w.total
     return w.total - w.experts
+
+
+def mtp_layer_parameters(model: Model | str, config: dict | None = None) -> int | None:
+    """Parameters of one MTP (multi-token prediction) layer of the model, from the widths of `config` (default: its
+    published config on file), counted as `weights` counts the model's: the projection of [embedding; hidden state]
+    to the hidden size (DeepSeek's eh_proj, Qwen's fc: 2D × D), the attention of the model's first full-attention
+    layer (vLLM builds the MTP block as one: deepseek_mtp.py:103-108, qwen3_next_mtp.py:97-103) and the MLP of a
+    layer past the dense ones (a MoE layer's routed and shared experts and router where the model has experts).
+    Norms left out; the embedding and output head are the target's. None without a config or a full-attention
+    layer."""
+    m = get(model)
+    c = config if config is not None else published_config(m)
+    ly = next((ly for ly in m.layers if ly.kind in ATTENTION_KINDS), None)
+    if c is None or ly is None:
+        return None
+    H = c["hidden_size"]
+    one = {**c, "num_hidden_layers": 1, "first_k_dense_replace": 0, "mlp_only_layers": [], "decoder_sparse_step": 1}
+    if isinstance(one.get("moe_layer_freq"), list):
+        one["moe_layer_freq"] = 1
+    one.pop("hybrid_override_pattern", None)  # Nemotron-H: no MTP layer read here
+    if isinstance(one.get("intermediate_size"), list):
+        one["intermediate_size"] = one["intermediate_size"][-1]
+    return 2 * H * H + _layer_attention(m, ly) + sum(_mlps(one))
 
 
 def _mlps(c: dict) -> tuple[int, int, int, int]:
