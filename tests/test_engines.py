@@ -333,3 +333,180 @@ def test_a_longer_context_never_takes_less_and_arrays_give_what_each_context_giv
             got = allocation(model, ns, DEPLOYED, engine).charge
             assert list(got) == [allocation(model, int(n), DEPLOYED, engine).charge for n in ns], (model, engine)
             assert np.all(np.diff(got) >= 0)
+
+
+# --- decode context parallelism (PLAN_RULES "dcp") ----------------------------------------------------------------
+
+
+def test_vllm_dcp_splits_v32s_latent_and_index_keys_by_token_in_virtual_blocks():
+    # vllm v1/core/single_type_kv_cache_manager.py:108-110, 219: a DCP-sharded spec's manager allocates blocks of
+    # B × dcp tokens (⌈n / (B·dcp)⌉ of them), each rank holding B tokens of each; the indexer's cache is an
+    # MLAAttentionSpec too (deepseek_v2.py:658-666), so sharded as well. BF16: 576 × 2 + 132 B a token a layer.
+    a = allocation("v3.2", N, ALL_BF16, "vllm", tp=8, dcp=8)
+    blocks = cdiv(131_072, 64 * 8)  # 256 blocks of 512 tokens
+    assert blocks == 256
+    assert a.charge == 61 * blocks * 64 * (576 * 2 + 132) == 61 * 256 * 82_176 == 1_283_260_416
+    assert a.charge * 8 == allocation("v3.2", N, ALL_BF16, "vllm", tp=8).charge == 10_266_083_328
+    assert "dcp" in rules(a) and a.per_token == Fraction(61 * 1284, 8)
+    # a context short of a whole virtual block still takes one: 1,000 tokens, ⌈1000/512⌉ = 2 blocks
+    assert allocation("v3.2", 1000, ALL_BF16, "vllm", tp=8, dcp=8).charge == 61 * 2 * 64 * 1284 == 10_025_472
+    # deployed FP8 at DCP 4 (vLLM runs it; DCP 8 is refused, test_layouts): 656 + 132 B, blocks of 256 tokens
+    fp8 = allocation("v3.2", N, DEPLOYED, "vllm", tp=8, dcp=4)
+    assert fp8.charge == 61 * cdiv(131_072, 256) * 64 * (656 + 132) == 61 * 512 * 50_432 == 1_575_092_224
+
+
+def test_sglang_dcp_splits_the_latent_and_keeps_every_index_key_on_each_rank():
+    # sglang kv_cache_configurator.py:2924-2932: the allocator's pages are page × dcp tokens (64 × 8 for DSA);
+    # pool_configurator.py:398-409: "The index-K buffer is replicated under DCP while the latent KV shards".
+    a = allocation("v3.2", N, ALL_BF16, "sglang", tp=8, dcp=8)
+    pages = cdiv(131_072, 64 * 8)  # 256
+    latent = 64 * 61 * 576 * 2  # 64 rows of the latent a page on this rank: 4,497,408 B
+    keys = 64 * 8 * 61 * 132  # all 512 tokens' index keys: 4,122,624 B
+    assert a.charge == pages * (latent + keys) == 256 * 8_620_032 == 2_206_728_192
+    assert a.per_token == Fraction(61 * 1152, 8) + 61 * 132
+
+
+def test_vllm_dcp_on_a_hybrid_splits_the_attention_and_keeps_the_states_whole():
+    # Qwen3-Next at TP 8, DCP 4 (tp 8 > 2 KV heads, 4 ≤ 8 / 2, 16 / 2 = 8 query heads a KV head divide by 4):
+    # a KV head a rank, 1 × (256 + 256) × 2 = 1,024 B a token a layer; a GDN state on a rank
+    # (24,576 + 524,288) × 2 B / 8 = 137,216 B, so the block is raised to 64 × ⌈137,216 / (64 × 1,024)⌉ = 192 tokens
+    # (interface.py:1088-1140), a page of 192 × 1,024 = 196,608 B; 3 pages a state layer (prefix caching, FlashInfer
+    # GDN prefill); the full layers' blocks span 192 × 4 = 768 tokens under DCP, the states' none (MambaSpec is not
+    # DCP-sharded, kv_cache_interface.py:1176-1177).
+    a = allocation("qwen3-next-80b-a3b", N, ALL_BF16, "vllm", tp=8, dcp=4)
+    assert (24_576 + 524_288) * 2 // 8 == 137_216 and 64 * cdiv(137_216, 64 * 1024) == 192
+    blocks = cdiv(131_072, 768)  # 171
+    assert a.charge == 12 * blocks * 196_608 + 36 * 3 * 196_608 == (2052 + 108) * 196_608 == 424_673_280
+
+
+def test_dcp_where_the_engine_offers_none_is_refused_by_name():
+    assert engines.dcp_supported("v3.2", "vllm") and engines.dcp_supported("v3.2", "sglang")
+    assert engines.dcp_supported("llama-3.1-8b", "vllm") and engines.dcp_supported("qwen3-next-80b-a3b", "sglang")
+    for model, engine in (("gpt-oss-120b", "vllm"), ("gpt-oss-120b", "sglang"), ("v4-flash", "vllm"),
+                          ("v4-flash", "sglang"), ("gemma-3-4b", "vllm")):
+        assert not engines.dcp_supported(model, engine), (model, engine)
+        with pytest.raises(EngineError) as e:
+            allocation(model, N, DEPLOYED, engine, tp=8, dcp=2)
+        assert e.value.why == "dcp"
+    # SGLang keeps Gemma 3's sliding layers in the full pool (not on its window-pool list): nothing stops DCP there
+    assert engines.dcp_supported("gemma-3-4b", "sglang") and engines.dcp_supported("gpt-oss-120b", "theory")
+
+
+# --- speculative decoding with the MTP layers ----------------------------------------------------------------------
+
+
+def test_mtp_layers_come_from_the_config_and_qwen3_next_takes_one():
+    assert engines.mtp_layers("v3") == engines.mtp_layers("v3.2") == 1  # num_nextn_predict_layers
+    assert engines.mtp_layers("qwen3.5-27b") == 1  # mtp_num_hidden_layers
+    assert engines.mtp_layers("qwen3-next-80b-a3b") == 1  # none in its config: vLLM qwen3_next_mtp.py:71
+    assert engines.mtp_layers("kimi-k2") == engines.mtp_layers("llama-3.1-8b") == 0
+    for model in ("kimi-k2", "llama-3.1-8b", "v4-flash"):  # no MTP layers (an EAGLE draft), or V4's: not priced
+        with pytest.raises(EngineError) as e:
+            allocation(model, N, DEPLOYED, "vllm", spec=3)
+        assert e.value.why == "spec"
+
+
+def test_vllm_prices_the_mtp_layer_the_lookahead_and_k_state_pages_for_qwen3_next():
+    # 12 full layers + 1 MTP layer (qwen3_next_mtp.py:97-103, a full-attention layer, grouped with the rest) and
+    # 36 GDN layers: groups of min(13, 36) = 13 as 36 ≥ 1.5 × 13, the GDN's 3 groups padded to 39 layers
+    # (kv_cache_planning.py:462-602); a page of 576 tokens × 2 KV heads × (256 + 256) × 2 B = 1,179,648 B;
+    # k = 3: ⌈(131,072 + 3) / 576⌉ = 228 blocks (num_lookahead_tokens, kv_cache_manager.py:570-574) and
+    # 2 + 3 + 1 = 6 pages a state layer (num_speculative_blocks = 3, kv_cache_interface.py:1168-1172).
+    a = allocation("qwen3-next-80b-a3b", N, ALL_BF16, "vllm", spec=3)
+    assert cdiv(131_075, 576) == 228
+    assert a.charge == 13 * 228 * 1_179_648 + 39 * 6 * 1_179_648 == 3198 * 1_179_648 == 3_772_514_304
+    assert {"spec-draft", "spec-lookahead", "spec-state"} <= rules(a)
+    # V3.2 with its one MTP layer and k = 1: 62 layers × ⌈131,073 / 64⌉ = 2,049 blocks × 64 × 1,284 B
+    assert allocation("v3.2", N, ALL_BF16, "vllm", spec=1).charge == 62 * 2049 * 64 * 1284 == 10_439_474_688
+
+
+def test_sglang_prices_a_draft_pool_and_each_requests_draft_token_states_for_qwen3_next():
+    # the draft pool holds as many tokens, its one layer like a full layer (2 × 256 × 2 × 2 = 2,048 B a token,
+    # pool_configurator.py:256-315): the KV cell 12 × 2,048 + 2,048 = 26,624 B over 131,072 + 3 slots, charged at
+    # 19/10 (the KV's 1/1.9 of the budget). States: 5 slots of 36 × 2,146,304 B, and a running request's k + 1 = 4
+    # draft-token states: 4 × 524,288 × 4 B recurrent (FP32) + 8,192 × (4 + 4 − 2) × 2 B convolution
+    # (conv_dim 24,576 / 3 = 8,192, kernel 4; memory_pool.py:600-632, 864-945) = 8,486,912 B a layer.
+    a = allocation("qwen3-next-80b-a3b", N, ALL_BF16, "sglang", spec=3)
+    spec_state = 4 * 524_288 * 4 + 8192 * (4 + 4 - 2) * 2
+    assert spec_state == 8_486_912
+    assert {h.what: h.page for h in a.held}["state-spec"] == spec_state
+    kv = 131_075 * (12 * 2048 + 2048)
+    states = 36 * (5 * 2_146_304 + spec_state)
+    assert kv * 19 // 10 == 6_630_507_520 > states * 19 // 9
+    assert a.charge == 6_630_507_520
+    # V3.2 (page 64): the draft pool's layer is the target's, latent and index key: 1,152 + 132 B a token
+    s = allocation("v3.2", N, ALL_BF16, "sglang", spec=3)
+    assert s.charge == cdiv(131_075, 64) * 64 * 62 * 1284 == 2049 * 64 * 79_608 == 10_439_474_688
+
+
+def test_draft_parameters_count_the_mtp_layer_from_the_config_widths():
+    # DeepSeek-V3's MTP layer (hidden 7,168): eh_proj 2 × 7,168²; MLA: q 7,168 × 1,536 + 1,536 × 128 × 192,
+    # kv 7,168 × 576 + 512 × 128 × 256, o 128 × 128 × 7,168; a MoE block of 256 experts and 1 shared of 2,048
+    # (gate, up, down: 3 × 7,168 × 2,048 each) and a router 7,168 × 256. Embedding and head: the target's.
+    eh = 2 * 7168 * 7168
+    attention = 7168 * 1536 + 1536 * 128 * 192 + 7168 * 576 + 512 * 128 * 256 + 128 * 128 * 7168
+    moe = 256 * 3 * 7168 * 2048 + 3 * 7168 * 2048 + 7168 * 256
+    assert (eh, attention) == (102_760_448, 187_105_280)
+    assert engines.draft_parameters("v3") == eh + attention + moe == 11_610_030_080
+    assert engines.draft_parameters("kimi-k2") == engines.draft_parameters("llama-3.1-8b") == 0
+
+
+# --- caps on running requests ----------------------------------------------------------------------------------------
+
+
+def test_vllm_caps_a_scheduler_at_max_num_seqs_by_the_gpu():
+    from core.gpus import GPU
+    # vllm/engine/arg_utils.py:3010-3043: 1,024 from 70 GiB (H100 81,559 MiB, H200 143,771 MiB) and from 160 GiB;
+    # an A100 takes the small GPUs' 256 whatever its memory
+    for gpu in ("h100-sxm", "h200", "b200"):
+        cap, rule = engines.request_cap("v3.2", "vllm", gpu)
+        assert cap == 1024 and rule.id == "cap" and "arg_utils.py:3010-3043" in rule.source
+    a100 = GPU(id="a100-80gb", name="NVIDIA A100 80GB", memory_bytes=80 * 10**9, bandwidth_bytes_per_s=2 * 10**12,
+               reported_mib=81_920)
+    assert engines.request_cap("llama-3.1-8b", "vllm", a100)[0] == 256
+    assert engines.request_cap("v3.2", "theory", "h200") == (None, None)
+
+
+def test_sglang_derives_max_running_requests_from_the_pool():
+    # kv_cache_configurator.py:3119-3132: int(tokens / context_len × 512) held in [2,048, 4,096], at most tokens // 2
+    # V3.2's context length: max_position_embeddings 163,840 (its yarn factor has original_max_position_embeddings)
+    assert engines.sglang_context_length("v3.2") == 163_840
+    assert engines.request_cap("v3.2", "sglang", "h200", kv_tokens=1_000_000)[0] == 1_000_000 * 512 // 163_840 == 3125
+    assert engines.request_cap("v3.2", "sglang", "h200", kv_tokens=3_000_000)[0] == 4096  # 9,375 held at 4,096
+    assert engines.request_cap("v3.2", "sglang", "h200", kv_tokens=3000)[0] == 3000 // 2  # 2,048, then half
+    # a hybrid: at most its state slots over 5 a request (extra_buffer), here 600 // 5 = 120 (3062-3088, 3135-3150)
+    assert engines.request_cap("qwen3-next-80b-a3b", "sglang", "h200", kv_tokens=1_000_000, state_slots=600)[0] \
+        == min(2048, 600 // 5) == 120
+    assert engines.request_cap("nemotron-h-56b", "sglang", "h200", kv_tokens=10**7, state_slots=600)[0] == 120
+    assert engines.request_cap("v3.2", "sglang", "h200") == (None, None)  # no pool size: no cap said
+    # V4: max_running_requests 256 (deepseek_v4_hook.py:138-145), ⌊256 / 8⌋ = 32 a dp worker of 8
+    from core.parallel import Parallel
+    cap, rule = engines.request_cap("v4-flash", "sglang", "h200", parallel=Parallel(dp=8))
+    assert (cap, rule.id) == (32, "cap-v4")
+
+
+# --- the sliding layers' admission reserve --------------------------------------------------------------------------
+
+
+def test_admitting_a_request_reserves_a_prefill_chunk_in_the_sliding_layers():
+    # gpt-oss-120b, 18 sliding layers of 8 KV heads × (64 + 64) × 2 B = 2,048 B a token, window 128.
+    # vLLM (kv_cache_interface.py:932-958, config/vllm.py:560-577): ⌈(127 + 2 × 8,192) / 64⌉ + 1 = 259 blocks
+    # reserved against ⌈127 / 64⌉ + 1 = 3 held: 256 blocks × 64 × 2,048 B × 18 layers
+    v = allocation("gpt-oss-120b", 1, DEPLOYED, "vllm")
+    assert cdiv(127 + 2 * 8192, 64) + 1 == 259
+    assert v.admission(8192) == (259 - 3) * 64 * 2048 * 18 == 603_979_776
+    assert v.admission_rule.id == "admission"
+    # SGLang (prefill_budget.py:27-59): (8,192 − 128) + 128 + 1 = 8,193 positions reserved against the 128 it keeps
+    s = allocation("gpt-oss-120b", 1, DEPLOYED, "sglang")
+    assert s.admission(8192) == (8193 - 128) * 18 * 2048 == 297_308_160
+    # a chunk inside the window reserves the window and a page only: 1 position (SGLang), 2 blocks (vLLM)
+    assert s.admission(64) == 1 * 18 * 2048 and v.admission(32) == (cdiv(127 + 64, 64) + 1 - 3) * 64 * 2048 * 18
+    for engine in ("vllm", "sglang"):  # no sliding layer, no reserve
+        a = allocation("llama-3.1-8b", N, DEPLOYED, engine)
+        assert a.admission(8192) == 0 and a.admission_rule is None
+
+
+def test_plan_rules_name_a_file_with_lines():
+    for engine, table in engines.PLAN_RULES.items():
+        for rule in table.values():
+            assert rule.engine == engine and ".py:" in rule.source and rule.what
