@@ -362,7 +362,7 @@ class Held:
     @property
     def fixed(self) -> bool:
         """Held whatever the context once full: a window's blocks, a state, a compressor's sliding state."""
-        return self.what in ("window", "state") or self.what.startswith("compressor")
+        return self.what == "window" or self.what.startswith(("state", "compressor"))
 
     @property
     def per_token(self) -> Fraction:

@@ -9,6 +9,7 @@ from dataclasses import replace
 import pytest
 
 import core.layouts as L
+from core.cost import ALL_BF16
 from core.layouts import Refusal, block_refusal, experts, has_experts, refusal
 from core.open_models import OPEN_MODELS
 from core.parallel import Parallel
@@ -255,3 +256,62 @@ def test_the_module_docstring_cites_every_file_a_refusal_names():
     assert len(files) > 20
     missing = {f for f in files if f.rsplit("/", 1)[-1] not in doc}
     assert not missing
+
+
+# --- decode context parallelism -----------------------------------------------------------------------------------
+
+
+def test_dcp_must_divide_tp_in_every_engine():
+    r = refused("v3.2", Parallel(tp=8, dcp=3), "vllm")
+    assert (r.rule, r.reason) == ("dcp", "tp_size=8 must be divisible by dcp_size=3.")
+    assert r.source == "vllm/config/parallel.py:636-641"
+    r = refused("v3.2", Parallel(tp=8, dcp=3), "sglang")
+    assert r.rule == "dcp" and "parallel_state.py:2716-2725" in r.source and "must divide --tp-size 8" in r.reason
+    assert refused("v3.2", Parallel(tp=8, dcp=3), "theory").rule == "dcp"
+    for engine in ("vllm", "sglang", "theory"):  # dcp as wide as tp, or a divisor of it, runs (BF16 cache)
+        assert refusal("v3.2", Parallel(tp=8, dcp=8), engine, precision=ALL_BF16) is None
+        assert refusal("kimi-k2", Parallel(tp=8, dcp=2), engine) is None
+
+
+def test_vllm_dcp_for_gqa_needs_more_tp_ranks_than_kv_heads():
+    # vllm/config/model.py:1598-1626, Qwen3-Next: 2 KV heads, 16 query heads (8 a KV head)
+    r = refused("llama-3.1-8b", Parallel(tp=8, dcp=2), "vllm")  # 8 KV heads: tp 8 is not more
+    assert "greater than the model's total number of KV heads (8)" in r.reason
+    assert refusal("qwen3-next-80b-a3b", Parallel(tp=8, dcp=4), "vllm") is None  # 4 ≤ 8 // 2, 8 % 4 == 0
+    r = refused("qwen3-next-80b-a3b", Parallel(tp=8, dcp=8), "vllm")
+    assert "exceeds the maximum supported value (4)" in r.reason and r.source == "vllm/config/model.py:1598-1626"
+    # SGLang has no such check on CUDA: each DCP rank holds its group's KV heads (model_config.py:1700-1711)
+    assert refusal("llama-3.1-8b", Parallel(tp=8, dcp=2), "sglang") is None
+
+
+def test_vllm_refuses_dcp_8_at_tp_8_for_v32s_fp8_cache_and_runs_dcp_4():
+    # flashmla_sparse.py:460-493, 730-733: 128 heads / 8 = 16 a rank (< 32: the mixed-batch path); DCP gathers
+    # 16 × 8 = 128 heads, which pad to 128, the rank's 16 to 64: refused; DCP 4 gathers 64, padding to 64: runs
+    r = refused("v3.2", Parallel(tp=8, dcp=8), "vllm")
+    assert "16 local heads (pad to 64) vs 128 gathered heads (pad to 128)" in r.reason
+    assert refusal("v3.2", Parallel(tp=8, dcp=4), "vllm") is None
+    assert refusal("v3.2", Parallel(tp=8, dcp=8), "vllm", precision=ALL_BF16) is None  # the BF16 kernel: no limit
+    r = refused("v3.2", Parallel(tp=2, dcp=2), "vllm")  # 64 heads a rank: not the mixed-batch path
+    assert "num_heads < 32" in r.reason and "a rank holds 64" in r.reason
+
+
+def test_a_model_an_engine_offers_no_dcp_for_is_refused_with_its_reason():
+    r = refused("gpt-oss-120b", Parallel(tp=8, dcp=2), "vllm")
+    assert "DCP not support sliding window" in r.reason and "kv_cache_interface.py:960-964" in r.source
+    r = refused("gpt-oss-120b", Parallel(tp=8, dcp=2), "sglang")
+    assert "never widens under DCP" in r.reason and r.source == "sglang/srt/mem_cache/kv_cache_configurator.py:406-409"
+    assert "no DCP path" in refused("v4-flash", Parallel(tp=8, dcp=2), "sglang").reason
+    assert refused("v4-flash", Parallel(tp=8, dcp=2), "vllm").rule == "dcp"
+    assert refusal("gpt-oss-120b", Parallel(tp=8, dcp=2), "theory") is None
+    assert refusal("v3.2", (8, 1, 1, 8), "sglang") is None and refused("v3.2", (8, 1, 1, 0), "vllm").rule == "dcp"
+
+
+def test_the_module_docstring_cites_every_file_a_dcp_refusal_names():
+    found = [refused(m, lay, e) for m, lay, e in (
+        ("v3.2", Parallel(tp=8, dcp=3), "vllm"), ("v3.2", Parallel(tp=8, dcp=3), "sglang"),
+        ("llama-3.1-8b", Parallel(tp=8, dcp=2), "vllm"), ("v3.2", Parallel(tp=8, dcp=8), "vllm"),
+        ("gpt-oss-120b", Parallel(tp=8, dcp=2), "vllm"), ("gpt-oss-120b", Parallel(tp=8, dcp=2), "sglang"),
+        ("v4-flash", Parallel(tp=8, dcp=2), "vllm"), ("v4-flash", Parallel(tp=8, dcp=2), "sglang"),
+    )]
+    files = {f for r in found for f in re.findall(r"([\w/]+\.py)", r.source)} - {"core/layouts.py"}
+    assert not {f for f in files if f.rsplit("/", 1)[-1] not in L.__doc__}
