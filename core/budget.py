@@ -267,11 +267,12 @@ def _weights(m: Model, bytes_per_parameter: float) -> int:
 # --- the theory: the planner's rule ---------------------------------------------------------------------
 
 def theory(model: Model | str, gpu: GPU | str, parallel: Parallel = ONE_GPU,
-           bytes_per_parameter: float = 1.0) -> Budget:
-    """The planner's split (`capacity.plan`, engine "theory", at its default reserve): its weights, its flat
-    reserve of the data sheet's memory, the KV budget; `left` the reported memory the data sheet leaves out."""
+           bytes_per_parameter: float = 1.0, reserved: float = 0.1) -> Budget:
+    """The planner's split (`capacity.plan`, engine "theory", at a flat reserve of `reserved`, 10 % by default):
+    its weights, its reserve of the data sheet's memory, the KV budget; `left` the reported memory the data sheet
+    leaves out."""
     m, g = get(model), get_gpu(gpu)
-    p = capacity.plan(m, 1, g, _weights(m, bytes_per_parameter), parallel=parallel)
+    p = capacity.plan(m, 1, g, _weights(m, bytes_per_parameter), parallel=parallel, reserved=reserved)
     kv = p.kv_budget_per_gpu_bytes
     total = g.reported_bytes
     short = max(p.weights_per_gpu_bytes + p.reserved_per_gpu_bytes - g.memory_bytes, 0)
@@ -476,11 +477,11 @@ def sglang(model: Model | str, gpu: GPU | str, parallel: Parallel = ONE_GPU, byt
 # --- all three, and the CLI's JSON -----------------------------------------------------------------------
 
 def budget(model: Model | str, gpu: GPU | str, engine: str = "theory", parallel: Parallel = ONE_GPU,
-           bytes_per_parameter: float = 1.0, *, config: dict | None = None) -> Budget:
-    """One rule's split of one GPU (ENGINES)."""
+           bytes_per_parameter: float = 1.0, *, config: dict | None = None, reserved: float = 0.1) -> Budget:
+    """One rule's split of one GPU (ENGINES); `reserved` the theory's flat reserve."""
     one_of("engine", engine, ENGINES)
     if engine == "theory":
-        return theory(model, gpu, parallel, bytes_per_parameter)
+        return theory(model, gpu, parallel, bytes_per_parameter, reserved)
     return (vllm if engine == "vllm" else sglang)(model, gpu, parallel, bytes_per_parameter, config=config)
 
 

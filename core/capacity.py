@@ -206,17 +206,22 @@ def per_gpu_bytes(model: Model | str, context, precision: cost.Precision = cost.
     (data-parallel attention keeps the request on one rank of tp)."""
     m = get(model)
     parts = stages(m, parallel.pp) if parallel.pp > 1 else (m,)
-    shares = [_rank_share(s, context, precision, block_tokens, parallel.tp, engine) for s in parts]
+    shares = [_rank_share(s, context, precision, block_tokens, parallel.tp, engine, parallel.dcp) for s in parts]
     return _like(np.maximum.reduce(shares) if np.ndim(context) else max(shares), context)
 
 
-def _rank_share(m: Model, context, precision: cost.Precision, block_tokens: int, tp: int, engine: str):
+def _rank_share(m: Model, context, precision: cost.Precision, block_tokens: int, tp: int, engine: str,
+                dcp: int = 1):
     """What one of tp ranks holds of a request to `m` (a whole model or one pipeline stage): the theory's KV
-    split by heads (or whole) and its states by tp, or what the engine allocates on a rank."""
+    split by heads (or whole) and its states by tp, or what the engine allocates on a rank. Under decode context
+    parallelism (dcp ranks) the theory shards MLA's latent by token, ⌈N/dcp⌉ a rank; the rest stays whole."""
     if engine != "theory":
-        return engines.allocation(m, context, precision, engine, tp=tp, block=block_tokens).charge
+        return engines.allocation(m, context, precision, engine, tp=tp, block=block_tokens, dcp=dcp).charge
     held = request_bytes(m, context, precision, block_tokens)
-    return _share(held.total - held.state, kv_heads(m), tp) + _state_share(held.state, tp)
+    main = held.main_kv
+    if dcp > 1 and kv_heads(m) is None:
+        main = request_bytes(m, -(-np.asarray(context) // dcp), precision, block_tokens).main_kv
+    return _share(held.total - held.state - held.main_kv + main, kv_heads(m), tp) + _state_share(held.state, tp)
 
 
 def read_floor_seconds(model: Model | str, context, precision: cost.Precision, bandwidth_bytes_per_s: float,

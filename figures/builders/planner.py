@@ -4,16 +4,21 @@ time a decode step can spend reading the cache. Both from core.capacity on core.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import NamedTuple
 
 import numpy as np
 import plotly.graph_objects as go
 
 from core import DEPLOYED, Precision, get
+from core import budget as B
 from core import gpus as G
-from core.capacity import plan, read_floor_seconds, weights_bytes
+from core.capacity import kv_heads, plan, read_floor_seconds, weights_bytes
+from core.checks import one_of
 from core.cost import fitted
-from core.engines import ENGINES, EngineError
-from core.parallel import MODES, Parallel
+from core.engines import ENGINES, EngineError, sglang_context_length
+from core.layouts import refusal
+from core.parallel import MODES, Parallel, published_config
+from core.serving import Refused, longest_context, serve
 from core.units import fmt_bytes, fmt_tokens
 from i18n import model_name, t
 
@@ -28,9 +33,11 @@ TITLE_PX = TEMPLATE.layout.title.font.size  # plotly spaces a title's lines, a s
 PLANNER_MODELS = ("v3.2", "v4-flash", "v4.1-flash", "llama-3.1-8b", "qwen3-32b", "gemma-3-4b", "gpt-oss-120b",
                   "kimi-k2")
 BYTES_PER_PARAMETER = (2.0, 1.0, 0.5)  # BF16, FP8, FP4 weights
-RECORD_KEYS = ("model", "context", "gpu", "parallel", "tp", "pp", "dp", "engine", "block", "weights_bytes",
+RECORD_KEYS = ("model", "context", "gpu", "parallel", "tp", "pp", "dp", "dcp", "engine", "spec", "block",
                "weights_per_gpu_bytes", "kv_budget_per_gpu_bytes", "per_request_bytes", "per_request_per_gpu_bytes",
-               "max_requests")
+               "requests_by_memory", "cap", "max_requests", "assumptions", "longest_context", "requests")
+ASKS = ("requests", "context")  # the question: requests at a context, or the longest context for N requests
+PLANNER_MODES = (*MODES, "dcp")  # core.parallel's spreads, and TP with decode context parallelism
 DASHES = ("solid", "dash", "dot", "dashdot", "longdash", "longdashdot")
 # a phone's column (figures.canvas.narrow), px at the reader's text size 1: a row's name and count, the lines
 # under its bar; the bar's thickness (not text: it keeps its size), the space after a row
@@ -49,36 +56,45 @@ def _name(model_id: str, lang: str) -> str:
 def build_capacity(*, models: Sequence[str] = PLANNER_MODELS, context: int = 131072,
                    precision: Precision = DEPLOYED, gpu: str = "h200", memory_gb: float = 141.0,
                    bandwidth_tb: float = 4.8, bytes_per_parameter: float = 1.0, reserved: float = 0.1,
-                   block: int = 16, tp: int = 8, parallel: str = "tp", engine: str = "theory", lang: str = "ko",
-                   units: str = "decimal", canvas: Canvas = NATIVE) -> Chart:
-    """Concurrent requests at `context` on a node of tp GPUs spread one way (core.parallel.MODES), per
-    model: the KV budget left after the weights and a reserve, over one request's cache in whole blocks
-    (local KV included), as `engine` allocates it. A row says why where its count is 0, where another
-    way of spreading the node or another allocation changes it more than 2×, and where the model has no
-    published weights."""
+                   block: int = 16, tp: int = 8, parallel: str = "tp", engine: str = "theory", spec: int = 0,
+                   ask: str = "requests", requests: int = 64, lang: str = "ko", units: str = "decimal",
+                   canvas: Canvas = NATIVE) -> Chart:
+    """Concurrent requests at `context` on a node of tp GPUs spread one way (PLANNER_MODES), per model, as
+    `engine` runs it (core.serving: the theory's flat reserve, or the engine's own memory budget, caps and
+    set-asides; `spec` speculative tokens in an engine), or with `ask` "context" the longest context at which
+    `requests` requests fit. A row says why where its count is 0, what caps it, each assumption that moves it
+    more than 10 %, another spread or rule that changes it more than 2×, and weights left out."""
     if not models:
         raise ValueError("need at least one model")
+    one_of("ask", ask, ASKS)
     g = gpu_of(gpu, memory_gb, bandwidth_tb)
+    run = _Runner(context, precision, g, bytes_per_parameter, reserved, block, tp, spec, lang, units)
     rows = []
     for m in models:
-        # the other assumptions a count rests on: another way of spreading the node, another allocation
-        others = [(mode, engine) for mode in MODES] + [(parallel, e) for e in ENGINES if e != engine]
-        every = {(mode, e): _plan(m, context, precision, g, bytes_per_parameter, reserved, block,
-                                  Parallel.mode(mode, tp), e, lang) for mode, e in others}
+        if ask == "context":
+            rows.append(run.longest(m, parallel, engine, requests))
+            continue
+        # the other assumptions a count rests on: another way of spreading the node, another rule
+        others = [(mode, engine) for mode in run.modes(m)] + [(parallel, e) for e in ENGINES if e != engine]
+        every = {key: run.served(m, *key) for key in dict.fromkeys([(parallel, engine), *others])}
         p = every[parallel, engine]
         if isinstance(p, str):  # this engine or this way of spreading cannot serve the model: the row says why
-            rows.append((_name(m, lang), 0, p, p, None))
+            rows.append((_name(m, lang), 0, p, p, _record(m, None, parallel, engine)))
             continue
-        lines = [_count(p, lang, units), *_why(p, every, lang)]
-        rows.append((_name(m, lang), p.max_requests, "<br>".join(lines), _hover(p, lang, units), p))
-    names, counts, labels, hovers, plans = zip(*rows)
-    title = t("cap.title", lang, tp=tp, g=g.name, n=fmt_tokens(context))
-    sub = t("cap.sub", lang, b=bytes_per_parameter, r=f"{reserved:.0%}", blk=block)
-    assumed = _mode_note(Parallel.mode(parallel, tp), parallel, engine, lang, canvas)
-    records = tuple(_record(m, p, engine) for m, p in zip(models, plans))
+        lines = [run.count(p), *run.said(p), *_why(p, every, lang)]
+        rows.append((_name(m, lang), p.requests, "<br>".join(lines), run.hover(p), _record(m, p, parallel, engine)))
+    names, counts, labels, hovers, records = zip(*rows)
+    key = "cap.title.ctx" if ask == "context" else "cap.title"
+    title = t(key, lang, tp=tp, g=g.name, n=fmt_tokens(context), r=f"{requests:,}")
+    sub = t("cap.sub" if engine == "theory" else "cap.sub.engine", lang, b=bytes_per_parameter, r=f"{reserved:.0%}",
+            blk=block, e=t(f"eng.{engine}", lang))
+    if spec and engine != "theory":
+        sub += " · " + t("cap.spec.on", lang, k=spec)
+    assumed = _mode_note(_spread(parallel, tp), parallel, engine, lang, canvas)
+    axis = t("cap.x.ctx" if ask == "context" else "cap.x", lang)
     if canvas.narrow:
         return Chart(_capacity_stacked(names, counts, labels, hovers, heading(title, "<br>".join((sub, *assumed))),
-                                       t("cap.x", lang), canvas), records)
+                                       axis, canvas), records)
     room = 1.8
     size = TEMPLATE.layout.font.size * canvas.text
     if canvas.screen_width:  # a page column: the labels right of the bars broken to the room there
@@ -94,7 +110,7 @@ def build_capacity(*, models: Sequence[str] = PLANNER_MODELS, context: int = 131
     return Chart(go.Figure(bars, layout=dict(
         template="kv_atlas", title=title_at_top(heading(title, "<br>".join((sub, *assumed))), height, TITLE_PX),
         height=height, margin=dict(l=10, r=40, t=90 + len(assumed) * LINE * TITLE_PX, b=10), showlegend=False,
-        xaxis=dict(title=dict(text=t("cap.x", lang)), range=[0, max(max(counts), 1) * room], rangemode="tozero"),
+        xaxis=dict(title=dict(text=axis), range=[0, max(max(counts), 1) * room], rangemode="tozero"),
         yaxis=dict(autorange="reversed"))), records)
 
 
@@ -135,78 +151,182 @@ def _capacity_stacked(names, counts, labels, hovers, title: dict, axis_title: st
         yaxis=dict(range=[y, 0], visible=False, fixedrange=True)))
 
 
-def _plan(model: str, context: int, precision: Precision, g: G.GPU, bytes_per_parameter: float, reserved: float,
-          block: int, parallel: Parallel, engine: str, lang: str):
-    """One model's plan, or why it has none (an engine that does not serve it, more stages than layers); no
-    published parameter count: the weights are left out (and the row says so)."""
-    parameters = get(model).parameters
-    weights = weights_bytes(parameters, bytes_per_parameter) if parameters else 0
-    try:
-        return plan(model, context, g, weights, fitted(model, precision), reserved=reserved, block_tokens=block,
-                    parallel=parallel, engine=engine)
-    except EngineError as e:
-        return t(f"eng.none.{e.why}", lang, e=t(f"eng.{engine}", lang))
-    except ValueError:  # more pipeline stages than layers
-        return t("cap.unpriced.pp", lang, n=parallel.pp, layers=get(model).n_layers)
+class _Count(NamedTuple):
+    """One (model, spread, rule)'s count as a row shows it, from core.capacity.plan or core.serving.serve."""
+
+    requests: int
+    engine: str
+    fits: bool
+    weights: int  # on one GPU
+    reserve: int  # what the rule keeps from one GPU besides the weights and the pool
+    pool: int  # one GPU's bytes for requests
+    share: int  # one request's bytes on the most loaded GPU
+    whole: int | None  # one request's bytes, one whole copy (the theory's); None: the engine's share is said
+    source: object  # the Plan or Served
+    notes: tuple[str, ...] = ()
 
 
-def _count(p, lang: str, units: str) -> str:
-    """The count and what a request takes; where none fits, why."""
-    if not p.fits:
-        return t("cap.nofit", lang, w=fmt_bytes(p.weights_per_gpu_bytes, units),
-                 r=fmt_bytes(p.reserved_per_gpu_bytes, units))
-    if not p.max_requests:
-        return t("cap.zero", lang, left=fmt_bytes(p.kv_budget_per_gpu_bytes, units),
-                 r=fmt_bytes(p.per_request_per_gpu_bytes, units))
-    return t("cap.row", lang, n=f"{p.max_requests:,}", b=fmt_bytes(p.per_request_bytes, units))
+class _Runner:
+    """One chart's settings, and each (model, spread, rule) it counts."""
+
+    def __init__(self, context, precision, g, bytes_per_parameter, reserved, block, tp, spec, lang, units):
+        self.context, self.precision, self.g, self.bpp = context, precision, g, bytes_per_parameter
+        self.reserved, self.block, self.tp, self.spec, self.lang, self.units = reserved, block, tp, spec, lang, units
+
+    def modes(self, model: str) -> tuple[str, ...]:
+        """The spreads a row compares: decode context parallelism only where a cache has no heads to split."""
+        return PLANNER_MODES if kv_heads(model) is None else MODES
+
+    def served(self, model: str, mode: str, engine: str):
+        """The count, or why there is none: a layout the engine refuses (its reason), a model it does not serve,
+        more stages than layers. The theory, and a model the engine budget cannot split (no parameter count or no
+        config.json), take the planner's flat reserve."""
+        lang, par = self.lang, _spread(mode, self.tp)
+        try:
+            if engine != "theory" and B.splittable(model):
+                return _of_served(serve(model, self.context, self.g, engine, par, self.bpp,
+                                        fitted(model, self.precision), spec=self.spec), lang, self.units)
+            refused = refusal(model, par, engine)
+            if refused:
+                raise Refused(refused)
+            return _of_plan(self._plan(model, par, engine), lang, flat=engine != "theory")
+        except Refused as e:
+            return t("cap.refused", lang, e=t(f"eng.{engine}", lang), why=e.refusal.reason)
+        except EngineError as e:
+            return t(f"eng.none.{e.why}", lang, e=t(f"eng.{engine}", lang))
+
+    def _plan(self, model: str, par: Parallel, engine: str):
+        parameters = get(model).parameters
+        weights = weights_bytes(parameters, self.bpp) if parameters else 0
+        return plan(model, self.context, self.g, weights, fitted(model, self.precision), reserved=self.reserved,
+                    block_tokens=self.block, parallel=par, engine=engine)
+
+    def longest(self, model: str, mode: str, engine: str, requests: int):
+        """A row of the question asked the other way round: the longest context at which `requests` fit."""
+        lang, par, name = self.lang, _spread(mode, self.tp), _name(model, self.lang)
+        try:
+            if engine != "theory" and not B.splittable(model):
+                raise ValueError(t("cap.ctx.nobudget", lang))
+            if engine == "theory" and not get(model).parameters:
+                raise ValueError(t("cap.noparams.ctx", lang))
+            n = longest_context(model, requests, self.g, engine, par, self.bpp, fitted(model, self.precision),
+                                spec=self.spec if engine != "theory" else 0,
+                                block=self.block if engine == "theory" else None, reserved=self.reserved)
+        except Refused as e:
+            why = t("cap.refused", lang, e=t(f"eng.{engine}", lang), why=e.refusal.reason)
+            return name, 0, why, why, _record(model, None, mode, engine)
+        except EngineError as e:
+            why = t(f"eng.none.{e.why}", lang, e=t(f"eng.{engine}", lang))
+            return name, 0, why, why, _record(model, None, mode, engine)
+        except ValueError as e:
+            return name, 0, str(e), str(e), _record(model, None, mode, engine)
+        label = t("cap.ctx.row", lang, n=f"{n:,}", r=f"{requests:,}") if n else t("cap.ctx.none", lang,
+                                                                                      r=f"{requests:,}")
+        limit = sglang_context_length(model) if published_config(model) else None
+        if limit and n > limit:  # memory allows more than the model was trained for
+            label += "<br>" + t("cap.ctx.limit", lang, n=f"{limit:,}")
+        record = _record(model, None, mode, engine) | {"longest_context": n, "requests": requests}
+        return name, n, label, label, record
+
+    def count(self, c: _Count) -> str:
+        """The count and what a request takes; where none fits, why."""
+        lang, units = self.lang, self.units
+        if not c.fits:
+            return t("cap.nofit", lang, w=fmt_bytes(c.weights, units), r=fmt_bytes(c.reserve, units))
+        if not c.requests:
+            return t("cap.zero", lang, left=fmt_bytes(c.pool, units), r=fmt_bytes(c.share, units))
+        if c.whole is None:
+            return t("cap.row.engine", lang, n=f"{c.requests:,}", b=fmt_bytes(c.share, units))
+        return t("cap.row", lang, n=f"{c.requests:,}", b=fmt_bytes(c.whole, units))
+
+    def said(self, c: _Count) -> list[str]:
+        return list(c.notes)
+
+    def hover(self, c: _Count) -> str:
+        """Where a row's number comes from: weights, the KV budget per GPU, a request's share of it."""
+        heads = kv_heads(c.source.model)
+        return t("cap.hover", self.lang, w=fmt_bytes(c.weights, self.units), kv=fmt_bytes(c.pool, self.units),
+                 r=fmt_bytes(c.share, self.units),
+                 split=t("cap.split", self.lang, h=heads) if heads else t("cap.replicated", self.lang))
 
 
-def _why(p, every: dict, lang: str) -> list[str]:
-    """What the row's count rests on: another way of spreading the node, or another allocation, that changes it
-    more than 2×, and weights left out."""
+def _spread(mode: str, gpus: int) -> Parallel:
+    """A node of `gpus` GPUs spread one way: core.parallel's modes, or "dcp": TP whose ranks also split a
+    request's cache by token (decode context parallelism over the same GPUs)."""
+    return Parallel(tp=gpus, dcp=gpus) if mode == "dcp" else Parallel.mode(mode, gpus)
+
+
+def _of_plan(p, lang: str, flat: bool) -> _Count:
+    notes = []
+    if flat:
+        notes.append(t("cap.flat", lang))
+    if not p.model.parameters:
+        notes.append(t("cap.noparams", lang))
+    reserve = p.reserved_per_gpu_bytes + p.engine_reserved_per_gpu_bytes
+    return _Count(int(p.max_requests), p.engine, p.fits, p.weights_per_gpu_bytes, reserve,
+                  p.kv_budget_per_gpu_bytes, int(p.per_request_per_gpu_bytes), int(p.per_request_bytes), p,
+                  tuple(notes))
+
+
+def _of_served(s, lang: str, units: str) -> _Count:
+    """An engine's count: what caps it, what comes off its pool, each assumption that moves it more than 10 %."""
+    notes = []
+    if s.capped:
+        notes.append(t(f"cap.capped.{s.engine}", lang, n=f"{s.cap:,}", m=f"{s.by_memory:,}"))
+    if s.draft_weights:
+        notes.append(t("cap.draft", lang, w=fmt_bytes(s.draft_weights, units), k=s.spec))
+    if s.admission:
+        notes.append(t("cap.admission", lang, b=fmt_bytes(s.admission, units)))
+    for a in s.assumptions:
+        notes.append(t("cap.assumed", lang, what=t(f"cap.part.{a.part}", lang), b=fmt_bytes(a.nbytes, units),
+                       n=f"{a.without:,}"))
+    b = s.budget
+    return _Count(s.requests, s.engine, b.fits, b.weights, b.total - b.weights - b.pool - max(b.left, 0), s.pool,
+                  s.share, None, s, tuple(notes))
+
+
+def _why(c: _Count, every: dict, lang: str) -> list[str]:
+    """What the row's count rests on: another way of spreading the node, or another rule, that changes it more than
+    2×."""
     lines = []
     for (mode, engine), other in every.items():
-        if isinstance(other, str) or other is p:
+        if isinstance(other, str) or other is c:
             continue
-        n, base = other.max_requests, p.max_requests
+        n, base = other.requests, c.requests
         if n > 2 * base or 2 * n < base:
-            if engine == p.engine:
+            if engine == c.engine:
                 lines.append(t("cap.other", lang, mode=t(f"cap.mode.{mode}", lang), n=f"{n:,}"))
             else:
                 lines.append(t("cap.other.theory", lang, n=f"{n:,}") if engine == "theory" else
                              t("cap.other.engine", lang, mode=t(f"eng.{engine}", lang), n=f"{n:,}"))
-    if not p.model.parameters:
-        lines.append(t("cap.noparams", lang))
     return lines
 
 
 def _mode_note(par: Parallel, mode: str, engine: str, lang: str, canvas: Canvas) -> list[str]:
     """How the node is spread, and by which allocation, as subtitle lines (broken for the builder's own width;
     on a page, figures.layout.screen breaks it to the column)."""
-    note = t(f"cap.how.{mode}", lang, mode=par.name) + " · " + t(f"cap.engine.{engine}", lang)
+    how = f"cap.how.{mode}.vllm" if mode == "dp" and engine == "vllm" else f"cap.how.{mode}"
+    note = t(how, lang, mode=par.name) + " · " + t(f"cap.engine.{engine}", lang)
     return [note] if canvas.screen_width else wrapped(note, NOTE_WIDTH, TITLE_PX * SUP)
-
-
-def _hover(p, lang: str, units: str) -> str:
-    """Where a row's number comes from: weights, the KV budget per GPU, a request's share of it."""
-    return t("cap.hover", lang, w=fmt_bytes(p.weights_per_gpu_bytes, units),
-             kv=fmt_bytes(p.kv_budget_per_gpu_bytes, units), r=fmt_bytes(p.per_request_per_gpu_bytes, units),
-             split=t("cap.split", lang, h=p.kv_heads) if p.kv_heads else t("cap.replicated", lang))
 
 
 def _floor_us(model: str, n, precision: Precision, g: G.GPU, batch: int, tp: int):
     return read_floor_seconds(model, n, fitted(model, precision), g.bandwidth_bytes_per_s, batch, tp) * 1e6
 
 
-def _record(model: str, p, engine: str) -> dict:
-    """A row's numbers for the CSV and JSON downloads (None where the engine or the spread cannot serve it)."""
-    if p is None:
-        return dict.fromkeys(RECORD_KEYS) | {"model": model, "engine": engine}
-    return {"model": p.model.id, "context": int(p.context), "gpu": p.gpu.name, "parallel": p.parallel.name,
-            "tp": p.parallel.tp, "pp": p.parallel.pp, "dp": p.parallel.dp, "engine": p.engine,
-            "block": p.block_tokens, "weights_bytes": p.weights_bytes, "weights_per_gpu_bytes": p.weights_per_gpu_bytes,
-            "kv_budget_per_gpu_bytes": p.kv_budget_per_gpu_bytes, "per_request_bytes": int(p.per_request_bytes),
-            "per_request_per_gpu_bytes": int(p.per_request_per_gpu_bytes), "max_requests": int(p.max_requests)}
+def _record(model: str, c: _Count | None, mode: str, engine: str) -> dict:
+    """A row's numbers for the CSV and JSON downloads (None where the rule or the spread cannot serve it)."""
+    if c is None:
+        return dict.fromkeys(RECORD_KEYS) | {"model": model, "engine": engine, "parallel": mode}
+    src, par = c.source, c.source.parallel
+    said = [f"{a.part}: {a.without}" for a in getattr(src, "assumptions", ())]
+    return dict.fromkeys(RECORD_KEYS) | {
+        "model": model, "context": int(src.context), "gpu": src.gpu.name, "parallel": par.name, "tp": par.tp,
+        "pp": par.pp, "dp": par.dp, "dcp": par.dcp, "engine": c.engine, "spec": getattr(src, "spec", 0),
+        "block": getattr(src, "block_tokens", None), "weights_per_gpu_bytes": c.weights,
+        "kv_budget_per_gpu_bytes": c.pool, "per_request_bytes": c.whole, "per_request_per_gpu_bytes": c.share,
+        "requests_by_memory": getattr(src, "by_memory", c.requests), "cap": getattr(src, "cap", None),
+        "max_requests": c.requests, "assumptions": "; ".join(said) or None}
 
 
 def build_read_floor(*, models: Sequence[str] = PLANNER_MODELS, precision: Precision = DEPLOYED,

@@ -1,0 +1,71 @@
+"""The GPU plan as an engine runs it (core.serving): each engine's own budget under each count, the caps, the
+assumptions said on a count, and the question asked the other way round; values worked out by hand from
+tests/test_budget.py's budgets and docs/engine-vectors.md's allocations."""
+
+from __future__ import annotations
+
+import pytest
+
+from core import DEPLOYED, capacity
+from core.parallel import Parallel
+from core.serving import Refused, longest_context, serve
+
+N = 131_072
+TP8 = Parallel(tp=8)
+GiB = 1 << 30
+# DeepSeek-V3.2 on 8 × H200 at TP 8, FP8 weights (tests/test_budget.py): each rule's pool on one GPU
+VLLM_POOL, SGLANG_POOL, THEORY_POOL = 59_959_218_496, 48_742_435_348, 43_025_000_000
+# a request's latent in the deployed FP8 layout (656 B) and its index key (132 B), whole on every TP rank:
+# 61 layers × 788 B a token, in vLLM's and SGLang's 64-token pages
+V32_SHARE = 61 * (656 + 132) * N
+assert V32_SHARE == 6_300_368_896
+
+
+def test_v32_on_8_h200s_fills_each_engines_own_pool():
+    vllm, sglang = serve("v3.2", N, "h200", "vllm", TP8), serve("v3.2", N, "h200", "sglang", TP8)
+    assert (vllm.budget.pool, vllm.share, vllm.pool) == (VLLM_POOL, V32_SHARE, VLLM_POOL)
+    assert vllm.requests == VLLM_POOL // V32_SHARE == 9
+    assert (sglang.budget.pool, sglang.share) == (SGLANG_POOL, V32_SHARE)
+    assert sglang.requests == SGLANG_POOL // V32_SHARE == 7
+    theory = serve("v3.2", N, "h200", "theory", TP8)
+    flat = capacity.plan("v3.2", N, "h200", 671 * 10**9, DEPLOYED, parallel=TP8)  # the planner's own rule
+    assert theory.budget.pool == flat.kv_budget_per_gpu_bytes == THEORY_POOL
+    assert theory.requests == flat.max_requests
+
+
+def test_an_assumption_that_moves_a_count_more_than_a_tenth_is_said():
+    """vLLM, Kimi K2 (BF16 latent, 61 × 1,152 B a token) at 8,192 tokens on 8 × H200: 32 requests. Without the
+    assumed 2 GiB of graphs the pool holds 36 (+12 %); without the estimated activation peak (and the margin it
+    sets above the 1 GiB floor) 37; without the 1 GiB runtime 34 (+6 %): not said."""
+    s = serve("kimi-k2", 8192, "h200", "vllm", TP8)
+    share, pool, b = 61 * 1_152 * 8192, s.pool, s.budget
+    assert (s.share, s.requests) == (share, pool // share) == (575_668_224, 32)
+    said = {a.part: (a.nbytes, a.without) for a in s.assumptions}
+    assert said == {"graphs": (2 * GiB, (pool + 2 * GiB) // share),
+                    "activations": (b.activations, (pool + b.activations + b.margin - GiB) // share)}
+    assert (said["graphs"][1], said["activations"][1]) == (36, 37)
+    assert (pool + GiB) // share == 34  # the runtime moves it 6 %: not said
+
+
+def test_the_longest_context_for_n_requests_is_the_last_that_fits():
+    """vLLM holds a V3.2 request in 64-token blocks of 61 × 788 B a token: 5 requests of k blocks fit while
+    5 × 61 × 788 × 64 × k ≤ 59,959,218,496, so k = 3,898, 249,472 tokens."""
+    assert VLLM_POOL // (5 * 61 * 788 * 64) == 3_898
+    n = longest_context("v3.2", 5, "h200", "vllm", TP8)
+    assert n == 3_898 * 64 == 249_472
+    assert serve("v3.2", n, "h200", "vllm", TP8).requests >= 5 > serve("v3.2", n + 1, "h200", "vllm", TP8).requests
+    assert longest_context("v3.2", 6, "h200", "vllm", TP8) < n
+    assert longest_context("v3.2", 10**6, "h200", "vllm", TP8) == 0  # not even at one token
+
+
+def test_a_layout_the_engine_refuses_is_not_priced():
+    with pytest.raises(Refused, match="divisible"):
+        serve("llama-3.1-8b", 8192, "h200", "vllm", Parallel(tp=3))
+    with pytest.raises(Refused):
+        longest_context("llama-3.1-8b", 1, "h200", "vllm", Parallel(tp=3))
+
+
+@pytest.mark.parametrize("bad", [0, -1, 1 << 31, 1.5, "8192"])
+def test_a_context_out_of_range_is_one_clear_error(bad):
+    with pytest.raises(ValueError, match="context"):
+        serve("v3.2", bad, "h200", "vllm", TP8)
