@@ -22,6 +22,9 @@ _HF = "https://huggingface.co"
 _PRESETS = (
     # safetensors total 8,030,261,248 (Hugging Face model API)
     ("llama-3.1-8b", "Llama 3.1 8B", 8_030_261_248, f"{_HF}/meta-llama/Llama-3.1-8B/blob/main/config.json"),
+    # from the widths: embeddings and output head 2 × 128,256 × 8,192, 80 layers of 2 × 8,192² + 2 × 8,192 × 1,024
+    # (q, o, k, v) + 3 × 8,192 × 28,672 (MLP) + 2 × 8,192 (norms), the final norm: 70,553,706,496 (the model card: 70B)
+    ("llama-3.1-70b", "Llama 3.1 70B", 70_553_706_496, f"{_HF}/meta-llama/Llama-3.1-70B/blob/main/config.json"),
     # safetensors totals 8,190,735,360 and 32,762,123,264 (the model cards: 8.2B, 32.8B)
     ("qwen3-8b", "Qwen3 8B", 8_190_735_360, f"{_HF}/Qwen/Qwen3-8B/blob/main/config.json"),
     ("qwen3-32b", "Qwen3 32B", 32_762_123_264, f"{_HF}/Qwen/Qwen3-32B/blob/main/config.json"),

@@ -28,6 +28,7 @@ FP8_BLOCK = Precision.every("fp8_block")
 # (sliding layers × window × the same entry), from each config by hand.
 HAND = {
     "llama-3.1-8b": dict(storage=32 * 2 * 8 * 128 * 2, local=0),  # 131,072 B/token
+    "llama-3.1-70b": dict(storage=80 * 2 * 8 * 128 * 2, local=0),  # 327,680 B/token
     "qwen3-8b": dict(storage=36 * 2 * 8 * 128 * 2, local=0),  # head_dim 128 given
     "qwen3-32b": dict(storage=64 * 2 * 8 * 128 * 2, local=0),  # head_dim 128, not 5120 / 64 = 80
     # 34 layers, every 6th global (layers 6, 12, 18, 24, 30): 5 global, 29 sliding over 1,024
@@ -85,7 +86,7 @@ HAND = {
     "minimax-m1-80k": dict(storage=10 * 2 * 8 * 128 * 2, local=0, state=70 * 64 * 128 * 128 * 2),
 }
 DESIGNS = {
-    "llama-3.1-8b": "GQA", "qwen3-8b": "GQA", "qwen3-32b": "GQA", "gemma-3-4b": "hybrid local/global GQA",
+    "llama-3.1-8b": "GQA", "llama-3.1-70b": "GQA", "qwen3-8b": "GQA", "qwen3-32b": "GQA", "gemma-3-4b": "hybrid local/global GQA",
     "gpt-oss-20b": "hybrid local/global GQA", "gpt-oss-120b": "hybrid local/global GQA", "kimi-k2": "MLA",
     "mistral-7b-v0.1": "sliding-window GQA", "deepseek-v3": "MLA", "deepseek-v3.2": "MLA + DSA indexer",
     "qwen3-next-80b-a3b": "hybrid GDN + GQA", "qwen3.5-27b": "hybrid GDN + GQA", "qwen3.5-35b-a3b": "hybrid GDN + GQA",
