@@ -136,6 +136,16 @@ def longest_context(model: Model | str, requests: int, gpu: GPU | str, engine: s
     return low
 
 
+def widest_dcp(model: Model | str, engine: str, tp: int) -> int | None:
+    """The most decode-context-parallel ranks `engine` accepts for the model over `tp` TP ranks (a divisor of tp
+    above 1, core.layouts deciding), or None where it accepts none."""
+    tp = int_between("tp", tp, 1, 1 << 10)
+    for dcp in sorted((d for d in range(2, tp + 1) if tp % d == 0), reverse=True):
+        if layouts.refusal(model, Parallel(tp=tp, dcp=dcp), engine) is None:
+            return dcp
+    return None
+
+
 # --- the parts --------------------------------------------------------------------------------------------
 
 

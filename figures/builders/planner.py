@@ -18,7 +18,7 @@ from core.cost import fitted
 from core.engines import ENGINES, EngineError, sglang_context_length
 from core.layouts import refusal
 from core.parallel import MODES, Parallel, published_config
-from core.serving import Refused, longest_context, serve
+from core.serving import Refused, longest_context, serve, widest_dcp
 from core.units import fmt_bytes, fmt_tokens
 from i18n import model_name, t
 
@@ -90,7 +90,7 @@ def build_capacity(*, models: Sequence[str] = PLANNER_MODELS, context: int = 131
             blk=block, e=t(f"eng.{engine}", lang))
     if spec and engine != "theory":
         sub += " · " + t("cap.spec.on", lang, k=spec)
-    assumed = _mode_note(_spread(parallel, tp), parallel, engine, lang, canvas)
+    assumed = _mode_note(Parallel.mode("tp" if parallel == "dcp" else parallel, tp), parallel, engine, lang, canvas)
     axis = t("cap.x.ctx" if ask == "context" else "cap.x", lang)
     if canvas.narrow:
         return Chart(_capacity_stacked(names, counts, labels, hovers, heading(title, "<br>".join((sub, *assumed))),
@@ -181,15 +181,19 @@ class _Runner:
         """The count, or why there is none: a layout the engine refuses (its reason), a model it does not serve,
         more stages than layers. The theory, and a model the engine budget cannot split (no parameter count or no
         config.json), take the planner's flat reserve."""
-        lang, par = self.lang, _spread(mode, self.tp)
+        lang, par = self.lang, _spread(mode, self.tp, model, engine)
         try:
             if engine != "theory" and B.splittable(model):
-                return _of_served(serve(model, self.context, self.g, engine, par, self.bpp,
-                                        fitted(model, self.precision), spec=self.spec), lang, self.units)
-            refused = refusal(model, par, engine)
-            if refused:
-                raise Refused(refused)
-            return _of_plan(self._plan(model, par, engine), lang, flat=engine != "theory")
+                c = _of_served(serve(model, self.context, self.g, engine, par, self.bpp,
+                                     fitted(model, self.precision), spec=self.spec), lang, self.units)
+            else:
+                refused = refusal(model, par, engine)
+                if refused:
+                    raise Refused(refused)
+                c = _of_plan(self._plan(model, par, engine), lang, flat=engine != "theory")
+            if par.dcp > 1:  # how many ranks split a request by token: the engine may accept fewer than the GPUs
+                c = c._replace(notes=(t("cap.dcp.width", lang, d=par.dcp, tp=par.tp), *c.notes))
+            return c
         except Refused as e:
             return t("cap.refused", lang, e=t(f"eng.{engine}", lang), why=e.refusal.reason)
         except EngineError as e:
@@ -203,7 +207,7 @@ class _Runner:
 
     def longest(self, model: str, mode: str, engine: str, requests: int):
         """A row of the question asked the other way round: the longest context at which `requests` fit."""
-        lang, par, name = self.lang, _spread(mode, self.tp), _name(model, self.lang)
+        lang, par, name = self.lang, _spread(mode, self.tp, model, engine), _name(model, self.lang)
         try:
             if engine != "theory" and not B.splittable(model):
                 raise ValueError(t("cap.ctx.nobudget", lang))
@@ -250,10 +254,13 @@ class _Runner:
                  split=t("cap.split", self.lang, h=heads) if heads else t("cap.replicated", self.lang))
 
 
-def _spread(mode: str, gpus: int) -> Parallel:
+def _spread(mode: str, gpus: int, model: str | None = None, engine: str = "theory") -> Parallel:
     """A node of `gpus` GPUs spread one way: core.parallel's modes, or "dcp": TP whose ranks also split a
-    request's cache by token (decode context parallelism over the same GPUs)."""
-    return Parallel(tp=gpus, dcp=gpus) if mode == "dcp" else Parallel.mode(mode, gpus)
+    request's cache by token (decode context parallelism), over as many of them as the engine accepts for the
+    model (all of them where it accepts none: the row then says why)."""
+    if mode != "dcp":
+        return Parallel.mode(mode, gpus)
+    return Parallel(tp=gpus, dcp=(widest_dcp(model, engine, gpus) if model else None) or gpus)
 
 
 def _of_plan(p, lang: str, flat: bool) -> _Count:

@@ -48,6 +48,7 @@ TEXT: dict[str, dict[str, str]] = {
     "cap.ctx.none": {"ko": "문맥이 1토큰이어도 요청 {r}개는 들어가지 않음", "en": "{r} requests do not fit even at one token"},
     "cap.ctx.nobudget": {"ko": "파라미터 수나 config.json이 없어 엔진의 메모리 예산을 셀 수 없음", "en": "no parameter count or config.json: the engine's memory budget cannot be counted"},
     "cap.noparams.ctx": {"ko": "파라미터 수 미공개: 가중치 없이 셀 수 없음", "en": "parameter count not published: nothing to count the weights by"},
+    "cap.dcp.width": {"ko": "TP {tp}개 중 {d}개가 요청을 토큰 단위로 나눠 가짐(DCP {d})", "en": "DCP {d}: {d} of the {tp} TP ranks split each request by token"},
     "cap.mode.dcp": {"ko": "TP + DCP", "en": "TP + DCP"},
     "cap.how.dcp": {"ko": "{mode}: TP에 더해 decode context parallelism이 latent 캐시를 토큰 단위로 GPU에 나눕니다(sliding window KV, 검색용 Key, 상태는 GPU마다 통째로)", "en": "{mode}: TP, and decode context parallelism shards the latent cache by token over the same GPUs (sliding-window KV, index keys and states whole on each)"},
     "cap.how.dp.vllm": {"ko": "{mode}: 요청마다 GPU 하나가 캐시 전체를 맡고, vLLM은 routed expert만 모든 GPU에 나누며 그 밖의 가중치(attention, embedding, dense MLP, shared expert)는 GPU마다 한 벌씩 둡니다", "en": "{mode}: each request's cache on one GPU; vLLM splits only the routed experts over all GPUs and keeps every other weight (attention, embeddings, dense MLPs, shared experts) whole on each"},
