@@ -69,3 +69,48 @@ def test_a_layout_the_engine_refuses_is_not_priced():
 def test_a_context_out_of_range_is_one_clear_error(bad):
     with pytest.raises(ValueError, match="context"):
         serve("v3.2", bad, "h200", "vllm", TP8)
+
+
+def test_the_schedulers_cap_binds_where_memory_would_hold_more():
+    """vLLM's max_num_seqs on an H200 is 1,024 (arg_utils.py:3010-3043): Llama 3.1 8B at 8,192 tokens, TP 8,
+    memory for more; SGLang runs at most 256 V4 requests (deepseek_v4_hook.py:138-145)."""
+    llama = serve("llama-3.1-8b", 8192, "h200", "vllm", TP8)
+    assert llama.by_memory == llama.pool // llama.share > 1_024 and llama.requests == llama.cap == 1_024
+    assert llama.capped
+    v4 = serve("v4-flash", 8192, "h200", "sglang", TP8)
+    assert v4.by_memory > 256 and v4.requests == 256 and v4.capped
+    assert serve("v3.2", N, "h200", "vllm", TP8).capped is False
+
+
+def test_what_comes_off_the_pool_before_any_request():
+    """SGLang's ratio-128 rings for V4 (core.engines.Allocation.reserved), and the sliding layers' reserve for one
+    prefill chunk; both come off each GPU's pool before requests are counted."""
+    from core.engines import allocation
+    v4 = serve("v4-flash", N, "h200", "sglang", TP8)
+    one = allocation("v4-flash", 1, DEPLOYED, "sglang", tp=8)
+    assert v4.set_aside == one.reserved() == 2_715_811_840
+    assert v4.admission == one.admission(8192) > 0  # chunked_prefill_size 8,192 on an H200
+    assert v4.pool == v4.budget.pool - v4.set_aside - v4.admission
+    assert v4.by_memory == v4.pool // v4.share
+
+
+def test_dcp_over_as_many_ranks_as_the_engine_accepts():
+    """V3.2's sparse FP8 decode kernel pads a rank's heads to 64: at TP 8 a rank has 128 / 8 = 16, and DCP 8
+    would gather 128 (padded to 128), DCP 4 gathers 64 (padded to 64, as the local 16): vLLM takes DCP 4."""
+    from core.serving import widest_dcp
+    assert widest_dcp("v3.2", "vllm", 8) == 4
+    assert widest_dcp("kimi-k2", "vllm", 8) == 8
+    assert widest_dcp("v4-flash", "vllm", 8) is None  # V4's sliding windows: no DCP
+    tp, dcp = serve("v3.2", N, "h200", "vllm", TP8), serve("v3.2", N, "h200", "vllm", Parallel(tp=8, dcp=4))
+    assert dcp.pool == tp.pool and dcp.share < tp.share and dcp.requests == dcp.pool // dcp.share > tp.requests
+
+
+def test_speculative_decoding_takes_the_draft_weights_and_its_kv():
+    from core.capacity import weights_bytes
+    from core.engines import allocation, draft_parameters
+    plain, spec = serve("v3.2", N, "h200", "vllm", TP8), serve("v3.2", N, "h200", "vllm", TP8, spec=1)
+    assert spec.draft_weights == -(-weights_bytes(draft_parameters("v3.2"), 1.0) // 8) > 0
+    assert spec.share == allocation("v3.2", N, DEPLOYED, "vllm", tp=8, spec=1).charge > plain.share
+    assert spec.pool == plain.pool - spec.draft_weights
+    with pytest.raises(ValueError, match="theory"):
+        serve("v3.2", N, "h200", "theory", TP8, spec=1)
