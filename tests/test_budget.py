@@ -249,3 +249,46 @@ def test_the_figure_says_a_layout_that_does_not_fit_and_a_custom_card_without_a_
     custom = SPECS["budget"](gpu="custom", memory_gb=200.0, lang="en")
     assert "the data sheet's 200 GB" in custom.layout.title.text
     assert GPUS["h200"].reported_mib == 143_771
+
+
+def test_a_layout_an_engine_refuses_is_said_on_its_row_with_the_reason_never_priced():
+    from figures import SPECS
+
+    built = SPECS["budget"].built({**SPECS["budget"].defaults, "model": "llama-3.1-8b", "tp": 3, "lang": "en"})
+    heads = next(tr.text for tr in built.figure.data if tr.type == "scatter")
+    assert "KV pool" in heads[0]  # the planner's rule places any TP
+    for head in heads[1:]:  # 32 heads over 3 ranks: vLLM and SGLang refuse it
+        assert "does not run this layout: the attention heads do not divide by TP" in head
+    bars = [tr for tr in built.figure.data if tr.type == "bar"]
+    assert all(list(tr.x)[1:] == [0, 0] for tr in bars)  # no segment drawn for a refused row
+    theory, vllm, sglang = built.numbers
+    assert vllm["kv_bytes"] is None and "divisible by tensor parallel size (3)" in vllm["refused"]
+    assert "vllm/config/model.py" in vllm["refused"] and "sglang/srt/layers/linear.py" in sglang["refused"]
+    assert theory["refused"] is None and theory["kv_bytes"] > 0
+    ko = SPECS["budget"](model="llama-3.1-8b", parallel="dp", lang="ko")
+    heads = next(tr.text for tr in ko.data if tr.type == "scatter")
+    assert all("이 모델에는 DP attention이 없음" in h for h in heads[1:])  # a dense model: no DP attention
+
+
+@pytest.mark.parametrize("column,scale", [(320, 1.0), (360, 1.0), (320, 2.0), (900, 1.0)])
+def test_the_legend_takes_the_rows_its_bottom_margin_reserves_on_any_column_of_its_class(column, scale):
+    from figures import SPECS
+    from figures.builders.budget import AXIS_PX, LEGEND_SYMBOL, MARGIN_X
+    from figures.canvas import LINE, Canvas
+    from figures.style import TEMPLATE
+    from figures.text import text_px
+
+    built = SPECS["budget"].built({**SPECS["budget"].defaults, "lang": "en"}, Canvas(column=column, font_scale=scale))
+    fig, names = built.figure, [tr.name for tr in built.figure.data if tr.type == "bar"]
+    body = TEMPLATE.layout.font.size * scale
+    widest = max(text_px(n, body) for n in names) + LEGEND_SYMBOL
+    room = column - MARGIN_X
+    if sum(text_px(n, body) + LEGEND_SYMBOL for n in names) <= room:
+        columns = len(names)  # one row: no grid asked for
+        assert fig.layout.legend.entrywidth is None
+    else:  # a grid of equal columns, each a fraction of the plot's width: the same on a wider column
+        columns = int(room // widest)
+        assert fig.layout.legend.entrywidthmode == "fraction" and fig.layout.legend.entrywidth == 1 / columns
+    rows = math.ceil(len(names) / columns)
+    assert fig.layout.margin.b >= AXIS_PX * scale + rows * LINE * body  # the rows fit under the axis
+    assert (fig.layout.legend.yref, fig.layout.legend.y, fig.layout.legend.yanchor) == ("container", 0, "bottom")
