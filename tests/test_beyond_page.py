@@ -35,7 +35,8 @@ def test_the_page_shows_open_presets_beside_the_article_s_models():
     llama = table[table.iloc[:, 0] == "Llama 3.1 8B"].iloc[0]
     assert llama.iloc[3] == 131_072  # 32 layers × 2 × 8 KV heads × 128 × 2 B
     titles = [c["layout"]["title"]["text"] for c in charts(at)]
-    assert len(titles) == 3 and titles[1].startswith("Concurrent requests")  # A1, capacity, read floor
+    assert len(titles) == 4 and titles[1].startswith("Concurrent requests")  # A1, capacity, budget, read floor
+    assert titles[2].startswith("V3.2 on NVIDIA H200 SXM 141 GB: one GPU's memory")
 
 
 def test_an_uploaded_config_is_read_listed_and_added_to_the_models():
@@ -94,7 +95,7 @@ def test_the_planner_shows_core_s_numbers():
 
 def test_reconciliation_shows_the_article_until_a_variant_is_switched_on():
     at = assert_page_runs()
-    assert len(charts(at)) == 3 and at.info  # no variant on: this site's numbers, a hint (the app's only)
+    assert len(charts(at)) == 4 and at.info  # no variant on: this site's numbers, a hint (the app's only)
     at = assert_page_runs(**{"var-sglang-fp8-index-key": "true"})
     variant, article = charts(at)[-1]["data"][:2]  # the storage panel: the variant's bars, the article's ticks
     assert (variant["x"], article["x"]) == ([3850.25], [3514.25])
@@ -151,10 +152,33 @@ def test_the_engines_tables_give_core_engines_numbers_and_name_every_rule():
 
 
 def test_the_planner_follows_the_parallel_mode_and_the_engine():
+    from core.parallel import Parallel
+    from core.serving import serve
+
     at = assert_page_runs(models=["v3.2"], gpu="h200", tp="8", parallel="dp", engine="vllm")
     (bars,) = charts(at)[1]["data"]
-    assert bars["x"] == [40] and "DP attention 8" in charts(at)[1]["layout"]["title"]["text"]
-    assert "as vLLM 0.34.0 allocates" in charts(at)[1]["layout"]["title"]["text"]
+    # vLLM's own budget, with every weight but the routed experts whole on each GPU (tests/test_serving.py)
+    served = serve("v3.2", core.ARTICLE_CONTEXT, "h200", "vllm", Parallel(dp=8))
+    assert bars["x"] == [served.requests] == [24] and "DP attention 8" in charts(at)[1]["layout"]["title"]["text"]
+    assert "as vLLM 0.34.0 runs it" in charts(at)[1]["layout"]["title"]["text"]
+    # the question the other way round: the longest context for N requests
+    at = assert_page_runs(models=["v3.2"], gpu="h200", tp="8", engine="vllm", ask="context", requests="5")
+    (bars,) = charts(at)[1]["data"]
+    assert bars["x"] == [249_472] and "5 requests" in charts(at)[1]["layout"]["title"]["text"]
+
+
+def test_the_budget_splits_one_gpu_of_the_planners_node_for_the_model_asked():
+    from core import budget as B
+    from core.parallel import Parallel
+
+    at = assert_page_runs(gpu="h100-sxm", tp="4", parallel="tp", model="qwen3-next-80b-a3b")
+    budget = charts(at)[2]
+    assert budget["layout"]["title"]["text"].startswith("Qwen3-Next 80B-A3B on NVIDIA H100")
+    bars = {b["name"]: b["x"] for b in budget["data"] if b["type"] == "bar"}
+    split = B.side_by_side("qwen3-next-80b-a3b", "h100-sxm", Parallel(tp=4))  # theory, vLLM, SGLang
+    assert bars["KV pool"] == [b.kv / 1e9 for b in split] and bars["states pool"][2] == split[2].states / 1e9
+    assert [sum(x) for x in zip(*bars.values())] == pytest.approx([81_559 * 2**20 / 1e9] * 3)  # the whole card
+    assert "TP 4" in budget["layout"]["title"]["text"]
 
 
 def test_korean_tables_name_designs_and_v41_s_layers_in_the_page_s_words():

@@ -6,10 +6,23 @@ import re
 from collections.abc import Callable
 
 from core import DEPLOYED, get, reads, state_bytes, storage_per_token
+from core import budget as B
+from core import gpus as G
 from core.capacity import kv_heads, read_floor_seconds
 from core.cost import fitted, formats, layer_groups
-from core.engines import ENGINES, GENERAL_RULES, SGLANG, SGLANG_PAGE, VLLM, VLLM_BLOCK, EngineError, allocation
+from core.engines import (
+    ENGINES,
+    GENERAL_RULES,
+    SGLANG,
+    SGLANG_PAGE,
+    SGLANG_STATE_RATIO,
+    VLLM,
+    VLLM_BLOCK,
+    EngineError,
+    allocation,
+)
 from core.open_models import OPEN_IMPORTS
+from core.parallel import Parallel
 from core.summary import summarise
 from core.units import exact, fmt_bytes, fmt_exact, fmt_tokens
 from core.variants import SGLANG_PAGE_TOKENS, VARIANTS
@@ -88,11 +101,21 @@ def any_model(v: Reading, import_panel: Callable[[], dict] | None = None,
     if gpu == "custom":
         custom = dict(zip(custom, (yield Ask(tuple(capacity.knob(name) for name in custom)))))
     node = dict(gpu=gpu, tp=tp, **custom)
-    names = ("bytes_per_parameter", "reserved", "block", "parallel", "engine")
+    names = ("bytes_per_parameter", "reserved", "block", "parallel", "engine", "spec", "ask")
     plan = dict(zip(names, (yield Ask(tuple(capacity.knob(n) for n in names)))))
+    if plan["ask"] == "context":  # the question the other way round: how many requests, then how long
+        plan["requests"], = yield Ask((capacity.knob("requests"),))
     yield Chart("capacity", dict(models=models, context=v.context, precision=v.precision, lang=L, units=v.units,
                                  **node, **plan))
     yield from passage(SLUG, "planner-read", L, tp=tp, **_replicated_heads(L))
+
+    # one GPU of that node as a capacity review splits it: the same GPU, layout and weights, one model
+    yield from passage(SLUG, "budget", L, **_budget_fields(L, v.units))
+    yield from passage(SLUG, "budget-try", L)
+    model, = yield Ask((EXTRAS["budget"].knob("model"),))
+    yield Chart("budget", dict(model=model, gpu=gpu, memory_gb=custom["memory_gb"], tp=tp,
+                               parallel=_budget_spread(plan["parallel"]),
+                               bytes_per_parameter=plan["bytes_per_parameter"], lang=L, units=v.units))
 
     yield from passage(SLUG, "floor", L, **_floor_example(v, gpu_of(gpu, **custom), tp))
     yield from passage(SLUG, "floor-try", L)
@@ -112,6 +135,11 @@ def any_model(v: Reading, import_panel: Callable[[], dict] | None = None,
         yield Either((Text(t("by.rec.none", L), "info"),))
 
     yield from passage(SLUG, "reference", L)
+
+
+def _budget_spread(mode: str) -> str:
+    """The budget's spread for the planner's: decode context parallelism reuses the TP ranks (same weights)."""
+    return "tp" if mode == "dcp" else mode
 
 
 GQA_EXAMPLE = "llama-3.1-8b"  # the presets' first, a plain GQA model: its storage per token worked out
@@ -196,6 +224,27 @@ def _replicated_heads(lang: str) -> dict:
     """A GQA model with few KV heads and how many: on more GPUs than heads, each keeps 1/heads of the cache."""
     m = get(REPLICATED_EXAMPLE)
     return dict(few=model_name(m.id, m.name, lang), heads=kv_heads(m))
+
+
+def _budget_fields(lang: str, units: str) -> dict:
+    """What the budget's passage quotes, every number core's: the model and GPU the chart opens on, what that
+    GPU's driver reports beside its data sheet, the planner's reserve, vLLM's and SGLang's stated assumptions
+    and defaults (core.budget), and the KV pool each rule leaves on that GPU of a node spread as TP."""
+    spec = EXTRAS["budget"]
+    model, gpu, tp = (spec.knob(k).default for k in ("model", "gpu", "tp"))
+    g = G.get(gpu)
+    weights = spec.knob("bytes_per_parameter").default
+    pools = {b.engine: b.pool for b in B.side_by_side(model, g, Parallel(tp=tp), weights)}
+    reserve = EXTRAS["capacity"].knob("reserved").default
+    return dict(model=model_name(model, get(model).name, lang), gpu=g.name, mib=f"{g.reported_mib:,}",
+                reported=f"{g.reported_bytes:,} B", sheet=fmt_bytes(g.memory_bytes, units), tp=tp,
+                reserve=f"{reserve:.0%}", runtime=fmt_bytes(B.RUNTIME_BYTES, "binary"),
+                graphs=fmt_bytes(B.VLLM_GRAPHS_BYTES, "binary"), tokens=f"{B.vllm_batch(g)[0]:,}",
+                margin=f"{float(B.VLLM_MARGIN_FRACTION):g}", floor=fmt_bytes(B.VLLM_MARGIN_FLOOR["cuda"], "binary"),
+                fraction=f"{float(B.sglang_fraction(model, g, Parallel(tp=tp)).fraction):g}", vllm=VLLM, sglang=SGLANG,
+                theory_pool=fmt_bytes(pools["theory"], units), vllm_pool=fmt_bytes(pools["vllm"], units),
+                sglang_pool=fmt_bytes(pools["sglang"], units),
+                share=f"{float(SGLANG_STATE_RATIO):g}/{float(1 + SGLANG_STATE_RATIO):g}")
 
 
 FLOOR_EXAMPLE = "kimi-k2"  # a cache kept whole on every GPU, read whole by each
