@@ -68,10 +68,12 @@ each engine's on a Hopper GPU.
   (layers/attention/deepseek_v4_backend.py, mem_cache/deepseek_v4_memory_pool.py). vLLM: "tp_size must be
   divisible by dcp_size" (vllm/config/parallel.py:636-641); for GQA/MQA (a model without MLA) tp must exceed
   the KV heads, dcp be at most tp ÷ KV heads and divide the query heads per KV head
-  (vllm/config/model.py:1598-1626); with an FP8 sparse MLA cache (fp8_ds_mla, FlashMLA sparse on Hopper) a
-  rank must hold fewer than 32 query heads (the mixed-batch path) and its heads and the dcp × its heads
-  DCP gathers must pad alike to the kernel's 64 or 128 (v1/attention/backends/mla/flashmla_sparse.py:75,
-  447-451, 460-493, 730-733). SGLang cuts its DCP groups from each TP group dcp ranks at a time
+  (vllm/config/model.py:1598-1626); under DCP a sparse MLA model runs FlashMLA sparse on Hopper (the first
+  in Hopper's order, FlashAttention MLA sparse, takes no FP8 cache and no DCP: platforms/cuda.py:136-152,
+  flashattn_mla_sparse.py:97-118), and with an FP8 cache (fp8_ds_mla) a rank must hold fewer than 32
+  query heads (the mixed-batch path) and its heads and the dcp × its heads DCP gathers must pad alike to
+  the kernel's 64 or 128 (v1/attention/backends/mla/flashmla_sparse.py:75, 447-451, 460-493, 730-733).
+  SGLang cuts its DCP groups from each TP group dcp ranks at a time
   (sglang/srt/distributed/parallel_state.py:2716-2725), a short last group where dcp does not divide tp;
   only its XPU path checks it ("--dcp-size must divide --tp-size", arg_groups/attention_hook.py:64-65): the
   planner refuses it. The theory: dcp must divide tp (DCP reuses the TP ranks).
@@ -301,7 +303,8 @@ def _dcp(m: Model, tp: int, dcp: int, engine: str, precision: cost.Precision) ->
     fp8 = precision.of(m.component("main_kv")) != "bf16" if "DSA" in kinds else False
     if fp8:  # FlashMLA sparse's FP8 decode under DCP
         local = d.num_attention_heads // tp
-        src = "vllm/v1/attention/backends/mla/flashmla_sparse.py:75, 447-451, 460-493, 730-733"
+        src = ("vllm/v1/attention/backends/mla/flashmla_sparse.py:75, 447-451, 460-493, 730-733; "
+               "flashattn_mla_sparse.py:97-118; platforms/cuda.py:136-152")
         if local >= VLLM_SPARSE_FP8_MIXED_HEADS:
             return Refusal("dcp", engine, (
                 f"DCP for FlashMLA sparse is only supported on the mixed-batch fp8 path (num_heads < "
