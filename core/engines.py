@@ -483,8 +483,12 @@ def dcp_supported(model: Model | str, engine: str) -> bool:
     and a sliding-window spec under DCP stops at "DCP not support sliding window" (kv_cache_interface.py:960-964;
     single_type_kv_cache_manager.py:989): no model with sliding layers (nor V4, whose windows are sliding specs).
     States are never sharded (MambaSpec, kv_cache_interface.py:1176-1177). SGLang: its window pools' allocators
-    never widen under DCP (mem_cache/kv_cache_configurator.py:406-409), and its V4 attention and pools have no DCP
-    path (layers/attention/deepseek_v4_backend.py, mem_cache/deepseek_v4_memory_pool.py): neither is offered."""
+    never widen under DCP (mem_cache/kv_cache_configurator.py:406-409), its V4 attention and pools have no DCP
+    path (layers/attention/deepseek_v4_backend.py, mem_cache/deepseek_v4_memory_pool.py), and DSA under DCP is
+    switched to its trtllm DSA backends (arg_groups/model_overrides/deepseek_v2.py:18-34), whose decode is
+    FlashInfer's trtllm-gen MLA kernel (layers/attention/dsa/dsa_dcp.py:65-97), Blackwell's only
+    (flashinfer-ai/flashinfer#1466): none of these on a Hopper GPU. (Its pricing of a DSA model under DCP, index
+    keys whole on each rank, is kept for `_sglang` and tested there.)"""
     one_of("engine", engine, ENGINES)
     return _dcp_why(get(model), engine) is None
 
@@ -511,6 +515,11 @@ def _dcp_reason(m: Model, engine: str) -> tuple[str, str] | None:
                     "window'", f"{vllm_window}; vllm/model_executor/layers/attention/mla_attention.py:1567-1593")
         return ("SGLang's V4 attention backend and pools have no DCP path",
                 "sglang/srt/layers/attention/deepseek_v4_backend.py; mem_cache/deepseek_v4_memory_pool.py")
+    if "DSA" in kinds and engine == "sglang":
+        return ("its DSA layers under DCP run the trtllm DSA backends, FlashInfer's trtllm-gen MLA decode, which "
+                "runs on Blackwell (SM100) only, not on a Hopper GPU",
+                "sglang/srt/arg_groups/model_overrides/deepseek_v2.py:18-34; layers/attention/dsa/dsa_dcp.py:65-97; "
+                "flashinfer-ai/flashinfer#1466")
     if "SWA" in kinds:
         if engine == "vllm":
             return "its sliding-window layers: vLLM stops at 'DCP not support sliding window'", vllm_window

@@ -65,7 +65,10 @@ each engine's on a Hopper GPU.
   windows are SlidingWindowMLASpecs, vllm/model_executor/layers/attention/mla_attention.py:1567-1593); SGLang
   not with a window pool, whose allocator "never widens under DCP" (sglang/srt/mem_cache/
   kv_cache_configurator.py:406-409), nor for V4, whose attention backend and pools have no DCP path
-  (layers/attention/deepseek_v4_backend.py, mem_cache/deepseek_v4_memory_pool.py). vLLM: "tp_size must be
+  (layers/attention/deepseek_v4_backend.py, mem_cache/deepseek_v4_memory_pool.py), nor for DSA on Hopper:
+  under DCP it switches DSA to its trtllm backends (arg_groups/model_overrides/deepseek_v2.py:18-34), whose
+  decode is FlashInfer's trtllm-gen MLA kernel (layers/attention/dsa/dsa_dcp.py:65-97), SM100's only
+  (flashinfer-ai/flashinfer#1466). vLLM: "tp_size must be
   divisible by dcp_size" (vllm/config/parallel.py:636-641); for GQA/MQA (a model without MLA) tp must exceed
   the KV heads, dcp be at most tp ÷ KV heads and divide the query heads per KV head
   (vllm/config/model.py:1598-1626); under DCP a sparse MLA model runs FlashMLA sparse on Hopper (the first

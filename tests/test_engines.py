@@ -355,15 +355,21 @@ def test_vllm_dcp_splits_v32s_latent_and_index_keys_by_token_in_virtual_blocks()
     assert fp8.charge == 61 * cdiv(131_072, 256) * 64 * (656 + 132) == 61 * 512 * 50_432 == 1_575_092_224
 
 
-def test_sglang_dcp_splits_the_latent_and_keeps_every_index_key_on_each_rank():
-    # sglang kv_cache_configurator.py:2924-2932: the allocator's pages are page × dcp tokens (64 × 8 for DSA);
-    # pool_configurator.py:398-409: "The index-K buffer is replicated under DCP while the latent KV shards".
-    a = allocation("v3.2", N, ALL_BF16, "sglang", tp=8, dcp=8)
+def test_sglang_dcp_splits_the_latent_into_pages_of_page_times_dcp_tokens():
+    # sglang kv_cache_configurator.py:2924-2932: the allocator's pages are page × dcp tokens; Kimi K2 (dense MLA,
+    # pages of 1 token on Hopper) at TP 8, DCP 8: ⌈131,072 / 8⌉ = 16,384 pages, one row of 61 × 1,152 B each a rank
+    a = allocation("kimi-k2", N, ALL_BF16, "sglang", tp=8, dcp=8)
+    assert a.charge == cdiv(131_072, 1 * 8) * 1 * 61 * 1152 == 16_384 * 70_272 == 1_151_336_448
+    assert "dcp" in rules(a)
+    # DSA under DCP runs on Blackwell only (its trtllm DSA backends); as SGLang prices it there, the latent shards
+    # and the index keys stay whole (pool_configurator.py:398-409): pages of 64 × 8 tokens, 64 rows of latent and
+    # all 512 tokens' keys a page on each rank
+    held, _, _ = engines._sglang(get("v3.2"), N, core.cost.fitted(get("v3.2"), ALL_BF16), 8, None, True, dcp=8)
     pages = cdiv(131_072, 64 * 8)  # 256
-    latent = 64 * 61 * 576 * 2  # 64 rows of the latent a page on this rank: 4,497,408 B
-    keys = 64 * 8 * 61 * 132  # all 512 tokens' index keys: 4,122,624 B
-    assert a.charge == pages * (latent + keys) == 256 * 8_620_032 == 2_206_728_192
-    assert a.per_token == Fraction(61 * 1152, 8) + 61 * 132
+    latent, keys = 64 * 61 * 576 * 2, 64 * 8 * 61 * 132  # 4,497,408 B and 4,122,624 B
+    assert sum(h.nbytes for h in held) == pages * (latent + keys) == 256 * 8_620_032 == 2_206_728_192
+    with pytest.raises(EngineError, match="Blackwell"):
+        allocation("v3.2", N, ALL_BF16, "sglang", tp=8, dcp=8)
 
 
 def test_vllm_dcp_on_a_hybrid_splits_the_attention_and_keeps_the_states_whole():
@@ -380,10 +386,10 @@ def test_vllm_dcp_on_a_hybrid_splits_the_attention_and_keeps_the_states_whole():
 
 
 def test_dcp_where_the_engine_offers_none_is_refused_by_name():
-    assert engines.dcp_supported("v3.2", "vllm") and engines.dcp_supported("v3.2", "sglang")
+    assert engines.dcp_supported("v3.2", "vllm") and engines.dcp_supported("kimi-k2", "sglang")
     assert engines.dcp_supported("llama-3.1-8b", "vllm") and engines.dcp_supported("qwen3-next-80b-a3b", "sglang")
     for model, engine in (("gpt-oss-120b", "vllm"), ("gpt-oss-120b", "sglang"), ("v4-flash", "vllm"),
-                          ("v4-flash", "sglang"), ("gemma-3-4b", "vllm")):
+                          ("v4-flash", "sglang"), ("gemma-3-4b", "vllm"), ("v3.2", "sglang"), ("glm-5", "sglang")):
         assert not engines.dcp_supported(model, engine), (model, engine)
         with pytest.raises(EngineError) as e:
             allocation(model, N, DEPLOYED, engine, tp=8, dcp=2)

@@ -265,11 +265,13 @@ def test_dcp_must_divide_tp_in_every_engine():
     r = refused("v3.2", Parallel(tp=8, dcp=3), "vllm")
     assert (r.rule, r.reason) == ("dcp", "tp_size=8 must be divisible by dcp_size=3.")
     assert r.source == "vllm/config/parallel.py:636-641"
-    r = refused("v3.2", Parallel(tp=8, dcp=3), "sglang")
+    r = refused("kimi-k2", Parallel(tp=8, dcp=3), "sglang")
     assert r.rule == "dcp" and "parallel_state.py:2716-2725" in r.source and "must divide --tp-size 8" in r.reason
     assert refused("v3.2", Parallel(tp=8, dcp=3), "theory").rule == "dcp"
-    for engine in ("vllm", "sglang", "theory"):  # dcp as wide as tp, or a divisor of it, runs (BF16 cache)
+    for engine in ("vllm", "theory"):  # dcp as wide as tp, or a divisor of it, runs (BF16 cache)
         assert refusal("v3.2", Parallel(tp=8, dcp=8), engine, precision=ALL_BF16) is None
+    for engine in ("vllm", "sglang", "theory"):
+        assert refusal("kimi-k2", Parallel(tp=8, dcp=8), engine) is None
         assert refusal("kimi-k2", Parallel(tp=8, dcp=2), engine) is None
 
 
@@ -303,12 +305,15 @@ def test_a_model_an_engine_offers_no_dcp_for_is_refused_with_its_reason():
     assert "no DCP path" in refused("v4-flash", Parallel(tp=8, dcp=2), "sglang").reason
     assert refused("v4-flash", Parallel(tp=8, dcp=2), "vllm").rule == "dcp"
     assert refusal("gpt-oss-120b", Parallel(tp=8, dcp=2), "theory") is None
-    assert refusal("v3.2", (8, 1, 1, 8), "sglang") is None and refused("v3.2", (8, 1, 1, 0), "vllm").rule == "dcp"
+    assert refusal("kimi-k2", (8, 1, 1, 8), "sglang") is None and refused("v3.2", (8, 1, 1, 0), "vllm").rule == "dcp"
+    r = refused("v3.2", Parallel(tp=8, dcp=8), "sglang")  # DSA under DCP: trtllm-gen, Blackwell's only
+    assert "SM100" in r.reason and "dsa_dcp.py:65-97" in r.source and "flashinfer-ai/flashinfer#1466" in r.source
 
 
 def test_the_module_docstring_cites_every_file_a_dcp_refusal_names():
     found = [refused(m, lay, e) for m, lay, e in (
-        ("v3.2", Parallel(tp=8, dcp=3), "vllm"), ("v3.2", Parallel(tp=8, dcp=3), "sglang"),
+        ("v3.2", Parallel(tp=8, dcp=3), "vllm"), ("kimi-k2", Parallel(tp=8, dcp=3), "sglang"),
+        ("v3.2", Parallel(tp=8, dcp=8), "sglang"),
         ("llama-3.1-8b", Parallel(tp=8, dcp=2), "vllm"), ("v3.2", Parallel(tp=8, dcp=8), "vllm"),
         ("gpt-oss-120b", Parallel(tp=8, dcp=2), "vllm"), ("gpt-oss-120b", Parallel(tp=8, dcp=2), "sglang"),
         ("v4-flash", Parallel(tp=8, dcp=2), "vllm"), ("v4-flash", Parallel(tp=8, dcp=2), "sglang"),
