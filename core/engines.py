@@ -300,7 +300,8 @@ PLAN_RULES = {
         ("admission", ("admitting a request reserves, in a sliding layer, the blocks of W − 1 + {flight} × "
                        "max_num_batched_tokens positions (+ 1 block) until the prompt's chunks are computed"),
          "vllm/v1/kv_cache_interface.py:932-958; v1/core/kv_cache_manager.py:552-568; "
-         "v1/core/single_type_kv_cache_manager.py:219-232; config/vllm.py:560-577"),
+         "v1/core/single_type_kv_cache_manager.py:219-232; v1/core/sched/scheduler.py:1511; "
+         "config/scheduler.py:202-206; config/vllm.py:560-577, 1610-1637"),
     ),
     "sglang": _plan_rules(
         "sglang",
@@ -412,7 +413,9 @@ class Allocation:
         """Bytes a request being admitted holds in its sliding parts beyond what their steady windows hold, for a
         prompt longer than the reserve (whatever this allocation's context): vLLM reserves a sliding spec's blocks
         of min(W − 1 + 2 × chunk, max_model_len) positions and one more (SlidingWindowSpec.max_admission_blocks_
-        per_request, kv_cache_interface.py:932-958, with 2 batches in flight, config/vllm.py:560-577) against
+        per_request, kv_cache_interface.py:932-958, checked when a request is admitted, scheduler_reserve_full_isl
+        on by default, config/scheduler.py:202-206; 2 batches in flight: async scheduling, on by default, and one
+        pipeline stage, config/vllm.py:560-577, 1610-1637; pp stages would make it pp + 1) against
         ⌈(W − 1)/B⌉ + 1 held once the window slides; SGLang's window pool reserves max(chunk − W, 0) + W + page
         positions (estimate_swa_kv_tokens, prefill_budget.py:27-59) against the W + page − 1 it keeps. `chunk`:
         max_num_batched_tokens (vLLM) or chunked_prefill_size (SGLang). 0 without sliding parts (admission_rule
