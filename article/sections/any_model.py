@@ -238,9 +238,9 @@ def _budget_fields(lang: str, units: str) -> dict:
     reserve = EXTRAS["capacity"].knob("reserved").default
     return dict(model=model_name(model, get(model).name, lang), gpu=g.name, mib=f"{g.reported_mib:,}",
                 reported=f"{g.reported_bytes:,} B", sheet=fmt_bytes(g.memory_bytes, units), tp=tp,
-                reserve=f"{reserve:.0%}", runtime=fmt_bytes(B.RUNTIME_BYTES, "binary"),
-                graphs=fmt_bytes(B.VLLM_GRAPHS_BYTES, "binary"), tokens=f"{B.vllm_batch(g)[0]:,}",
-                margin=f"{float(B.VLLM_MARGIN_FRACTION):g}", floor=fmt_bytes(B.VLLM_MARGIN_FLOOR["cuda"], "binary"),
+                reserve=f"{reserve:.0%}", runtime=fmt_bytes(B.RUNTIME_BYTES, units),
+                graphs=fmt_bytes(B.VLLM_GRAPHS_BYTES, units), tokens=f"{B.vllm_batch(g)[0]:,}",
+                margin=f"{float(B.VLLM_MARGIN_FRACTION):g}", floor=fmt_bytes(B.VLLM_MARGIN_FLOOR["cuda"], units),
                 fraction=f"{float(B.sglang_fraction(model, g, Parallel(tp=tp)).fraction):g}", vllm=VLLM, sglang=SGLANG,
                 theory_pool=fmt_bytes(pools["theory"], units), vllm_pool=fmt_bytes(pools["vllm"], units),
                 sglang_pool=fmt_bytes(pools["sglang"], units),

@@ -103,7 +103,7 @@ def build_budget(*, model: str = "v3.2", gpu: str = "h200", memory_gb: float = 1
     room = (canvas.screen_width or NATIVE_WIDTH + MARGIN_X) - MARGIN_X
     columns = _legend_columns([t(f"bud.part.{part}", lang) for part in shown], room, body)
     legend_lines = math.ceil(len(shown) / columns)
-    bottom = AXIS_PX * scale + legend_lines * (LINE * body + 6) + 16
+    bottom = AXIS_PX * scale + legend_lines * (LINE * body + 4) + 16
     height = top + y + bottom
     fig = go.Figure([*traces, *texts], layout=dict(
         template="kv_atlas", title=title_at_top(heading(title, subtitle), height, TITLE_PX), height=height,

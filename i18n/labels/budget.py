@@ -7,7 +7,7 @@ TEXT: dict[str, dict[str, str]] = {
     "bud.title": {"ko": "{g}에서 {m}: GPU 한 장의 메모리", "en": "{m} on {g}: one GPU's memory"},
     "bud.sub": {"ko": "드라이버가 알리는 메모리 {mib} MiB, 곧 {total} (데이터시트 {sheet}) · {par} · 가중치 파라미터당 {b} B", "en": "the driver reports {mib} MiB, that is {total} (data sheet: {sheet}) · {par} · weights {b} B per parameter"},
     "bud.sub.sheet": {"ko": "데이터시트 메모리 {total} · {par} · 가중치 파라미터당 {b} B", "en": "the data sheet's {total} · {par} · weights {b} B per parameter"},
-    "bud.assumed": {"ko": "가정: 런타임 {r}, vLLM의 CUDA graph {g} · vLLM의 activation 최고치는 토큰 {t}개 한 번의 forward와 sampler로 추정", "en": "assumed: runtime {r}, vLLM's CUDA graphs {g} · vLLM's activation peak estimated from a forward pass of {t} tokens and the sampler"},
+    "bud.assumed": {"ko": "가정: 런타임 {r}, vLLM의 CUDA graph {g} · vLLM의 activation 최고치는 추정값(토큰 {t}개)", "en": "assumed: runtime {r}, vLLM's CUDA graphs {g} · vLLM's activation peak estimated ({t} tokens)"},
     "bud.x": {"ko": "GPU 한 장의 메모리 ({u})", "en": "one GPU's memory ({u})"},
     "bud.model": {"ko": "모델", "en": "model"},
     "bud.eng.theory": {"ko": "이론(처리량 계획)", "en": "theory (the planner)"},
