@@ -485,7 +485,7 @@ def dcp_supported(model: Model | str, engine: str) -> bool:
     vLLM: every attention cache is DCP-sharded (AttentionSpec.dcp_sharded, v1/kv_cache_interface.py:559-560),
     and a sliding-window spec under DCP stops at "DCP not support sliding window" (kv_cache_interface.py:960-964;
     single_type_kv_cache_manager.py:989): no model with sliding layers (nor V4, whose windows are sliding specs).
-    States are never sharded (MambaSpec, kv_cache_interface.py:1176-1177). SGLang: its window pools' allocators
+    States are never sharded (MambaSpec, kv_cache_interface.py:1176-1178). SGLang: its window pools' allocators
     never widen under DCP (mem_cache/kv_cache_configurator.py:406-409), its V4 attention and pools have no DCP
     path (layers/attention/deepseek_v4_backend.py, mem_cache/deepseek_v4_memory_pool.py), and DSA under DCP is
     switched to its trtllm DSA backends (arg_groups/model_overrides/deepseek_v2.py:18-34), whose decode is
@@ -515,7 +515,8 @@ def _dcp_reason(m: Model, engine: str) -> tuple[str, str] | None:
     if kinds & set(V4_KINDS):
         if engine == "vllm":
             return ("V4's sliding windows are sliding-window specs, and vLLM stops at 'DCP not support sliding "
-                    "window'", f"{vllm_window}; vllm/model_executor/layers/attention/mla_attention.py:1567-1593")
+                    "window'", f"{vllm_window}; vllm/v1/attention/backends/mla/sparse_swa.py:128; "
+                                      "models/deepseek_v4/compressor.py:184")
         return ("SGLang's V4 attention backend and pools have no DCP path",
                 "sglang/srt/layers/attention/deepseek_v4_backend.py; mem_cache/deepseek_v4_memory_pool.py")
     if "DSA" in kinds and engine == "sglang":

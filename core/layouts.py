@@ -62,7 +62,8 @@ each engine's on a Hopper GPU.
 - **Decode context parallelism** (`dcp` of the tp ranks, `Parallel.dcp`). Where an engine offers it at all
   is core.engines.dcp_supported: vLLM not with sliding-window layers ("DCP not support sliding window",
   vllm/v1/kv_cache_interface.py:960-964, v1/core/single_type_kv_cache_manager.py:989), V4 included (its
-  windows are SlidingWindowMLASpecs, vllm/model_executor/layers/attention/mla_attention.py:1567-1593); SGLang
+  windows and compressor states are SlidingWindowMLASpecs, vllm/v1/attention/backends/mla/sparse_swa.py:128,
+  models/deepseek_v4/compressor.py:184); SGLang
   not with a window pool, whose allocator "never widens under DCP" (sglang/srt/mem_cache/
   kv_cache_configurator.py:406-409), nor for V4, whose attention backend and pools have no DCP path
   (layers/attention/deepseek_v4_backend.py, mem_cache/deepseek_v4_memory_pool.py), nor for DSA on Hopper:

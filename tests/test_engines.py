@@ -378,7 +378,7 @@ def test_vllm_dcp_on_a_hybrid_splits_the_attention_and_keeps_the_states_whole():
     # (24,576 + 524,288) × 2 B / 8 = 137,216 B, so the block is raised to 64 × ⌈137,216 / (64 × 1,024)⌉ = 192 tokens
     # (interface.py:1088-1140), a page of 192 × 1,024 = 196,608 B; 3 pages a state layer (prefix caching, FlashInfer
     # GDN prefill); the full layers' blocks span 192 × 4 = 768 tokens under DCP, the states' none (MambaSpec is not
-    # DCP-sharded, kv_cache_interface.py:1176-1177).
+    # DCP-sharded, kv_cache_interface.py:1176-1178).
     a = allocation("qwen3-next-80b-a3b", N, ALL_BF16, "vllm", tp=8, dcp=4)
     assert (24_576 + 524_288) * 2 // 8 == 137_216 and 64 * cdiv(137_216, 64 * 1024) == 192
     blocks = cdiv(131_072, 768)  # 171
