@@ -35,7 +35,7 @@ from . import cost
 from . import formats as F
 from .checks import int_at_least, one_of, whole_numbers
 from .models import ATTENTION_KINDS, MODELS, Model
-from .parallel import ONE_GPU, Parallel, published_config
+from .parallel import ONE_GPU, Parallel, published_config, stage_of
 from .parallel import mtp_layer_parameters as _mtp_layer_parameters
 from .registry import get
 
@@ -546,17 +546,14 @@ def mtp_layers(model: Model | str) -> int:
 
 
 def _draft_layers(m: Model) -> int:
-    """MTP layers a stage prices: all of them on a whole model or the stage that holds its last layer (the
-    draft runs after the model's last layer), none on an earlier pipeline stage. V4's MTP is not priced."""
+    """MTP layers a stage prices: all of them on a whole model or the stage that holds its last layer (vLLM builds
+    its speculator on the last pipeline rank only, v1/worker/gpu/model_runner.py:312-313), none on an earlier
+    stage (-1: the model has them, the stage holds none). V4's MTP is not priced."""
     if any(ly.kind in V4_KINDS for ly in m.layers):
         return 0
-    try:
-        full = get(m.id)
-    except (KeyError, ValueError):
-        full = m
-    if m.layers != full.layers and m.layers != full.layers[-len(m.layers):]:
-        return -1  # an earlier pipeline stage: the model has MTP layers, this stage holds none of them
-    return mtp_layers(full)
+    layers = mtp_layers(m)
+    at = stage_of(m)
+    return -1 if layers and at and at[0] != at[1] - 1 else layers
 
 
 def _spec_why(m: Model) -> str:

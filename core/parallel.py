@@ -25,6 +25,7 @@
 from __future__ import annotations
 
 import json
+import weakref
 from dataclasses import dataclass, fields, replace
 from functools import lru_cache
 
@@ -82,7 +83,21 @@ def stages(model: Model | str, pp: int) -> tuple[Model, ...]:
     for i in range(2, m.n_layers % pp + 2):
         sizes[-i] += 1
     starts = [sum(sizes[:i]) for i in range(pp)]
-    return tuple(replace(m, layers=m.layers[s:s + n]) for s, n in zip(starts, sizes))
+    parts = tuple(replace(m, layers=m.layers[s:s + n]) for s, n in zip(starts, sizes))
+    if pp > 1:
+        for i, part in enumerate(parts):
+            _STAGE_AT[id(part)] = (i, pp)
+            weakref.finalize(part, _STAGE_AT.pop, id(part), None)
+    return parts
+
+
+_STAGE_AT: dict[int, tuple[int, int]] = {}  # id of a stage `stages` made -> (its index, the stages)
+
+
+def stage_of(model: Model) -> tuple[int, int] | None:
+    """(index, stages) of a pipeline stage `stages` made (the same object), None for a whole model: a stage's layers
+    alone cannot say where it sits when they are alike."""
+    return _STAGE_AT.get(id(model))
 
 
 def attention_parameters(model: Model | str) -> int:

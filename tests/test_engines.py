@@ -426,6 +426,17 @@ def test_vllm_prices_the_mtp_layer_the_lookahead_and_k_state_pages_for_qwen3_nex
     assert allocation("v3.2", N, ALL_BF16, "vllm", spec=1).charge == 62 * 2049 * 64 * 1284 == 10_439_474_688
 
 
+def test_only_the_last_pipeline_stage_holds_the_mtp_layer():
+    # vLLM builds its speculator on the last PP rank (v1/worker/gpu/model_runner.py:312-313). V3.2 in 2 stages:
+    # 31 and 30 layers (get_pp_indices); with k = 1 both hold the lookahead, ⌈131,073 / 64⌉ = 2,049 blocks of
+    # 64 × 1,284 B (BF16), and only the last the MTP layer
+    from core.parallel import stages
+    first, last = stages("v3.2", 2)
+    assert (first.n_layers, last.n_layers) == (31, 30)
+    assert allocation(first, N, ALL_BF16, "vllm", spec=1).charge == 31 * 2049 * 64 * 1284 == 5_219_737_344
+    assert allocation(last, N, ALL_BF16, "vllm", spec=1).charge == (30 + 1) * 2049 * 64 * 1284 == 5_219_737_344
+
+
 def test_sglang_prices_a_draft_pool_and_each_requests_draft_token_states_for_qwen3_next():
     # the draft pool holds as many tokens, its one layer like a full layer (2 × 256 × 2 × 2 = 2,048 B a token,
     # pool_configurator.py:256-315): the KV cell 12 × 2,048 + 2,048 = 26,624 B over 131,072 + 3 slots, charged at
