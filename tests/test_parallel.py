@@ -31,8 +31,8 @@ def test_one_mtp_layer_of_a_dense_model_from_its_widths():
 
 def test_a_stage_knows_where_it_sits_though_its_layers_are_alike():
     from core.parallel import stage_of, stages
-    parts = stages("v3.2", 4)  # 61 layers: 16, 15, 15, 15 (get_pp_indices gives the extra to the first)
-    assert [p.n_layers for p in parts] == [16, 15, 15, 15]
+    parts = stages("v3.2", 4)  # 61 layers: 15, 15, 16, 15 (get_pp_indices: the extra to the stage before the last)
+    assert [p.n_layers for p in parts] == [15, 15, 16, 15]
     assert [stage_of(p) for p in parts] == [(0, 4), (1, 4), (2, 4), (3, 4)]
-    assert parts[1] == parts[2] and stage_of(parts[1]) != stage_of(parts[2])  # equal layers, their own places
+    assert parts[0] == parts[1] and stage_of(parts[0]) != stage_of(parts[1])  # equal layers, their own places
     assert stage_of(stages("v3.2", 1)[0]) is None
