@@ -179,6 +179,10 @@ def test_the_budget_splits_one_gpu_of_the_planners_node_for_the_model_asked():
     assert bars["KV pool"] == [b.kv / 1e9 for b in split] and bars["states pool"][2] == split[2].states / 1e9
     assert [sum(x) for x in zip(*bars.values())] == pytest.approx([81_559 * 2**20 / 1e9] * 3)  # the whole card
     assert "TP 4" in budget["layout"]["title"]["text"]
+    # the planner's reserve is the theory's: 25 % of the H100's 80e9 B data sheet = 20e9 B
+    at = assert_page_runs(gpu="h100-sxm", tp="4", model="qwen3-next-80b-a3b", reserved="0.25")
+    bars = {b["name"]: b["x"] for b in charts(at)[2]["data"] if b["type"] == "bar"}
+    assert bars["flat reserve"][0] == 20.0 and bars["KV pool"][0] == 80 - 20 - split[0].weights / 1e9
 
 
 def test_korean_tables_name_designs_and_v41_s_layers_in_the_page_s_words():

@@ -223,7 +223,7 @@ def test_values_that_do_not_combine_fall_back_to_the_defaults_with_a_note():
 
 def test_extras_are_registered_too():
     assert set(EXTRAS) == {"crossover", "mla-cost", "rope", "ced-ratio", "factors", "capacity", "read-floor",
-                           "reconciliation"}
+                           "budget", "reconciliation"}
     assert EXTRAS["crossover"].read({"ctx": "none"})[0]["context"] is None
 
 

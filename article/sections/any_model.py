@@ -115,7 +115,8 @@ def any_model(v: Reading, import_panel: Callable[[], dict] | None = None,
     model, = yield Ask((EXTRAS["budget"].knob("model"),))
     yield Chart("budget", dict(model=model, gpu=gpu, memory_gb=custom["memory_gb"], tp=tp,
                                parallel=_budget_spread(plan["parallel"]),
-                               bytes_per_parameter=plan["bytes_per_parameter"], lang=L, units=v.units))
+                               bytes_per_parameter=plan["bytes_per_parameter"], reserved=plan["reserved"], lang=L,
+                               units=v.units))
 
     yield from passage(SLUG, "floor", L, **_floor_example(v, gpu_of(gpu, **custom), tp))
     yield from passage(SLUG, "floor-try", L)

@@ -39,15 +39,16 @@ RECORD_KEYS = ("model", "gpu", "engine", "parallel", "total_bytes", *(f"{p}_byte
 
 
 def build_budget(*, model: str = "v3.2", gpu: str = "h200", memory_gb: float = 141.0, tp: int = 8,
-                 parallel: str = "tp", bytes_per_parameter: float = 1.0, lang: str = "ko", units: str = "decimal",
-                 canvas: Canvas = NATIVE) -> Chart:
+                 parallel: str = "tp", bytes_per_parameter: float = 1.0, reserved: float = 0.1, lang: str = "ko",
+                 units: str = "decimal", canvas: Canvas = NATIVE) -> Chart:
     """One GPU of a node of `tp` GPUs spread one way (core.parallel.MODES) holding `model`: a bar per rule
     (the planner's, vLLM 0.34.0's, SGLang 0.5.23's), each the card's memory as its driver reports it, stacked
-    by part (runtime, weights, activation peak, CUDA graphs, vLLM's margin, the planner's flat reserve, the KV
-    pool, SGLang's states pool for a hybrid, what is left; core.budget), the card's memory marked; over each
-    bar its rule and pool (or that the weights do not fit, or the engine's refusal of the layout,
-    core.layouts), under it every other part's size; the subtitle states the assumptions (runtime, vLLM's
-    CUDA graphs, its estimated activation peak). A segment's hover gives its exact bytes."""
+    by part (runtime, weights, activation peak, CUDA graphs, vLLM's margin, the planner's flat reserve of
+    `reserved` of the data sheet's memory, the KV pool, SGLang's states pool for a hybrid, what is left;
+    core.budget), the card's memory marked; over each bar its rule and pool (or that the weights do not fit,
+    or the engine's refusal of the layout, core.layouts), under it every other part's size; the subtitle
+    states the assumptions (runtime, vLLM's CUDA graphs, its estimated activation peak). A segment's hover
+    gives its exact bytes."""
     if model not in BUDGET_MODELS:
         raise ValueError(f"the memory budget splits {', '.join(BUDGET_MODELS)}; not {model!r}")
     g = gpu_of(gpu, memory_gb, 1.0)
@@ -63,7 +64,7 @@ def build_budget(*, model: str = "v3.2", gpu: str = "h200", memory_gb: float = 1
             rows.append((engine, None))
             continue
         try:
-            rows.append((engine, B.budget(model, g, engine, par, bytes_per_parameter)))
+            rows.append((engine, B.budget(model, g, engine, par, bytes_per_parameter, reserved=reserved)))
         except ValueError:  # a layout the rule cannot place (no weights): the row says so
             rows.append((engine, None))
     y, bars, heads, unders = 0.0, [], [], []
