@@ -65,6 +65,7 @@ from typing import NamedTuple
 
 from . import capacity, engines
 from .checks import int_at_least, one_of
+from .engines import VLLM_BATCH_TIERS
 from .gpus import GPU, MiB
 from .gpus import get as get_gpu
 from .models import Model
@@ -88,9 +89,6 @@ VLLM_UTILIZATION = Fraction(92, 100)  # vllm/config/cache.py:186, without the ex
 VLLM_EXTENSIBLE_UTILIZATION = Fraction(1)  # vllm/config/cache.py:499-500
 VLLM_MARGIN_FLOOR = {"cuda": 1 * GiB, "rocm": 3 * GiB}  # KV_CACHE_MARGIN_FLOOR_BYTES, extensible_kv_cache.py:64
 VLLM_MARGIN_FRACTION = Fraction(75, 100)  # KV_CACHE_MARGIN_FRACTION, extensible_kv_cache.py:65
-# `vllm serve`'s (OPENAI_API_SERVER) max_num_batched_tokens and max_num_seqs by the GPU's total memory,
-# vllm/engine/arg_utils.py:3010-3043: (at least this many bytes, tokens, sequences)
-VLLM_BATCH_TIERS = ((160 * GiB, 16_384, 1_024), (70 * GiB, 8_192, 1_024), (0, 2_048, 256))
 
 # --- SGLang 0.5.23 (sizes in MiB, as sglang/srt/arg_groups/memory_hook.py computes them) --------------
 # (below this many MiB of GPU memory: chunked_prefill_size, decode graphs' max batch at tp < 4, at tp ≥ 4),

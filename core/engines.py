@@ -117,6 +117,7 @@ _FIELDS = {
     "swa": f"{float(SGLANG_SWA_RATIO):g}", "v4swa": f"{float(SGLANG_V4_SWA_RATIO):g}",
     "state": f"{float(SGLANG_STATE_RATIO):g}", "whole": f"{float(1 + SGLANG_STATE_RATIO):g}",
     "slots": SGLANG_STATE_SLOTS, "extra": SGLANG_STATE_SLOTS + SGLANG_TRACKING_SLOTS, "evict": SGLANG_EVICT - 1,
+    "r4": min(V4_STATE_BLOCK), "r128": max(V4_STATE_BLOCK),  # V4's two compression ratios
     "grid": VLLM_GDN_GRID, "s4": V4_STATE_BLOCK[4], "s128": V4_STATE_BLOCK[128], "w4": V4_STATE_WINDOW[4],
     "w128": V4_STATE_WINDOW[128],
     "ring4": SGLANG_V4_RING[4], "ring128": SGLANG_V4_RING[128], "running": SGLANG_V4_RUNNING,
@@ -157,7 +158,7 @@ VLLM_RULES = _rules(
      "vllm/config/attention.py:101-107; v1/attention/backends/mla/indexer.py:67-107; "
      "models/deepseek_v4/attention.py:925, 976-993"),
     ("v4-compressor", ("V4's compressor states, FP32, in sliding pages of their own: {s4} tokens a page over a window "
-                       "of {w4} in a ratio-4 layer (and its indexer), {s128} over {w128} in a ratio-128 layer"),
+                       "of {w4} in a ratio-{r4} layer (and its indexer), {s128} over {w128} in a ratio-{r128} layer"),
      "vllm/models/deepseek_v4/compressor.py:139-197, 290-301; v1/kv_cache_interface.py:731-738, 1022-1118"),
     ("v4-packed", ("V4's caches share one packed pool: a block of every group takes the bytes of the largest group's "
                    "block, its layers' pages side by side"),
@@ -206,9 +207,10 @@ SGLANG_RULES = _rules(
                  "with --enable-deepseek-v4-fp4-indexer",
      "sglang/srt/arg_groups/fields/exec_.py:439-442; mem_cache/deepseek_v4_memory_pool.py:53-57, 560-591; "
      "model_executor/pool_configurator.py:1111-1115"),
-    ("v4-compressor", ("V4's compress-state rings, FP32: {ring4} rows a ratio-4 layer (and its indexer) holds for each "
-                       "page of the window pool, priced with it; {ring128} rows a ratio-128 layer holds for each of "
-                       "max_running_requests + 1 request slots ({running} by default), set aside before the pools"),
+    ("v4-compressor", ("V4's compress-state rings, FP32: {ring4} rows a ratio-{r4} layer (and its indexer) holds for "
+                       "each page of the window pool, priced with it; {ring128} rows a ratio-{r128} layer holds for "
+                       "each of max_running_requests + 1 request slots ({running} by default), set aside before the "
+                       "pools"),
      "sglang/srt/model_executor/pool_configurator.py:1372-1388, 1496-1501, 1504-1528, 1638-1663; "
      "mem_cache/deepseek_v4_memory_pool.py:60-79; arg_groups/deepseek_v4_hook.py:138-145"),
     ("fp8-scale", _SCALE, "sglang/srt/layers/radix_attention.py:94-97"),

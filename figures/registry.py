@@ -35,7 +35,7 @@ from .builders.dsa import build_a8, build_a9, build_a10
 from .builders.factors import build_factors
 from .builders.kv_bars import build_a1, generation_chart
 from .builders.mla import build_a3, build_a4, build_a5, build_a6, build_mla_cost
-from .builders.planner import ASKS, BYTES_PER_PARAMETER, PLANNER_MODES, build_capacity, build_read_floor
+from .builders.planner import ASKS, BYTES_PER_PARAMETER, PLANNER_MODES, REQUESTS, build_capacity, build_read_floor
 from .builders.reconcile import build_reconciliation, variant_name
 from .builders.rope import build_rope
 from .builders.token_axis import build_b1, build_b2, build_b3, build_b4
@@ -300,7 +300,7 @@ _SPECS = (
           ChoiceKnob("spec", choices=(0, 1, 2, 3), label="cap.spec", help="cap.spec.help", widget="select_slider"),
           ChoiceKnob("ask", choices=ASKS, label="cap.ask", widget="radio",
                      show=lambda a, lang: t(f"cap.ask.{a}", lang)),
-          _int("requests", 1, 4096, "requests", "cap.requests"), LANG, UNITS),
+          _int("requests", *REQUESTS, "requests", "cap.requests"), LANG, UNITS),
     _spec("read-floor", build_read_floor, "floor.title", models(ALL_MODELS, imports=True), PRECISION, *GPU_KNOBS,
           _int("batch", 1, 1000, "batch", "floor.batch"), LANG),
     _spec("budget", build_budget, "bud.name",

@@ -86,7 +86,8 @@ HAND = {
     "minimax-m1-80k": dict(storage=10 * 2 * 8 * 128 * 2, local=0, state=70 * 64 * 128 * 128 * 2),
 }
 DESIGNS = {
-    "llama-3.1-8b": "GQA", "llama-3.1-70b": "GQA", "qwen3-8b": "GQA", "qwen3-32b": "GQA", "gemma-3-4b": "hybrid local/global GQA",
+    "llama-3.1-8b": "GQA", "llama-3.1-70b": "GQA", "qwen3-8b": "GQA", "qwen3-32b": "GQA",
+    "gemma-3-4b": "hybrid local/global GQA",
     "gpt-oss-20b": "hybrid local/global GQA", "gpt-oss-120b": "hybrid local/global GQA", "kimi-k2": "MLA",
     "mistral-7b-v0.1": "sliding-window GQA", "deepseek-v3": "MLA", "deepseek-v3.2": "MLA + DSA indexer",
     "qwen3-next-80b-a3b": "hybrid GDN + GQA", "qwen3.5-27b": "hybrid GDN + GQA", "qwen3.5-35b-a3b": "hybrid GDN + GQA",

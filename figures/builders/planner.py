@@ -38,6 +38,7 @@ RECORD_KEYS = ("model", "context", "gpu", "parallel", "tp", "pp", "dp", "dcp", "
                "requests_by_memory", "cap", "max_requests", "assumptions", "longest_context", "requests")
 ASKS = ("requests", "context")  # the question: requests at a context, or the longest context for N requests
 PLANNER_MODES = (*MODES, "dcp")  # core.parallel's spreads, and TP with decode context parallelism
+REQUESTS = (1, 1 << 12)  # the requests knob's range, for the question asked the other way round
 DASHES = ("solid", "dash", "dot", "dashdot", "longdash", "longdashdot")
 # a phone's column (figures.canvas.narrow), px at the reader's text size 1: a row's name and count, the lines
 # under its bar; the bar's thickness (not text: it keeps its size), the space after a row
