@@ -167,8 +167,9 @@ VLLM_RULES = _rules(
     ("window", ("pages wholly behind the window are freed: ⌈(W−1)/P⌉ + 1 pages at most (W the window, P the page "
                 "size, both in tokens)"),
      "vllm/v1/core/single_type_kv_cache_manager.py:1153-1188"),
-    ("window-reserve", "not counted: admitting a request reserves W − 1 + {flight} × max_num_batched_tokens "
-                       "positions for a window", "vllm/v1/kv_cache_interface.py:951-958; vllm/config/vllm.py:560-577"),
+    ("window-reserve", "admitting a request reserves W − 1 + {flight} × max_num_batched_tokens positions for a "
+                       "window: not in a request's bytes here, the planner keeps one such reserve free on each GPU",
+     "vllm/v1/kv_cache_interface.py:951-958; vllm/config/vllm.py:560-577"),
     ("no-hybrid", "hybrid KV cache manager off: sliding-window layers hold the whole context",
      "vllm/v1/core/kv_cache_planning.py:783-856"),
     ("groups", ("layers of different kinds go in groups of one size; a kind's last group is padded with empty "
