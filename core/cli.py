@@ -2,6 +2,10 @@
 [--gpus-per-node N] [--json]`: the cost model as a tool.
 `python -m core --budget --model ID --gpu ID [--tp N --pp N --dp N] [--engine theory|vllm|sglang]
 [--bytes-per-parameter 2|1|0.5] [--json]`: one GPU's memory budget (core.budget).
+`python -m core --plan --model ID --gpu ID (--context N | --requests N) [--tp N --pp N --dp N --dcp N]
+[--spec K] [--engine theory|vllm|sglang] [--bytes-per-parameter 2|1|0.5] [--json]`: how many requests the
+node serves at a context, or the longest context at which N requests fit, as each engine runs it
+(core.serving).
 
 With `--engine` each row also gives what that engine allocates (core.engines): bytes per token and for one
 request at the context, its pools, what each kind of layer holds, and every difference from the theory with
@@ -30,6 +34,12 @@ and SGLang 0.5.23 (all three, or the one --engine names). --json prints {"model"
 split (no published parameter count or no config.json for the activation estimate), a layout a rule's
 engine refuses, and an option the budget does not read (--context, --precision, --config, --mtp, --block)
 exit 2 with one line; nothing on stdout.
+
+With `--plan` it counts, for the same model, GPU and layout (--dcp: decode-context-parallel ranks among the
+tp, --spec: speculative tokens drafted by the model's MTP layers), under each rule or the one --engine names:
+the requests that fit at --context (by memory, the scheduler's cap, what binds, each assumption that moves
+the count more than 10 %), or with --requests N the longest context at which N fit. A layout, DCP width or
+speculative decoding the engine refuses for the model is one line with its reason (exit 2).
 """
 
 from __future__ import annotations
@@ -42,7 +52,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from . import budget as B
-from . import cost, engines, gpus, layouts
+from . import cost, engines, gpus, layouts, serving
 from .capacity import BLOCK_TOKENS, per_gpu_bytes
 from .checks import MAX_CONTEXT, MAX_GPUS
 from .config_import import MAX_BYTES, ConfigError, import_config
@@ -197,18 +207,35 @@ def main(argv=None) -> int:
     p.add_argument("--budget", action="store_true",
                    help="one GPU's memory split by part (weights, activations, graphs, KV pool, ...) for --model on "
                         "--gpu under the planner's rule, vLLM and SGLang")
-    p.add_argument("--model", metavar="ID", help="with --budget: the model (an article or open-preset id, e.g. v3.2)")
-    p.add_argument("--gpu", metavar="ID", help=f"with --budget: the GPU ({', '.join(gpus.GPUS)})")
+    p.add_argument("--plan", action="store_true",
+                   help="the requests --model serves at --context on --gpu × tp × pp × dp (or with --requests N, "
+                        "the longest context for N) as each engine runs it")
+    p.add_argument("--model", metavar="ID", help="with --budget or --plan: the model (an article or open-preset id, "
+                   "e.g. v3.2)")
+    p.add_argument("--gpu", metavar="ID", help=f"with --budget or --plan: the GPU ({', '.join(gpus.GPUS)})")
     p.add_argument("--bytes-per-parameter", choices=BYTES_PER_PARAMETER, metavar="B",
-                   help=f"with --budget: the weights' bytes per parameter ({', '.join(BYTES_PER_PARAMETER)}); "
-                        "default 1")
+                   help=f"with --budget or --plan: the weights' bytes per parameter "
+                        f"({', '.join(BYTES_PER_PARAMETER)}); default 1")
+    p.add_argument("--dcp", type=_gpus, default=1, help="with --plan: decode-context-parallel ranks among the tp; "
+                   "default 1")
+    p.add_argument("--spec", type=int, choices=range(0, 9), default=0, metavar="K",
+                   help="with --plan: speculative tokens the MTP layers draft (0 to 8); default 0")
+    p.add_argument("--requests", type=_gpus, metavar="N", help="with --plan: the longest context at which N "
+                   "requests fit, instead of the requests at --context")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     a = p.parse_args(argv)
+    if a.budget and a.plan:
+        p.error("arguments --budget, --plan: one at a time")
+    if a.plan:
+        return _plan(p, a)
+    for name in ("requests", "dcp", "spec"):
+        if getattr(a, name) not in (None, 0, 1) or (name == "requests" and a.requests is not None):
+            p.error(f"argument --{name}: only with --plan")
     if a.budget:
         return _budget(p, a)
     for name in ("model", "gpu", "bytes_per_parameter"):
         if getattr(a, name) is not None:
-            p.error(f"argument --{name.replace('_', '-')}: only with --budget")
+            p.error(f"argument --{name.replace('_', '-')}: only with --budget or --plan")
     a.context = ARTICLE_CONTEXT if a.context is None else a.context
     a.precision = a.precision or "deployed"
     a.engine = a.engine or "theory"
@@ -243,21 +270,9 @@ def _budget(p: argparse.ArgumentParser, a: argparse.Namespace) -> int:
         if getattr(a, name) not in (None, False):
             p.error(f"argument --{name}: the memory budget does not read it (it splits one GPU's memory, "
                     "whatever the context)")
-    for name in ("model", "gpu"):
-        if getattr(a, name) is None:
-            p.error(f"argument --{name}: --budget needs one")
-    try:
-        model = get(a.model)
-    except ValueError as e:
-        p.error(f"argument --model: {e}")
+    model, gpu = _model_and_gpu(p, a, "--budget")
     if not B.splittable(model):
-        why = ("no published parameter count to place its weights" if not model.parameters
-               else "no config.json is kept for it, and vLLM's activation estimate needs its widths")
-        p.error(f"argument --model: the memory budget cannot split a GPU for {model.name}: {why}")
-    try:
-        gpu = gpus.get(a.gpu.strip().lower())
-    except ValueError as e:
-        p.error(f"argument --gpu: {e}")
+        p.error(f"argument --model: the memory budget cannot split a GPU for {model.name}: {_unsplittable(model)}")
     if a.tp * a.pp * a.dp > MAX_GPUS:
         p.error(f"arguments --tp, --pp, --dp: {a.tp} × {a.pp} × {a.dp} = {a.tp * a.pp * a.dp:,} GPUs, more than "
                 f"the {MAX_GPUS:,} this tool prices")
@@ -274,6 +289,105 @@ def _budget(p: argparse.ArgumentParser, a: argparse.Namespace) -> int:
     else:
         print(budget_table(model, gpu, parallel, b, rules))
     return 0
+
+
+PLAN_IGNORES = ("precision", "config", "mtp", "block")  # the plan prices the preset's deployed cache
+ASSUMED = {"reserve": "the flat reserve", "runtime": "a runtime", "graphs": "CUDA graphs",
+           "activations": "an activation peak"}  # core.serving.ASSUMED's parts, as a line names them
+
+
+def _plan(p: argparse.ArgumentParser, a: argparse.Namespace) -> int:
+    """--plan: the requests at --context, or the longest context for --requests N, under each rule asked for
+    (core.serving), as lines or JSON; exit 2 with one line for what it cannot read or a layout refused."""
+    for name in PLAN_IGNORES:
+        if getattr(a, name) not in (None, False):
+            p.error(f"argument --{name}: the plan prices the model's deployed cache as each engine runs it; "
+                    "--{name} is not read".replace("{name}", name))
+    if (a.context is None) == (a.requests is None):
+        p.error("arguments --context, --requests: --plan needs one of them (requests at a context, or the "
+                "longest context for N requests)")
+    model, gpu = _model_and_gpu(p, a, "--plan")
+    if not B.splittable(model):
+        p.error(f"argument --model: the plan cannot count {model.name}'s weights and activations: "
+                f"{_unsplittable(model)}")
+    if a.tp * a.pp * a.dp > MAX_GPUS:
+        p.error(f"arguments --tp, --pp, --dp: {a.tp} × {a.pp} × {a.dp} = {a.tp * a.pp * a.dp:,} GPUs, more than "
+                f"the {MAX_GPUS:,} this tool prices")
+    if a.tp % a.dcp:
+        p.error(f"argument --dcp: {a.dcp} ranks split a request by token among the tp ranks, so it divides "
+                f"--tp ({a.tp})")
+    parallel = Parallel(a.tp, a.pp, a.dp, a.dcp)
+    b, rules = float(a.bytes_per_parameter or 1), ((a.engine,) if a.engine else B.ENGINES)
+    rows = []
+    for rule in rules:
+        spec = a.spec if rule != "theory" else 0
+        try:
+            if a.requests is not None:
+                n = serving.longest_context(model, a.requests, gpu, rule, parallel, b, spec=spec)
+                rows.append({"engine": rule, "requests": a.requests, "longest_context": n})
+            else:
+                rows.append(_served(serving.serve(model, a.context, gpu, rule, parallel, b, spec=spec)))
+        except serving.Refused as e:
+            p.error(f"{parallel.name}: {model.name}: {e}")
+        except engines.EngineError as e:  # a mode the engine does not offer for the model, or a model it lacks
+            flag = {"spec": f"--spec {a.spec}", "dcp": f"--dcp {a.dcp}"}.get(e.why, f"--model {model.id}")
+            p.error(f"argument {flag}: {engines.VLLM if rule == 'vllm' else engines.SGLANG}: {e}")
+    head = {"model": model.id, "name": model.name, "gpu": gpu.id, "context": a.context, "spec": a.spec,
+            "parallel": {"tp": parallel.tp, "pp": parallel.pp, "dp": parallel.dp, "dcp": parallel.dcp}}
+    if a.json:
+        print(json.dumps(head | {"plans": rows}))
+        return 0
+    what = (f"the longest context for {a.requests:,} requests" if a.requests is not None
+            else f"requests at {a.context:,} tokens")
+    print(f"{model.name} · {parallel.name} of {gpu.name} · {what}" + (f" · {a.spec} speculative tokens"
+                                                                        if a.spec else ""))
+    for r in rows:
+        print(f"  {RULE_NAMES[r['engine']]}: " + _plan_line(r))
+    return 0
+
+
+def _served(s: serving.Served) -> dict:
+    """A count as --plan's JSON gives it: bytes on one GPU, the count and what binds it, the assumptions said."""
+    return {"engine": s.engine, "requests": s.requests, "requests_by_memory": s.by_memory, "cap": s.cap,
+            "cap_source": s.cap_source or None, "pool_bytes": s.pool, "budget_pool_bytes": s.budget.pool,
+            "draft_weights_bytes": s.draft_weights, "set_aside_bytes": s.set_aside, "admission_bytes": s.admission,
+            "per_request_per_gpu_bytes": s.share,
+            "assumptions": [{"part": x.part, "bytes": x.nbytes, "requests_without": x.without}
+                            for x in s.assumptions]}
+
+
+def _plan_line(r: dict) -> str:
+    if "longest_context" in r:
+        n = r["longest_context"]
+        return f"{n:,} tokens" if n else "none: they do not fit even at one token (or pass the scheduler's cap)"
+    line = (f"{r['requests']:,} requests ({r['pool_bytes']:,} B a GPU for requests, "
+            f"{r['per_request_per_gpu_bytes']:,} B a request on each)")
+    if r["cap"] is not None and r["cap"] < r["requests_by_memory"]:
+        line += f"; capped by the scheduler at {r['cap']:,} (memory holds {r['requests_by_memory']:,})"
+    for x in r["assumptions"]:
+        line += f"; assumes {ASSUMED[x['part']]} of {x['bytes']:,} B, without it {x['requests_without']:,}"
+    return line
+
+
+def _model_and_gpu(p: argparse.ArgumentParser, a: argparse.Namespace, mode: str):
+    """--model and --gpu, each one line and exit 2 when missing or unknown."""
+    for name in ("model", "gpu"):
+        if getattr(a, name) is None:
+            p.error(f"argument --{name}: {mode} needs one")
+    try:
+        model = get(a.model)
+    except ValueError as e:
+        p.error(f"argument --model: {e}")
+    try:
+        gpu = gpus.get(a.gpu.strip().lower())
+    except ValueError as e:
+        p.error(f"argument --gpu: {e}")
+    return model, gpu
+
+
+def _unsplittable(model) -> str:
+    return ("no published parameter count to place its weights" if not model.parameters
+            else "no config.json is kept for it, and vLLM's activation estimate needs its widths")
 
 
 RULE_NAMES = {"theory": "theory (planner)", "vllm": engines.VLLM.split(" (")[0],

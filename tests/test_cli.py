@@ -473,3 +473,46 @@ def test_bad_budget_input_exits_2_with_one_line_and_nothing_on_stdout(args, says
 def test_budget_options_are_refused_without_budget():
     proc = run("--model", "v3.2")
     assert proc.returncode == 2 and proc.stdout == "" and "only with --budget" in proc.stderr
+
+
+# --- --plan: the requests a node serves, or the longest context for N, as each engine runs it ---------------
+
+
+def test_plan_counts_what_core_serving_counts():
+    """V3.2 at 128K on 8 × H200 (tests/test_serving.py): 6 under the theory's flat reserve, 9 under vLLM, 7 under
+    SGLang; the JSON carries each count's bytes and the assumptions said."""
+    from core.parallel import Parallel
+    from core.serving import serve
+    out = assert_json_run("--plan", "--model", "v3.2", "--gpu", "h200", "--tp", "8", "--context", "128K")
+    plans = {p["engine"]: p for p in out["plans"]}
+    assert {e: p["requests"] for e, p in plans.items()} == {"theory": 6, "vllm": 9, "sglang": 7}
+    s = serve("v3.2", 131_072, "h200", "vllm", Parallel(tp=8))
+    assert plans["vllm"]["pool_bytes"] == s.pool and plans["vllm"]["per_request_per_gpu_bytes"] == s.share
+    assert plans["theory"]["assumptions"] == [{"part": "reserve", "bytes": 14_100_000_000, "requests_without": 9}]
+
+
+def test_plan_asks_the_other_way_round():
+    out = assert_json_run("--plan", "--model", "v3.2", "--gpu", "h200", "--tp", "8", "--engine", "vllm",
+                          "--requests", "5")
+    assert out["plans"] == [{"engine": "vllm", "requests": 5, "longest_context": 249_472}]
+    text = run("--plan", "--model", "v3.2", "--gpu", "h200", "--tp", "8", "--engine", "vllm", "--requests", "5")
+    assert text.returncode == 0 and "249,472 tokens" in text.stdout
+
+
+@pytest.mark.parametrize("args, says", [
+    (("--plan", "--model", "v3.2", "--gpu", "h200"), "--plan needs one of them"),
+    (("--plan", "--model", "v3.2", "--gpu", "h200", "--context", "8K", "--requests", "2"), "needs one of them"),
+    (("--plan", "--model", "v3.2", "--gpu", "h200", "--tp", "8", "--dcp", "3", "--context", "8K"), "divides --tp"),
+    (("--plan", "--model", "v3.2", "--gpu", "h200", "--tp", "8", "--dcp", "8", "--engine", "vllm", "--context",
+      "8K"), "FlashMLA sparse"),
+    (("--plan", "--model", "kimi-k2", "--gpu", "h200", "--tp", "8", "--spec", "1", "--context", "8K"),
+     "argument --spec 1"),
+    (("--plan", "--model", "v4.1-flash", "--gpu", "h200", "--context", "8K"), "no published parameter count"),
+    (("--plan", "--model", "v3.2", "--gpu", "h300", "--context", "8K"), "unknown GPU"),
+    (("--requests", "5"), "only with --plan"),
+    (("--budget", "--plan", "--model", "v3.2", "--gpu", "h200"), "one at a time"),
+])
+def test_plan_bad_input_is_one_line_exit_2_nothing_on_stdout(args, says):
+    r = run(*args)
+    assert r.returncode == 2 and r.stdout == "" and says in r.stderr and r.stderr.count("\n") == 1
+    assert "Traceback" not in r.stderr
