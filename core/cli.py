@@ -52,7 +52,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from . import budget as B
-from . import cost, engines, gpus, layouts, serving
+from . import cost, engines, gpus, hub, layouts, serving
 from .capacity import BLOCK_TOKENS, per_gpu_bytes
 from .checks import MAX_CONTEXT, MAX_GPUS
 from .config_import import MAX_BYTES, ConfigError, import_config
@@ -190,6 +190,8 @@ def main(argv=None) -> int:
     p.add_argument("--precision", choices=dict.fromkeys((*cost.PRESETS, *OPEN_PRECISIONS)), default=None,
                    help="deployed cache formats or all-BF16; with --config also fp8 (per-tensor) or fp8_block")
     p.add_argument("--config", type=Path, help="a model's config.json: price it alone, as model 'custom'")
+    p.add_argument("--hf", metavar="ORG/NAME[@REV]", help="a model on the Hugging Face Hub by its id (its config.json "
+                   "and safetensors headers, through HF_ENDPOINT): price it alone, as --config does")
     p.add_argument("--mtp", action="store_true", help="with --config, count the MTP layers too (they hold KV "
                    "while speculative decoding runs them)")
     p.add_argument("--engine", choices=engines.ENGINES, default=None,
@@ -239,15 +241,21 @@ def main(argv=None) -> int:
     a.context = ARTICLE_CONTEXT if a.context is None else a.context
     a.precision = a.precision or "deployed"
     a.engine = a.engine or "theory"
-    if a.config is None and a.precision not in cost.PRESETS:
+    if a.config is None and a.hf is None and a.precision not in cost.PRESETS:
         p.error(f"argument --precision: {a.precision} prices a --config model; the article's models take "
                 f"{' or '.join(cost.PRESETS)}")
-    if a.mtp and a.config is None:
+    if a.mtp and a.config is None and a.hf is None:
         p.error("argument --mtp: counts the MTP layers of a --config model")
     if a.tp * a.pp * a.dp > MAX_GPUS:
         p.error(f"arguments --tp, --pp, --dp: {a.tp} × {a.pp} × {a.dp} = {a.tp * a.pp * a.dp:,} GPUs, more than "
                 f"the {MAX_GPUS:,} this tool prices")
-    if a.config:
+    if a.config and a.hf:
+        p.error("arguments --config, --hf: one model at a time")
+    fetched = None
+    if a.hf:
+        fetched, model, moe = _from_hub(p, a.hf, a.mtp)
+        models = (model,)
+    elif a.config:
         model, moe = _imported(p, a.config, a.mtp)
         models = (model,)
     else:
@@ -255,6 +263,8 @@ def main(argv=None) -> int:
     parallel = Parallel(a.tp, a.pp, a.dp)
     _refuse(p, models, a, parallel, moe)
     rep = report(a.context, a.precision, models, a.engine, parallel, a.block)
+    if fetched:
+        rep["hf"] = hub.as_json(fetched)
     print(json.dumps(rep) if a.json else table(rep))
     return 0
 
@@ -433,6 +443,17 @@ def _refuse(p: argparse.ArgumentParser, models, a: argparse.Namespace, parallel:
             (m, r), more = refused[0], len(refused) - 1
             others = f" (and {more} more model{'s' * (more > 1)})" if more else ""
             p.error(f"{what}: {m.name}{others}: {r}")
+
+
+def _from_hub(p: argparse.ArgumentParser, text: str, mtp: bool):
+    """A model id's fetch, its spec and whether it has routed experts, or exit 2 with the Hub's one line."""
+    try:
+        found = hub.fetch(text)
+        return found, hub.imported(found, mtp=mtp).model, layouts.experts(found.config) > 0
+    except hub.HubError as e:
+        p.error(f"argument --hf: {e}")
+    except ConfigError as e:
+        p.error(f"argument --hf: {text}: {e}")
 
 
 def _imported(p: argparse.ArgumentParser, path: Path, mtp: bool):
