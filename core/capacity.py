@@ -26,8 +26,9 @@ Counting rules:
 - **Engines** (`core.engines`): with engine="vllm" or "sglang" a request is what that engine
   allocates (its pages, layouts and pools) instead of the blocks above, and what the engine sets aside
   before any request (SGLang's ratio-128 compress-state rings for V4) comes off each GPU's budget.
-- Not counted: activations, CUDA graphs and the runtime (the reserved fraction stands for them),
-  a compressor's not-yet-compressed tokens, and prefix sharing between requests.
+- Not counted here: activations, CUDA graphs and the runtime (the reserved fraction stands for them;
+  core.budget and core.serving price each engine's), the theory's compressor states (its not-yet-compressed
+  tokens; the engines' are core.engines'), and prefix sharing between requests.
 """
 
 from __future__ import annotations

@@ -183,6 +183,15 @@ def _gpus(text: str) -> int:
     return int(t)
 
 
+def _requests(text: str) -> int:
+    """A count of requests: a whole number from 1 to core.serving.MAX_REQUESTS."""
+    t = text.strip().replace(",", "")
+    if not re.fullmatch(r"\+?[0-9]{1,15}", t) or not 1 <= int(t) <= serving.MAX_REQUESTS:
+        raise argparse.ArgumentTypeError(f"must be a whole number of requests from 1 to {serving.MAX_REQUESTS:,}, "
+                                         f"got {_short(text)}")
+    return int(t)
+
+
 def main(argv=None) -> int:
     p = _Parser(prog="python -m core", description="KV cache storage and decode reads per model.")
     p.add_argument("--context", type=parse_context, default=None,
@@ -222,8 +231,8 @@ def main(argv=None) -> int:
                    "default 1")
     p.add_argument("--spec", type=int, choices=range(0, 9), default=0, metavar="K",
                    help="with --plan: speculative tokens the MTP layers draft (0 to 8); default 0")
-    p.add_argument("--requests", type=_gpus, metavar="N", help="with --plan: the longest context at which N "
-                   "requests fit, instead of the requests at --context")
+    p.add_argument("--requests", type=_requests, metavar="N", help="with --plan: the longest context at which N "
+                   f"requests fit, instead of the requests at --context (1 to {serving.MAX_REQUESTS:,})")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     a = p.parse_args(argv)
     if a.budget and a.plan:
@@ -317,7 +326,8 @@ def _plan(p: argparse.ArgumentParser, a: argparse.Namespace) -> int:
         p.error("arguments --context, --requests: --plan needs one of them (requests at a context, or the "
                 "longest context for N requests)")
     model, gpu = _model_and_gpu(p, a, "--plan")
-    if not B.splittable(model):
+    b, rules = float(a.bytes_per_parameter or 1), ((a.engine,) if a.engine else B.ENGINES)
+    if not model.parameters or (set(rules) - {"theory"} and not B.splittable(model)):
         p.error(f"argument --model: the plan cannot count {model.name}'s weights and activations: "
                 f"{_unsplittable(model)}")
     if a.tp * a.pp * a.dp > MAX_GPUS:
@@ -327,14 +337,15 @@ def _plan(p: argparse.ArgumentParser, a: argparse.Namespace) -> int:
         p.error(f"argument --dcp: {a.dcp} ranks split a request by token among the tp ranks, so it divides "
                 f"--tp ({a.tp})")
     parallel = Parallel(a.tp, a.pp, a.dp, a.dcp)
-    b, rules = float(a.bytes_per_parameter or 1), ((a.engine,) if a.engine else B.ENGINES)
     rows = []
     for rule in rules:
-        spec = a.spec if rule != "theory" else 0
+        if r := layouts.refusal(model, parallel, rule, a.gpus_per_node):
+            p.error(f"{parallel.name}: {model.name}: {r}")
+        spec = a.spec if rule != "theory" else 0  # the theory drafts nothing
         try:
             if a.requests is not None:
                 n = serving.longest_context(model, a.requests, gpu, rule, parallel, b, spec=spec)
-                rows.append({"engine": rule, "requests": a.requests, "longest_context": n})
+                rows.append({"engine": rule, "spec": spec, "requests": a.requests, "longest_context": n})
             else:
                 rows.append(_served(serving.serve(model, a.context, gpu, rule, parallel, b, spec=spec)))
         except serving.Refused as e:
@@ -349,8 +360,8 @@ def _plan(p: argparse.ArgumentParser, a: argparse.Namespace) -> int:
         return 0
     what = (f"the longest context for {a.requests:,} requests" if a.requests is not None
             else f"requests at {a.context:,} tokens")
-    print(f"{model.name} · {parallel.name} of {gpu.name} · {what}" + (f" · {a.spec} speculative tokens"
-                                                                        if a.spec else ""))
+    print(f"{model.name} · {parallel.name} of {gpu.name} · {what}" + (f" · {a.spec} speculative tokens (the "
+                                                                        "engines')" if a.spec else ""))
     for r in rows:
         print(f"  {RULE_NAMES[r['engine']]}: " + _plan_line(r))
     return 0
@@ -358,7 +369,7 @@ def _plan(p: argparse.ArgumentParser, a: argparse.Namespace) -> int:
 
 def _served(s: serving.Served) -> dict:
     """A count as --plan's JSON gives it: bytes on one GPU, the count and what binds it, the assumptions said."""
-    return {"engine": s.engine, "requests": s.requests, "requests_by_memory": s.by_memory, "cap": s.cap,
+    return {"engine": s.engine, "spec": s.spec, "requests": s.requests, "requests_by_memory": s.by_memory, "cap": s.cap,
             "cap_source": s.cap_source or None, "pool_bytes": s.pool, "budget_pool_bytes": s.budget.pool,
             "draft_weights_bytes": s.draft_weights, "set_aside_bytes": s.set_aside, "admission_bytes": s.admission,
             "per_request_per_gpu_bytes": s.share,

@@ -11,8 +11,8 @@ Read from the engines' released source (the git snapshots were too large to fetc
 vLLM 0.34.0 (its PyPI wheel; vllm/_version.py: commit 62d4bc3c7) and SGLang 0.5.23 (its PyPI
 wheel, which records no commit; paths are the repository's, under python/). Defaults are each
 engine's on a Hopper GPU (H100, H200): SGLang picks FlashAttention 3 there (pages of 1 token),
-vLLM FlashMLA for MLA, FlashInfer's prefill for Gated DeltaNet. Not priced, and said so by a rule where it
-applies: CUDA graphs, activations and the runtime (the planner's reserve).
+vLLM FlashMLA for MLA, FlashInfer's prefill for Gated DeltaNet. What a request allocates is priced here; the
+memory around it (CUDA graphs, activations, the runtime) is core.budget's, and the plan over both core.serving's.
 
 The planner's modes, each with rules of its own (PLAN_RULES): decode context parallelism (`allocation(dcp=)`,
 `dcp_supported`), speculative decoding with the model's MTP layers (`allocation(spec=)`, `mtp_layers`,
@@ -415,7 +415,8 @@ class Allocation:
     def admission(self, chunk: int) -> int:
         """Bytes a request being admitted holds in its sliding parts beyond what their steady windows hold, for a
         prompt longer than the reserve (whatever this allocation's context): vLLM reserves a sliding spec's blocks
-        of min(W − 1 + 2 × chunk, max_model_len) positions and one more (SlidingWindowSpec.max_admission_blocks_
+        of W − 1 + 2 × chunk positions and one more (vLLM bounds it by max_model_len, a prompt longer than the
+        reserve being assumed) (SlidingWindowSpec.max_admission_blocks_
         per_request, kv_cache_interface.py:932-958, checked when a request is admitted, scheduler_reserve_full_isl
         on by default, config/scheduler.py:202-206; 2 batches in flight: async scheduling, on by default, and one
         pipeline stage, config/vllm.py:560-577, 1610-1637; pp stages would make it pp + 1) against
@@ -500,11 +501,11 @@ def dcp_supported(model: Model | str, engine: str) -> bool:
 
 
 def _dcp_why(m: Model, engine: str) -> str | None:
-    found = _dcp_reason(m, engine)
+    found = dcp_reason(m, engine)
     return found[0] if found else None
 
 
-def _dcp_reason(m: Model, engine: str) -> tuple[str, str] | None:
+def dcp_reason(m: Model, engine: str) -> tuple[str, str] | None:
     """Why `engine` offers no decode context parallelism for the model, and where its source says so; None where
     it does."""
     kinds = {ly.kind for ly in m.layers}

@@ -96,7 +96,7 @@ from numbers import Integral
 
 from . import cost
 from .checks import int_at_least, one_of
-from .engines import ENGINES, SGLANG, V4_KINDS, VLLM, VLLM_SPARSE_FP8_MIXED_HEADS, _dcp_reason
+from .engines import ENGINES, SGLANG, V4_KINDS, VLLM, VLLM_SPARSE_FP8_MIXED_HEADS, dcp_reason
 from .models import Model
 from .open_models import CONFIGS, OPEN_IMPORTS
 from .registry import get
@@ -270,7 +270,7 @@ def _dcp(m: Model, tp: int, dcp: int, engine: str, precision: cost.Precision) ->
         src = "vllm/config/parallel.py:427" if engine == "vllm" else (
             "sglang/srt/arg_groups/parallel_hook.py:243-248" if engine == "sglang" else "core/layouts.py")
         return Refusal("dcp", engine, f"the decode context parallel size counts ranks, at least 1: dcp = {dcp}", src)
-    found = _dcp_reason(m, engine)
+    found = dcp_reason(m, engine)
     if found:
         return Refusal("dcp", engine, f"no decode context parallelism for {m.name}: {found[0]}", found[1])
     if tp % dcp:

@@ -35,6 +35,7 @@ from .parallel import ONE_GPU, Parallel, stages
 from .registry import get
 
 ENGINES = B.ENGINES  # theory, vllm, sglang
+MAX_REQUESTS = 1 << 40  # the most requests the question asked the other way round takes
 MOVES = 0.1  # an assumption is said where leaving it out moves the count by more than this fraction
 # the parts of each rule's budget that are assumed, not read from the engine (core.budget's stated assumptions)
 ASSUMED = {"theory": ("reserve",), "vllm": ("runtime", "graphs", "activations"), "sglang": ("runtime",)}
@@ -118,7 +119,7 @@ def longest_context(model: Model | str, requests: int, gpu: GPU | str, engine: s
     when they do not fit even at one token (or exceed the schedulers' cap). A request's share never falls as
     its context grows, so the answer is found by bisection."""
     m, g, par, _, spec = _checked(model, gpu, engine, parallel, 1, spec)
-    requests = int_between("requests", requests, 1, 1 << 40)
+    requests = int_between("requests", requests, 1, MAX_REQUESTS)
     fixed = _fixed(m, g, engine, par, bytes_per_parameter, precision, spec, reserved)
 
     def fits(n: int) -> bool:

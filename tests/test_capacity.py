@@ -420,3 +420,12 @@ def test_the_planner_runs_each_engine_as_core_serving_does():
     assert dcp.numbers[0]["dcp"] == 4 and dcp.numbers[1]["max_requests"] is None
     ctx = build_capacity(models=("v3.2",), engine="vllm", ask="context", requests=5, lang="en")
     assert list(ctx.figure.data[0].x) == [249_472] and ctx.numbers[0]["longest_context"] == 249_472
+
+
+def test_the_planner_on_a_card_smaller_than_the_runtime_says_so_for_every_rule():
+    """A custom GPU of 1 GB: less than the runtime SGLang and vLLM set aside. No traceback: each row says why."""
+    from figures.builders.planner import build_capacity
+    for engine in ("theory", "vllm", "sglang"):
+        chart = build_capacity(models=("v3.2", "llama-3.1-8b"), gpu="custom", memory_gb=1.0, engine=engine,
+                               lang="en")
+        assert list(chart.figure.data[0].x) == [0, 0]

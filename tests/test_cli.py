@@ -494,7 +494,7 @@ def test_plan_counts_what_core_serving_counts():
 def test_plan_asks_the_other_way_round():
     out = assert_json_run("--plan", "--model", "v3.2", "--gpu", "h200", "--tp", "8", "--engine", "vllm",
                           "--requests", "5")
-    assert out["plans"] == [{"engine": "vllm", "requests": 5, "longest_context": 249_472}]
+    assert out["plans"] == [{"engine": "vllm", "spec": 0, "requests": 5, "longest_context": 249_472}]
     text = run("--plan", "--model", "v3.2", "--gpu", "h200", "--tp", "8", "--engine", "vllm", "--requests", "5")
     assert text.returncode == 0 and "249,472 tokens" in text.stdout
 
@@ -516,3 +516,15 @@ def test_plan_bad_input_is_one_line_exit_2_nothing_on_stdout(args, says):
     r = run(*args)
     assert r.returncode == 2 and r.stdout == "" and says in r.stderr and r.stderr.count("\n") == 1
     assert "Traceback" not in r.stderr
+
+
+def test_plan_reads_the_node_and_the_theory_without_widths():
+    """--gpus-per-node bounds --plan's layout as it bounds --budget's; the theory needs a parameter count, not a
+    config's widths (V2: published parameters, no config.json kept)."""
+    r = run("--plan", "--model", "v3.2", "--gpu", "h200", "--tp", "8", "--gpus-per-node", "4", "--context", "8K")
+    assert r.returncode == 2 and r.stdout == "" and "Traceback" not in r.stderr and r.stderr.count("\n") == 1
+    out = assert_json_run("--plan", "--model", "v2", "--gpu", "h200", "--tp", "8", "--engine", "theory",
+                          "--context", "8K")
+    assert out["plans"][0]["engine"] == "theory" and out["plans"][0]["requests"] > 0
+    r = run("--plan", "--model", "v3.2", "--gpu", "h200", "--requests", "2000000000000", "--engine", "vllm")
+    assert r.returncode == 2 and "requests from 1 to 1,099,511,627,776" in r.stderr

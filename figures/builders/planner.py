@@ -199,6 +199,8 @@ class _Runner:
             return t("cap.refused", lang, e=t(f"eng.{engine}", lang), why=e.refusal.reason)
         except EngineError as e:
             return t(f"eng.none.{e.why}", lang, e=t(f"eng.{engine}", lang))
+        except ValueError as e:  # a card too small for what the rule sets aside, more stages than layers
+            return t("cap.error", lang, why=str(e))
 
     def _plan(self, model: str, par: Parallel, engine: str):
         parameters = get(model).parameters
