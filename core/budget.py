@@ -46,7 +46,7 @@ The sampler holds the model-dtype logits (2 B), their FP32 copy (vllm/v1/worker/
 sampler.py:238-239) and one FP32 temporary of their size (4 B: the softmax or log-softmax of the
 warmup pass, which asks for logprobs: gpu/model_runner.py:1056-1062).
 T and max_num_seqs are `vllm serve`'s defaults for the GPU (vllm/engine/arg_utils.py:3010-3043:
-16,384 and 1,024 from 160 GiB, 8,192 and 1,024 from 70 GiB, else 2,048 and 256).
+16,384 and 1,024 from 160 GiB, 8,192 and 1,024 from 70 GiB (not on an A100), else 2,048 and 256).
 
 **Stated assumptions** (measured by the engines, computed by neither): the runtime (CUDA context, cuBLAS
 and NCCL buffers, taken before vLLM's first memory snapshot and SGLang's free-memory reading:
@@ -65,7 +65,7 @@ from typing import NamedTuple
 
 from . import capacity, engines
 from .checks import int_at_least, one_of
-from .engines import VLLM_BATCH_TIERS
+from .engines import vllm_batch  # re-exported: `vllm serve`'s batch by the GPU (the A100 row included)
 from .gpus import GPU, MiB
 from .gpus import get as get_gpu
 from .models import Model
@@ -288,12 +288,6 @@ def theory(model: Model | str, gpu: GPU | str, parallel: Parallel = ONE_GPU,
 
 
 # --- vLLM 0.34.0 ----------------------------------------------------------------------------------------
-
-def vllm_batch(gpu: GPU | str) -> tuple[int, int]:
-    """`vllm serve`'s max_num_batched_tokens and max_num_seqs on this GPU (VLLM_BATCH_TIERS)."""
-    total = get_gpu(gpu).reported_bytes
-    return next((tokens, seqs) for least, tokens, seqs in VLLM_BATCH_TIERS if total >= least)
-
 
 class Peak(NamedTuple):
     """The activation estimate's terms, bytes: a forward pass of `tokens` tokens, the sampler on `rows`."""

@@ -577,6 +577,17 @@ def draft_parameters(model: Model | str) -> int:
     return layers * one if one else 0
 
 
+def vllm_batch(gpu) -> tuple[int, int]:
+    """`vllm serve`'s max_num_batched_tokens and max_num_seqs on this GPU: the first row of VLLM_BATCH_TIERS whose
+    least bytes its reported memory reaches, an A100 skipping the 70 GiB row (arg_utils.py:3020-3024)."""
+    from .gpus import get as get_gpu
+
+    g = get_gpu(gpu)
+    total, a100 = g.reported_bytes, "a100" in g.name.lower() or "a100" in g.id.lower()
+    return next((tokens, seqs) for least, tokens, seqs in VLLM_BATCH_TIERS
+                if total >= least and not (a100 and least == VLLM_BATCH_TIERS[1][0]))
+
+
 def request_cap(model: Model | str, engine: str, gpu, *, kv_tokens: int | None = None,
                 state_slots: int | None = None, parallel: Parallel = ONE_GPU) -> tuple[int | None, Rule | None]:
     """The most requests one scheduler of `engine` runs at once whatever the memory (one data-parallel rank of
@@ -601,11 +612,7 @@ def request_cap(model: Model | str, engine: str, gpu, *, kv_tokens: int | None =
         state_slots = int_at_least("state_slots", state_slots, 0)
     R = PLAN_RULES[engine]
     if engine == "vllm":
-        total = g.reported_bytes
-        small = "a100" in g.name.lower() or "a100" in g.id.lower()
-        seqs = next(seqs for least, _, seqs in VLLM_BATCH_TIERS
-                    if total >= least and not (small and least == VLLM_BATCH_TIERS[1][0]))
-        return seqs, R["cap"]
+        return vllm_batch(g)[1], R["cap"]
     if any(ly.kind in V4_KINDS for ly in m.layers):
         cap = max(1, SGLANG_V4_RUNNING // parallel.dp)
         return (cap if kv_tokens is None else min(cap, kv_tokens // 2)), R["cap-v4"]

@@ -177,6 +177,13 @@ def test_a_model_that_does_not_fit_is_short_of_a_pool():
 def test_the_batch_and_the_tiers_follow_the_cards_reported_memory():
     assert [B.vllm_batch(g) for g in ("h100-sxm", "h200", "b200", "mi300x")] == [
         (8_192, 1_024), (8_192, 1_024), (16_384, 1_024), (16_384, 1_024)]
+    # an A100 of 80 GB (81,920 MiB ≥ 70 GiB) skips the 70 GiB row: the small GPUs' 2,048 tokens and 256 sequences,
+    # the same row request_cap caps it at (one walk of the tiers: engines.vllm_batch)
+    from core.gpus import GPU
+    a100 = GPU(id="a100-80gb", name="NVIDIA A100 80GB", memory_bytes=80 * 10**9, bandwidth_bytes_per_s=2 * 10**12,
+               reported_mib=81_920)
+    assert B.vllm_batch(a100) == (2_048, 256) and B.vllm_batch is engines.vllm_batch
+    assert engines.request_cap("llama-3.1-8b", "vllm", a100)[0] == B.vllm_batch(a100)[1]
     assert B.sglang_fraction("llama-3.1-8b", "b200").chunked_prefill == 16_384  # 183,359 MiB ≥ 160 GiB
     # ROCm: vLLM's margin floor is 3 GiB; SGLang picks aiter for GQA and scales f by 0.85
     assert B.vllm("llama-3.1-8b", "mi300x").margin == 3 * GiB
