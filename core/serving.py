@@ -12,7 +12,8 @@ SGLang 0.5.23's), from the memory the card's driver reports. On top of it, per G
   compress-state rings for V4, `Allocation.reserved`), the draft (MTP) layers' weights when `spec` > 0
   (`core.engines.draft_parameters`), and the sliding layers' admission reserve for one prefill chunk
   (`Allocation.admission`, the chunk the engine's budget assumes: vLLM's max_num_batched_tokens,
-  SGLang's chunked_prefill_size).
+  SGLang's chunked_prefill_size). Under pipeline parallelism each is its stage's layers', the most loaded
+  stage's taken (`core.parallel.stages`, as `core.capacity.engine_reserved_bytes`).
 - **Caps** (`core.engines.request_cap`): the most requests each scheduler runs at once, whatever the
   memory: vLLM's max_num_seqs, SGLang's max_running_requests. Each DP attention rank schedules its own.
 - **Assumptions said**: a part of the budget no engine computes (the runtime, vLLM's CUDA graphs and
@@ -179,30 +180,36 @@ def _fixed(m: Model, g: GPU, engine: str, par: Parallel, bytes_per_parameter: fl
     budget = B.budget(m, g, engine, par, bytes_per_parameter, reserved=reserved)
     if engine == "theory":
         return _Fixed(budget, 0, 0, 0, None, "")
-    one = engines.allocation(m, 1, precision, engine, tp=par.tp, dcp=par.dcp, spec=spec)
+    # per pipeline stage: each stage's GPUs set aside, reserve and pool for their own layers; the most loaded binds
+    ones = [engines.allocation(s, 1, precision, engine, tp=par.tp, dcp=par.dcp, spec=spec) for s in _stages(m, par)]
     draft = 0
     if spec:  # the MTP layers' weights, split over the stage's tensor-parallel ranks as the rest is
         draft = -(-capacity.weights_bytes(engines.draft_parameters(m), bytes_per_parameter) // par.tp) \
             if engines.draft_parameters(m) else 0
     chunk = B.vllm_batch(g)[0] if engine == "vllm" else B.sglang_fraction(m, g, par).chunked_prefill
-    set_aside, admission = one.reserved(par.dp), one.admission(chunk)
+    set_aside = max(one.reserved(par.dp) for one in ones)
+    admission = max(one.admission(chunk) for one in ones)
     room = budget.pool - budget.short - draft - set_aside - admission
-    cap, rule = engines.request_cap(m, engine, g, parallel=par, **_pools(one, budget, room))
+    cap, rule = engines.request_cap(m, engine, g, parallel=par, **_pools(ones, budget, room))
     return _Fixed(budget, draft, set_aside, admission, None if cap is None else cap * par.dp,
                   rule.source if rule else "")
 
 
-def _pools(one: engines.Allocation, budget: B.Budget, room: int) -> dict:
+def _pools(ones: list[engines.Allocation], budget: B.Budget, room: int) -> dict:
     """What SGLang derives its cap from, on one worker: the tokens its full pool holds (max_total_num_tokens:
-    the room over a token's bytes of it) and the slots its states pool holds (its bytes over a slot's)."""
-    if one.engine != "sglang" or room <= 0:
+    the room over a token's bytes of it) and the slots its states pool holds (its bytes over a slot's), each
+    the least over the pipeline stages (`ones`, one allocation a stage): the stage whose pool holds least binds."""
+    if ones[0].engine != "sglang" or room <= 0:
         return {}
-    grown = sum((h.per_token for h in one.held if h.pool == "kv"), start=0)
-    full = dict(one.shares).get("kv", 1)
-    pools = {"kv_tokens": max(int(room * full / grown), 1)} if grown else {}
-    slot = sum(h.layers * h.page for h in one.held if h.what == "state")
-    if slot:
-        pools["state_slots"] = budget.states // slot
+    pools: dict[str, int] = {}
+    for one in ones:
+        grown = sum((h.per_token for h in one.held if h.pool == "kv"), start=0)
+        full = dict(one.shares).get("kv", 1)
+        if grown:
+            pools["kv_tokens"] = min(pools.get("kv_tokens", 1 << 62), max(int(room * full / grown), 1))
+        slot = sum(h.layers * h.page for h in one.held if h.what == "state")
+        if slot:
+            pools["state_slots"] = min(pools.get("state_slots", 1 << 62), budget.states // slot)
     return pools
 
 

@@ -94,6 +94,17 @@ def test_what_comes_off_the_pool_before_any_request():
     assert v4.by_memory == v4.pool // v4.share
 
 
+def test_what_comes_off_the_pool_is_taken_per_pipeline_stage():
+    """At PP 2 each stage's GPUs hold half V4-Flash's layers, so half its ratio-128 rings: the set-aside is the
+    most loaded stage's (as core.capacity.engine_reserved_bytes), not the whole model's 2,715,811,840 B."""
+    from core.capacity import engine_reserved_bytes
+    pp2 = Parallel(tp=4, pp=2)
+    v4 = serve("v4-flash", N, "h200", "sglang", pp2)
+    assert v4.set_aside == engine_reserved_bytes("v4-flash", DEPLOYED, pp2, "sglang") == 1_357_905_920
+    assert v4.set_aside == 2_715_811_840 // 2
+    assert v4.admission < serve("v4-flash", N, "h200", "sglang", TP8).admission
+
+
 def test_dcp_over_as_many_ranks_as_the_engine_accepts():
     """V3.2's sparse FP8 decode kernel pads a rank's heads to 64: at TP 8 a rank has 128 / 8 = 16, and DCP 8
     would gather 128 (padded to 128), DCP 4 gathers 64 (padded to 64, as the local 16): vLLM takes DCP 4."""
