@@ -7,7 +7,9 @@ import streamlit as st
 
 import ui
 from article.sections.any_model import design_name, variant_source
+from core import hub
 from core.config_import import ConfigError, import_config, read_config
+from core.units import fmt_bytes
 from core.variants import SGLANG_PAGE_TOKENS, VARIANTS
 from figures.builders.reconcile import variant_name
 from i18n import t
@@ -27,11 +29,36 @@ def config_name(raw: bytes, file_name: str) -> str:
 
 
 def import_panel() -> dict:
-    """A config.json of your own: uploaded or pasted, read, and kept for this session; returns the
-    session's imported configs."""
+    """A model by its Hugging Face id (the link's hf=), or a config.json of your own, uploaded or pasted: read, and
+    kept for this session; returns the session's imported configs."""
+    from_hub()
     with st.expander(t("by.import", L), expanded=bool(ui.imported_models())):
         read_config_json()
     return ui.imported_models()
+
+
+def from_hub() -> None:
+    """A model id typed or linked (?hf=org/name@revision): its config and safetensors headers from the Hub, the model
+    added to the session's imports and, on a link's first visit, to the models compared below."""
+    text = st.text_input(t("by.hf", L), key="hf", bind="query-params", help=t("by.hf.help", L),
+                         placeholder="deepseek-ai/DeepSeek-V3.2")
+    if not text.strip():
+        return
+    try:
+        with st.spinner(t("by.hf.fetching", L, id=text.strip())):
+            found = hub.fetch(text)
+        imported = hub.imported(found)
+    except hub.HubError as e:
+        st.error(t("by.hf.bad", L, e=e))
+        return
+    except ConfigError as e:
+        st.error(t("by.bad", L, e=e))
+        return
+    model_id = ui.remember_import(imported)
+    ui.select_model(model_id)
+    weights = t("by.hf.weights", L, p=f"{found.parameters:,}", b=fmt_bytes(found.weights_bytes)) \
+        if found.parameters else t("by.hf.noweights", L)
+    st.success(t("by.hf.found", L, name=found.name, design=design_name(imported.design, L), weights=weights))
 
 
 def read_config_json() -> None:

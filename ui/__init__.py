@@ -19,6 +19,7 @@ from .state import (
     language,
     remember_import,
     run_completed,
+    select_model,
     sidebar,
     url_notes,
     view,
@@ -26,4 +27,4 @@ from .state import (
 
 __all__ = ["View", "chart", "control", "embed", "figure_link", "follows_context",
            "imported_models", "language", "remember_import",
-           "run_completed", "section_links", "show", "sidebar", "url_notes", "view"]
+           "run_completed", "section_links", "select_model", "show", "sidebar", "url_notes", "view"]

@@ -231,7 +231,9 @@ def _select(knob, where, label: str, kw: dict, lang: str):
 
 
 def _multiselect(knob, where, label: str, kw: dict, lang: str):
-    return tuple(where.multiselect(label, knob.choices, default=list(knob.default), format_func=_shown(knob, lang),
+    # a value set in the session (select_model) stands for the default: both at once is Streamlit's warning
+    default = None if kw["key"] in st.session_state else list(knob.default)
+    return tuple(where.multiselect(label, knob.choices, default=default, format_func=_shown(knob, lang),
                                    placeholder=t("app.choose", lang), **kw))
 
 
@@ -318,6 +320,21 @@ def remember_import(imported) -> str:
     while len(found) > MAX_IMPORTS:
         del found[next(iter(found))]
     return model_id
+
+
+def select_model(model_id: str, key: str = "models") -> None:
+    """Add a model to the models compared on the page (the knob under `key`), once: a link that names a model (?hf=)
+    shows its row on the first visit, and a reader who then removes it is not overruled."""
+    shown = st.session_state.setdefault("_selected_once", set())
+    if model_id in shown:
+        return
+    shown.add(model_id)
+    from figures import EXTRAS
+
+    default = EXTRAS["capacity"].knob(key).default
+    picked = st.session_state.get(key) or st.query_params.get_all(key) or list(default)
+    if model_id not in picked:
+        st.session_state[key] = [*picked, model_id]
 
 
 def url_notes() -> None:
