@@ -23,6 +23,7 @@ SGLang 0.5.23's), from the memory the card's driver reports. On top of it, per G
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, replace
 from typing import NamedTuple
 
@@ -236,16 +237,20 @@ def _served(m, g, engine, par, n, spec, f: _Fixed, share: int) -> Served:
         nbytes = getattr(f.budget, part)
         if not nbytes:
             continue
-        without = _count(max(s._room + _freed(f.budget, part), 0), share, par)
+        without = _count(max(s._room + _freed(m, f.budget, part), 0), share, par)
         without = without if s.cap is None else min(without, s.cap)
         if abs(without - s.requests) > MOVES * max(s.requests, 1):
             said.append(Assumption(part, nbytes, without))
     return replace(s, assumptions=tuple(said))
 
 
-def _freed(b: B.Budget, part: str) -> int:
-    """Bytes the pool would gain without an assumed part: the part, and for vLLM's activation peak the margin
-    it sets above the floor (max(floor, 0.75 × peak))."""
+def _freed(m: Model, b: B.Budget, part: str) -> int:
+    """Bytes the pool would gain without an assumed part: the part; for vLLM's activation peak the margin it sets
+    above the floor (max(floor, 0.75 × peak)) too; for SGLang's runtime only mem_fraction_static f of it (the pool
+    is ⌊f × the free memory⌋ less the weights: ⌊f × total⌋ − ⌊f × (total − runtime)⌋)."""
+    if b.engine == "sglang" and part == "runtime":
+        f = B.sglang_fraction(m, b.gpu, b.parallel).fraction
+        return math.floor(b.total * f) - math.floor(max(b.total - b.runtime, 0) * f)
     if part != "activations" or not b.margin:
         return getattr(b, part)
     return b.activations + b.margin - B.VLLM_MARGIN_FLOOR[b.gpu.platform]

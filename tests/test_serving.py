@@ -4,6 +4,8 @@ tests/test_budget.py's budgets and docs/engine-vectors.md's allocations."""
 
 from __future__ import annotations
 
+from fractions import Fraction
+
 import pytest
 
 from core import DEPLOYED, capacity
@@ -45,6 +47,21 @@ def test_an_assumption_that_moves_a_count_more_than_a_tenth_is_said():
                     "activations": (b.activations, (pool + b.activations + b.margin - GiB) // share)}
     assert (said["graphs"][1], said["activations"][1]) == (36, 37)
     assert (pool + GiB) // share == 34  # the runtime moves it 6 %: not said
+
+
+def test_sglangs_pool_gains_only_its_fraction_of_the_runtime():
+    """SGLang's pool is ⌊f × the free memory⌋ less the weights (f = mem_fraction_static, 443/500 for Kimi K2 at
+    TP 8 on an H200): without the assumed 1 GiB runtime it grows by ⌊f × total⌋ − ⌊f × (total − 1 GiB)⌋ =
+    951,335,257 B (443/500 × 1,073,741,824 = 951,335,256.06), not 1 GiB. Kimi K2 at 8,192 tokens (61 × 1,152 B a
+    token): 13 requests, 14 without the runtime (+8 %: not said; the whole GiB would have made it 15)."""
+    from core.budget import sglang_fraction
+    s = serve("kimi-k2", 8192, "h200", "sglang", TP8)
+    share, pool, total = 61 * 1_152 * 8192, s.pool, s.budget.total
+    assert sglang_fraction("kimi-k2", "h200", TP8).fraction == Fraction(443, 500)
+    assert total * 443 // 500 - (total - GiB) * 443 // 500 == 951_335_257
+    assert (s.share, s.requests) == (share, pool // share) == (575_668_224, 13)
+    assert ((pool + 951_335_257) // share, (pool + GiB) // share) == (14, 15)
+    assert s.assumptions == ()
 
 
 def test_the_longest_context_for_n_requests_is_the_last_that_fits():
