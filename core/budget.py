@@ -65,7 +65,7 @@ from typing import NamedTuple
 
 from . import capacity, engines
 from .checks import int_at_least, one_of
-from .engines import vllm_batch  # re-exported: `vllm serve`'s batch by the GPU (the A100 row included)
+from .engines import ENGINES, vllm_batch  # re-exported: `vllm serve`'s batch by the GPU (the A100 row included)
 from .gpus import GPU, MiB
 from .gpus import get as get_gpu
 from .models import Model
@@ -73,7 +73,6 @@ from .parallel import ONE_GPU, Parallel, published_config
 from .registry import get
 
 GiB = 1 << 30
-ENGINES = ("theory", "vllm", "sglang")
 PARTS = ("runtime", "weights", "activations", "graphs", "margin", "reserve", "kv", "states", "left")
 
 # --- stated assumptions (the engines measure these; neither computes them) ---------------------------

@@ -35,11 +35,10 @@ from . import cost
 from . import formats as F
 from .checks import int_at_least, one_of, whole_numbers
 from .models import ATTENTION_KINDS, MODELS, Model
-from .parallel import ONE_GPU, Parallel, published_config, stage_of
+from .parallel import ENGINES, ONE_GPU, Parallel, published_config, stage_of
 from .parallel import mtp_layer_parameters as _mtp_layer_parameters
 from .registry import get
 
-ENGINES = ("theory", "vllm", "sglang")
 VLLM = "vLLM 0.34.0 (commit 62d4bc3c7)"
 SGLANG = "SGLang 0.5.23"  # its release wheel records no commit
 V4_KINDS = ("CSA", "HCA")

@@ -145,7 +145,9 @@ def _indexer(m: Model) -> int:
 
 # --- What DP attention keeps whole, per engine ----------------------------------------------------
 
-WHOLE_ENGINES = ("theory", "vllm", "sglang")
+# the rules every module prices by: the theory, vLLM 0.34.0, SGLang 0.5.23 (core.engines re-exports it; defined
+# here, below core.engines in the imports)
+ENGINES = ("theory", "vllm", "sglang")
 # the article's models' published configs (the open presets' are CONFIGS/<id>.json)
 _ARTICLE_CONFIGS = {"v3": "configs/deepseek-v3.json", "v3.2": "configs/deepseek-v3.2.json",
                     "v4-flash": "deepseek-v4-flash.config.json"}
@@ -205,7 +207,7 @@ def weights(model: Model | str, config: dict | None = None) -> Weights | None:
 
 
 def whole_parameters(model: Model | str, engine: str = "theory", config: dict | None = None) -> int:
-    """Parameters every data-parallel attention rank keeps whole under `engine` (WHOLE_ENGINES).
+    """Parameters every data-parallel attention rank keeps whole under `engine` (ENGINES).
 
     SGLang (and the theory): the attention's and the mixers' (--enable-dp-attention shards them over the attention
     TP group, tp ÷ dp = 1 rank: srt/layers/dp_attention.py; models/qwen3_next.py:132, layers/attention/mamba/
@@ -214,7 +216,7 @@ def whole_parameters(model: Model | str, engine: str = "theory", config: dict | 
     layers at TP = 1, and only the routed experts are split over dp × tp
     (model_executor/layers/fused_moe/config.py:1143-1285), so all but the routed experts is whole: the whole model for
     a model without experts. A model whose config is not on file keeps its attention whole, as the theory says."""
-    one_of("engine", engine, WHOLE_ENGINES)
+    one_of("engine", engine, ENGINES)
     m = get(model)
     w = weights(m, config)
     if w is None:

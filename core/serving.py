@@ -33,10 +33,9 @@ from .checks import MAX_CONTEXT, int_between, one_of
 from .gpus import GPU
 from .gpus import get as get_gpu
 from .models import Model
-from .parallel import ONE_GPU, Parallel, stages
+from .parallel import ENGINES, ONE_GPU, Parallel, stages
 from .registry import get
 
-ENGINES = B.ENGINES  # theory, vllm, sglang
 MAX_REQUESTS = 1 << 40  # the most requests the question asked the other way round takes
 MOVES = 0.1  # an assumption is said where leaving it out moves the count by more than this fraction
 # the parts of each rule's budget that are assumed, not read from the engine (core.budget's stated assumptions)

@@ -527,3 +527,10 @@ def test_plan_rules_name_a_file_with_lines():
     for engine, table in engines.PLAN_RULES.items():
         for rule in table.values():
             assert rule.engine == engine and ".py:" in rule.source and rule.what
+
+
+def test_one_tuple_of_rules():
+    """The rules are named once (core.parallel, below core.engines in the imports) and imported everywhere."""
+    from core import budget, parallel, serving
+    assert engines.ENGINES == ("theory", "vllm", "sglang")
+    assert engines.ENGINES is budget.ENGINES is parallel.ENGINES is serving.ENGINES
