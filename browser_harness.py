@@ -82,8 +82,10 @@ def _log_tail(log_path: Path, lines: int = 40) -> str:
 
 
 @contextmanager
-def streamlit_server(script: str | Path, log_path: Path, *, cwd: Path = REPO_ROOT, timeout: float = 60.0):
-    """Run `streamlit run script` on a free port; yield its base URL; stop it on exit."""
+def streamlit_server(script: str | Path, log_path: Path, *, cwd: Path = REPO_ROOT, timeout: float = 60.0,
+                     env: dict | None = None):
+    """Run `streamlit run script` on a free port (with `env` added to this process's environment); yield its base
+    URL; stop it on exit."""
     port = free_port()
     cmd = [
         sys.executable, "-m", "streamlit", "run", str(script),
@@ -92,7 +94,7 @@ def streamlit_server(script: str | Path, log_path: Path, *, cwd: Path = REPO_ROO
         "--server.address", "127.0.0.1",
         "--browser.gatherUsageStats", "false",
     ]  # fmt: skip
-    with serve(cmd, log_path, f"http://127.0.0.1:{port}", cwd=cwd, timeout=timeout) as url:
+    with serve(cmd, log_path, f"http://127.0.0.1:{port}", cwd=cwd, timeout=timeout, env=env) as url:
         yield url
 
 
@@ -107,12 +109,13 @@ def static_server(root: Path, log_path: Path, timeout: float = 60.0):
 
 @contextmanager
 def serve(cmd: list[str], log_path: Path, url: str, *, cwd: Path = REPO_ROOT, timeout: float = 60.0,
-          health: str = "/_stcore/health"):
+          health: str = "/_stcore/health", env: dict | None = None):
     """Run `cmd` (output to `log_path`) until `url` + `health` answers (Streamlit's and nginx's: "ok");
     yield `url`; stop it on exit."""
     log_path.parent.mkdir(parents=True, exist_ok=True)
     with open(log_path, "wb") as log:
-        proc = subprocess.Popen(cmd, cwd=cwd, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
+        proc = subprocess.Popen(cmd, cwd=cwd, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
+                                env={**os.environ, **env} if env else None)
     try:
         _wait_healthy(url + health, proc, log_path, timeout)
         yield url

@@ -1,5 +1,5 @@
-"""The Any model page opened from a link that names a Hugging Face model (?hf=), against the fake Hub (tests/fakehub.py):
-the model's row in the comparison, its weights counted for the planner, and each failure said in one line."""
+"""The Any model page opened from a link that names a Hugging Face model (?hf=), against the fake Hub
+(tests/fakehub.py): the model's row in the comparison, and each failure said in one line."""
 
 from __future__ import annotations
 
@@ -7,10 +7,10 @@ import sys
 from pathlib import Path
 
 import pytest
+from test_app import assert_page_runs as run_page
 
 import ui
 from core import hub
-from test_app import assert_page_runs as run_page
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from fakehub import COMMIT, fake_hub  # noqa: E402

@@ -30,9 +30,20 @@ def pytest_collection_modifyitems(config, items):
 
 
 @pytest.fixture(scope="session")
-def app_url(tmp_path_factory):
+def fake_hub_url():
+    """The fake Hugging Face Hub (tests/fakehub.py) the app asks: a link's ?hf= never reaches the real one."""
+    sys.path.insert(0, str(HERE.parent))
+    from fakehub import fake_hub
+
+    with fake_hub() as (url, _):
+        yield url
+
+
+@pytest.fixture(scope="session")
+def app_url(tmp_path_factory, fake_hub_url):
     log = tmp_path_factory.mktemp("streamlit") / "streamlit.log"
-    with browser_harness.streamlit_server(browser_harness.REPO_ROOT / "app.py", log) as url:
+    env = {"HF_ENDPOINT": fake_hub_url, "KV_ATLAS_HUB_CACHE": str(tmp_path_factory.mktemp("hub"))}
+    with browser_harness.streamlit_server(browser_harness.REPO_ROOT / "app.py", log, env=env) as url:
         yield url
 
 

@@ -81,3 +81,22 @@ def test_an_uploaded_config_of_each_layer_kind_shows_its_layers_and_its_state(pa
         expect(row.locator("td").last).to_have_text(f"{state:,}")
         picker.press("Backspace")  # off the charts again: the next one's rows stay in view
         assert_ready_without_exception(page)
+
+
+def test_a_link_naming_a_hugging_face_model_shows_its_row_and_its_layers(page, app_url, screenshot):
+    """?hf= on the fake Hub (tests/fakehub.py, the server's HF_ENDPOINT): the model fetched once, read as GQA, its row
+    among the models compared and its layer kinds in the layers table."""
+    import sys
+
+    sys.path.insert(0, str(REPO_ROOT / "tests"))
+    from fakehub import COMMIT
+
+    name = f"fake/llama-fp8@{COMMIT[:7]}"
+    assert_opens_without_exception(page, f"{app_url}/any-model?lang=en&hf=fake/llama-fp8")
+    expect(page.get_by_text(f"{name}: read as GQA")).to_be_visible()
+    assert_ready_without_exception(page)
+    tables = page.locator('[data-testid="stTable"]')
+    expect(tables.filter(has_text=name)).to_have_count(3)  # the comparison, the layers table, the engines table
+    screenshot("any-model-hf-link")
+    assert_opens_without_exception(page, f"{app_url}/any-model?lang=en&hf=meta-llama/gated")
+    expect(page.locator('[data-testid="stAlertContentError"]').filter(has_text="is gated")).to_be_visible()
