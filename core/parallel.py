@@ -24,6 +24,7 @@
 
 from __future__ import annotations
 
+import copy
 import json
 import weakref
 from dataclasses import dataclass, fields, replace
@@ -173,9 +174,10 @@ class Weights:
 
 def published_config(model: Model | str) -> dict | None:
     """The language model's fields of a model's published config.json (text_config's for a multimodal one, the
-    top level's where text_config does not say), or None for a model with none on file (an imported one)."""
-    m = get(model)
-    return _config(m.id)
+    top level's where text_config does not say), or None for a model with none on file (an imported one). A fresh
+    copy each call: the file is read once (cached), and a caller's edits reach neither the cache nor other callers."""
+    c = _config(get(model).id)
+    return None if c is None else copy.deepcopy(c)
 
 
 @lru_cache(maxsize=64)

@@ -36,3 +36,14 @@ def test_a_stage_knows_where_it_sits_though_its_layers_are_alike():
     assert [stage_of(p) for p in parts] == [(0, 4), (1, 4), (2, 4), (3, 4)]
     assert parts[0] == parts[1] and stage_of(parts[0]) != stage_of(parts[1])  # equal layers, their own places
     assert stage_of(stages("v3.2", 1)[0]) is None
+
+
+def test_the_published_config_is_a_fresh_copy_each_call():
+    """The file is read once (lru_cache'd); each caller gets its own dict, nested ones included, so an edit reaches
+    neither the cache nor the next caller."""
+    from core.parallel import published_config
+    first = published_config("v3.2")
+    first["hidden_size"] = 1
+    first["rope_scaling"]["factor"] = 0
+    again = published_config("v3.2")
+    assert again["hidden_size"] == 7168 and again["rope_scaling"]["factor"] == 40 and again is not first
