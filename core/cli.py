@@ -183,6 +183,13 @@ def _gpus(text: str) -> int:
     return int(t)
 
 
+def _check_gpus(p: argparse.ArgumentParser, a: argparse.Namespace) -> None:
+    """Exit 2 where tp × pp × dp asks for more than MAX_GPUS GPUs (each alone is checked by _gpus)."""
+    if a.tp * a.pp * a.dp > MAX_GPUS:
+        p.error(f"arguments --tp, --pp, --dp: {a.tp} × {a.pp} × {a.dp} = {a.tp * a.pp * a.dp:,} GPUs, more than "
+                f"the {MAX_GPUS:,} this tool prices")
+
+
 def _requests(text: str) -> int:
     """A count of requests: a whole number from 1 to core.serving.MAX_REQUESTS."""
     t = text.strip().replace(",", "")
@@ -255,9 +262,7 @@ def main(argv=None) -> int:
                 f"{' or '.join(cost.PRESETS)}")
     if a.mtp and a.config is None and a.hf is None:
         p.error("argument --mtp: counts the MTP layers of a --config model")
-    if a.tp * a.pp * a.dp > MAX_GPUS:
-        p.error(f"arguments --tp, --pp, --dp: {a.tp} × {a.pp} × {a.dp} = {a.tp * a.pp * a.dp:,} GPUs, more than "
-                f"the {MAX_GPUS:,} this tool prices")
+    _check_gpus(p, a)
     if a.config and a.hf:
         p.error("arguments --config, --hf: one model at a time")
     fetched = None
@@ -292,9 +297,7 @@ def _budget(p: argparse.ArgumentParser, a: argparse.Namespace) -> int:
     model, gpu = _model_and_gpu(p, a, "--budget")
     if not B.splittable(model):
         p.error(f"argument --model: the memory budget cannot split a GPU for {model.name}: {_unsplittable(model)}")
-    if a.tp * a.pp * a.dp > MAX_GPUS:
-        p.error(f"arguments --tp, --pp, --dp: {a.tp} × {a.pp} × {a.dp} = {a.tp * a.pp * a.dp:,} GPUs, more than "
-                f"the {MAX_GPUS:,} this tool prices")
+    _check_gpus(p, a)
     parallel, rules = Parallel(a.tp, a.pp, a.dp), (a.engine,) if a.engine else B.ENGINES
     b = float(a.bytes_per_parameter or 1)
     flags = " ".join(f"--{k} {v}" for k, v in (("tp", a.tp), ("pp", a.pp), ("dp", a.dp)) if v != 1)
@@ -330,9 +333,7 @@ def _plan(p: argparse.ArgumentParser, a: argparse.Namespace) -> int:
     if not model.parameters or (set(rules) - {"theory"} and not B.splittable(model)):
         p.error(f"argument --model: the plan cannot count {model.name}'s weights and activations: "
                 f"{_unsplittable(model)}")
-    if a.tp * a.pp * a.dp > MAX_GPUS:
-        p.error(f"arguments --tp, --pp, --dp: {a.tp} × {a.pp} × {a.dp} = {a.tp * a.pp * a.dp:,} GPUs, more than "
-                f"the {MAX_GPUS:,} this tool prices")
+    _check_gpus(p, a)
     if a.tp % a.dcp:
         p.error(f"argument --dcp: {a.dcp} ranks split a request by token among the tp ranks, so it divides "
                 f"--tp ({a.tp})")

@@ -151,6 +151,10 @@ def test_without_json_prints_a_readable_table_with_every_model_name():
     (["--tp", "99999999999999999999999999"], "from 1 to 1,024"),
     (["--gpus-per-node", "0"], "from 1 to 1,024"),
     (["--tp", "64", "--pp", "32"], "64 × 32 × 1 = 2,048 GPUs, more than the 1,024"),
+    (["--tp", "64", "--dp", "32", "--budget", "--model", "v3.2", "--gpu", "h200"],
+     "64 × 1 × 32 = 2,048 GPUs, more than the 1,024"),  # the same check for --budget and --plan
+    (["--tp", "64", "--pp", "32", "--plan", "--model", "v3.2", "--gpu", "h200", "--context", "8K"],
+     "64 × 32 × 1 = 2,048 GPUs, more than the 1,024"),
     (["--block", "7"], "invalid choice"),
     (["--block", "16", "--engine", "sglang"], "sets V3.2's page size to 64 itself"),  # the engine fixes it
     (["--block", "64", "--engine", "sglang"], "sets V4-Flash's page size to 256 itself"),
