@@ -236,8 +236,8 @@ def main(argv=None) -> int:
                         f"({', '.join(BYTES_PER_PARAMETER)}); default 1")
     p.add_argument("--dcp", type=_gpus, default=1, help="with --plan: decode-context-parallel ranks among the tp; "
                    "default 1")
-    p.add_argument("--spec", type=int, choices=range(0, 9), default=0, metavar="K",
-                   help="with --plan: speculative tokens the MTP layers draft (0 to 8); default 0")
+    p.add_argument("--spec", type=int, choices=range(serving.MAX_SPEC + 1), default=0, metavar="K",
+                   help=f"with --plan: speculative tokens the MTP layers draft (0 to {serving.MAX_SPEC}); default 0")
     p.add_argument("--requests", type=_requests, metavar="N", help="with --plan: the longest context at which N "
                    f"requests fit, instead of the requests at --context (1 to {serving.MAX_REQUESTS:,})")
     p.add_argument("--json", action="store_true", help="print one JSON object")

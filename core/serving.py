@@ -36,6 +36,7 @@ from .models import Model
 from .parallel import ENGINES, ONE_GPU, Parallel, stages
 from .registry import get
 
+MAX_SPEC = 8  # the most speculative tokens a plan drafts (the CLI's --spec bound too)
 MAX_REQUESTS = 1 << 40  # the most requests the question asked the other way round takes
 MOVES = 0.1  # an assumption is said where leaving it out moves the count by more than this fraction
 # the parts of each rule's budget that are assumed, not read from the engine (core.budget's stated assumptions)
@@ -166,7 +167,7 @@ def _checked(model, gpu, engine: str, parallel: Parallel, context, spec):
     one_of("engine", engine, ENGINES)
     m, g = get(model), get_gpu(gpu)
     n = int_between("context", context, 1, MAX_CONTEXT)
-    spec = int_between("spec", spec, 0, 16)
+    spec = int_between("spec", spec, 0, MAX_SPEC)
     refused = layouts.refusal(m, parallel, engine)
     if refused:
         raise Refused(refused)

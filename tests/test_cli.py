@@ -156,6 +156,7 @@ def test_without_json_prints_a_readable_table_with_every_model_name():
     (["--tp", "64", "--pp", "32", "--plan", "--model", "v3.2", "--gpu", "h200", "--context", "8K"],
      "64 × 32 × 1 = 2,048 GPUs, more than the 1,024"),
     (["--block", "7"], "invalid choice"),
+    (["--spec", "9"], "invalid choice"),  # core.serving.MAX_SPEC = 8
     (["--block", "16", "--engine", "sglang"], "sets V3.2's page size to 64 itself"),  # the engine fixes it
     (["--block", "64", "--engine", "sglang"], "sets V4-Flash's page size to 256 itself"),
     (["--block", "16", "--engine", "vllm"], "'No valid attention backend found'"),  # DSA: multiples of 64

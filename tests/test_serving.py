@@ -142,3 +142,7 @@ def test_speculative_decoding_takes_the_draft_weights_and_its_kv():
     assert spec.pool == plain.pool - spec.draft_weights
     with pytest.raises(ValueError, match="theory"):
         serve("v3.2", N, "h200", "theory", TP8, spec=1)
+    from core.serving import MAX_SPEC
+    assert MAX_SPEC == 8 and serve("v3.2", N, "h200", "vllm", TP8, spec=8).draft_weights == spec.draft_weights
+    with pytest.raises(ValueError, match="spec"):
+        serve("v3.2", N, "h200", "vllm", TP8, spec=9)
