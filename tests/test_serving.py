@@ -106,7 +106,11 @@ def test_what_comes_off_the_pool_before_any_request():
     v4 = serve("v4-flash", N, "h200", "sglang", TP8)
     one = allocation("v4-flash", 1, DEPLOYED, "sglang", tp=8)
     assert v4.set_aside == one.reserved() == 2_715_811_840
-    assert v4.admission == one.admission(8192) > 0  # chunked_prefill_size 8,192 on an H200
+    # chunked_prefill_size 8,192 on an H200; V4's window pool (43 window layers of 149,760 B a 256-token page, 21
+    # compressor layers of 81,920 B, W = 128) reserves max(8192 − 128, 0) + 128 + 256 = 8,448 positions, ⌈8448 / 256⌉
+    # = 33 pages, against the ⌈(256 + 255) / 256⌉ = 2 it keeps (docs/engine-vectors.md's admission rule):
+    # (33 − 2) × (43 × 149760 + 21 × 81920) = 31 × 8,160,000
+    assert v4.admission == 31 * (43 * 149_760 + 21 * 81_920) == 252_960_000
     assert v4.pool == v4.budget.pool - v4.set_aside - v4.admission
     assert v4.by_memory == v4.pool // v4.share
 
@@ -134,10 +138,13 @@ def test_dcp_over_as_many_ranks_as_the_engine_accepts():
 
 
 def test_speculative_decoding_takes_the_draft_weights_and_its_kv():
-    from core.capacity import weights_bytes
-    from core.engines import allocation, draft_parameters
+    """V3.2's MTP layer: V3's 11,610,030,080 parameters (docs/engine-vectors.md) and its lightning indexer's
+    1536 × 64 × 128 + 7168 × (128 + 64) = 13,959,168: 11,623,989,248 parameters, at 1 B each over TP 8
+    ⌈11623989248 / 8⌉ = 1,452,998,656 B a GPU."""
+    from core.engines import allocation
     plain, spec = serve("v3.2", N, "h200", "vllm", TP8), serve("v3.2", N, "h200", "vllm", TP8, spec=1)
-    assert spec.draft_weights == -(-weights_bytes(draft_parameters("v3.2"), 1.0) // 8) > 0
+    assert 11_610_030_080 + 1536 * 64 * 128 + 7168 * (128 + 64) == 11_623_989_248
+    assert spec.draft_weights == -(-11_623_989_248 // 8) == 1_452_998_656
     assert spec.share == allocation("v3.2", N, DEPLOYED, "vllm", tp=8, spec=1).charge > plain.share
     assert spec.pool == plain.pool - spec.draft_weights
     with pytest.raises(ValueError, match="theory"):
