@@ -123,12 +123,14 @@ _FIELDS = {
 }
 
 
-def _rules(engine: str, *rows: tuple[str, str, str]) -> dict[str, Rule]:
-    """Rules from (id, template, source); each keeps the fields its template names."""
+def _rules(engine: str, *rows: tuple[str, str, str], fields: dict | None = None) -> dict[str, Rule]:
+    """Rules from (id, template, source); each keeps the fields its template names, from `fields` (default: the
+    allocation rules' _FIELDS)."""
+    fields = _FIELDS if fields is None else fields
     out = {}
     for rid, template, source in rows:
         names = {name for _, name, _, _ in Formatter().parse(template) if name}
-        out[rid] = Rule(rid, engine, template, source, tuple((k, _FIELDS[k]) for k in sorted(names)))
+        out[rid] = Rule(rid, engine, template, source, tuple((k, fields[k]) for k in sorted(names)))
     return out
 
 
@@ -273,16 +275,8 @@ _PLAN_FIELDS = {"running": SGLANG_V4_RUNNING, "per_context": SGLANG_RUNNING_PER_
                 "extra": SGLANG_STATE_SLOTS + SGLANG_TRACKING_SLOTS, "flight": VLLM_IN_FLIGHT}
 
 
-def _plan_rules(engine: str, *rows: tuple[str, str, str]) -> dict[str, Rule]:
-    out = {}
-    for rid, template, source in rows:
-        names = {name for _, name, _, _ in Formatter().parse(template) if name}
-        out[rid] = Rule(rid, engine, template, source, tuple((k, _PLAN_FIELDS[k]) for k in sorted(names)))
-    return out
-
-
 PLAN_RULES = {
-    "vllm": _plan_rules(
+    "vllm": _rules(
         "vllm",
         ("dcp", ("decode context parallelism: every attention cache (MLA's latent, the indexer's keys, GQA's "
                  "heads, the MTP layers') split by token over the DCP ranks, a block of B × dcp tokens holding B on "
@@ -304,8 +298,9 @@ PLAN_RULES = {
          "vllm/v1/kv_cache_interface.py:932-958; v1/core/kv_cache_manager.py:552-568; "
          "v1/core/single_type_kv_cache_manager.py:219-232; v1/core/sched/scheduler.py:1511; "
          "config/scheduler.py:202-206; config/vllm.py:560-577, 1610-1637"),
+        fields=_PLAN_FIELDS,
     ),
-    "sglang": _plan_rules(
+    "sglang": _rules(
         "sglang",
         ("dcp", ("decode context parallelism: the latent (and GQA's rows) split by token over the DCP ranks, pages "
                  "of page × dcp tokens; the index keys stay whole on every rank"),
@@ -331,6 +326,7 @@ PLAN_RULES = {
         ("admission", ("admitting a request reserves in the window pool max(chunk − W, 0) + min(prompt, W) + a page "
                        "positions (its decode tokens up to the window not counted)"),
          "sglang/srt/mem_cache/prefill_budget.py:27-59, 230-262, 303-316"),
+        fields=_PLAN_FIELDS,
     ),
 }
 

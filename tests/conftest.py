@@ -36,3 +36,26 @@ def blank_pictures(monkeypatch):
     monkeypatch.setattr(deck, "image_browser", lambda: "chromium")
     monkeypatch.setattr(deck, "image", png)
     return png
+
+
+@pytest.fixture(scope="session")
+def hub_url():
+    """The fake Hugging Face Hub of tests/fakehub.py on loopback: its URL and the requests it answered."""
+    from fakehub import fake_hub
+
+    with fake_hub() as (url, calls):
+        yield url, calls
+
+
+@pytest.fixture
+def fake(hub_url, monkeypatch, tmp_path):
+    """core.hub asking the fake Hub, with an empty cache of its own; yields the Hub's list of requests, cleared."""
+    from core import hub
+
+    url, calls = hub_url
+    monkeypatch.setenv("HF_ENDPOINT", url)
+    monkeypatch.setattr(hub, "CACHE_DIR", tmp_path)
+    hub.forget()
+    calls.clear()
+    yield calls
+    hub.forget()

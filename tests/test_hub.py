@@ -11,32 +11,13 @@ import sys
 from pathlib import Path
 
 import pytest
+from fakehub import COMMIT
 
 from core import hub
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from fakehub import COMMIT, fake_hub  # noqa: E402
 
 QWEN = "Qwen/Qwen3-Next-80B-A3B-Instruct"
-
-
-@pytest.fixture(scope="module")
-def hub_url():
-    with fake_hub() as (url, calls):
-        yield url, calls
-
-
-@pytest.fixture
-def fake(hub_url, monkeypatch, tmp_path):
-    url, calls = hub_url
-    monkeypatch.setenv("HF_ENDPOINT", url)
-    monkeypatch.setenv("HF_HUB_DISABLE_TELEMETRY", "1")
-    monkeypatch.setattr(hub, "CACHE_DIR", tmp_path)
-    hub.forget()
-    calls.clear()
-    yield calls
-    hub.forget()
 
 
 def test_a_model_id_gives_its_config_its_commit_and_its_parameters(fake):

@@ -3,33 +3,11 @@
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
 import pytest
+from fakehub import COMMIT
 from test_app import assert_page_runs as run_page
 
 import ui
-from core import hub
-
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from fakehub import COMMIT, fake_hub  # noqa: E402
-
-
-@pytest.fixture(scope="module")
-def hub_url():
-    with fake_hub() as (url, calls):
-        yield url, calls
-
-
-@pytest.fixture
-def fake(hub_url, monkeypatch, tmp_path):
-    url, calls = hub_url
-    monkeypatch.setenv("HF_ENDPOINT", url)
-    monkeypatch.setattr(hub, "CACHE_DIR", tmp_path)
-    hub.forget()
-    yield calls
-    hub.forget()
 
 
 def test_a_link_with_a_model_id_shows_its_row(fake):

@@ -30,19 +30,10 @@ def pytest_collection_modifyitems(config, items):
 
 
 @pytest.fixture(scope="session")
-def fake_hub_url():
-    """The fake Hugging Face Hub (tests/fakehub.py) the app asks: a link's ?hf= never reaches the real one."""
-    sys.path.insert(0, str(HERE.parent))
-    from fakehub import fake_hub
-
-    with fake_hub() as (url, _):
-        yield url
-
-
-@pytest.fixture(scope="session")
-def app_url(tmp_path_factory, fake_hub_url):
+def app_url(tmp_path_factory, hub_url):
+    """`streamlit run app.py`, asking the fake Hub (tests/conftest.py): a link's ?hf= never reaches the real one."""
     log = tmp_path_factory.mktemp("streamlit") / "streamlit.log"
-    env = {"HF_ENDPOINT": fake_hub_url, "KV_ATLAS_HUB_CACHE": str(tmp_path_factory.mktemp("hub"))}
+    env = {"HF_ENDPOINT": hub_url[0], "KV_ATLAS_HUB_CACHE": str(tmp_path_factory.mktemp("hub"))}
     with browser_harness.streamlit_server(browser_harness.REPO_ROOT / "app.py", log, env=env) as url:
         yield url
 

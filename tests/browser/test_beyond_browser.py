@@ -86,9 +86,6 @@ def test_an_uploaded_config_of_each_layer_kind_shows_its_layers_and_its_state(pa
 def test_a_link_naming_a_hugging_face_model_shows_its_row_and_its_layers(page, app_url, screenshot):
     """?hf= on the fake Hub (tests/fakehub.py, the server's HF_ENDPOINT): the model fetched once, read as GQA, its row
     among the models compared and its layer kinds in the layers table."""
-    import sys
-
-    sys.path.insert(0, str(REPO_ROOT / "tests"))
     from fakehub import COMMIT
 
     name = f"fake/llama-fp8@{COMMIT[:7]}"
