@@ -239,8 +239,8 @@ def splittable(model: Model | str) -> bool:
 
 def weights(model: Model | str, parallel: Parallel = ONE_GPU, bytes_per_parameter: float = 1.0,
             engine: str = "theory") -> int:
-    """Weights on the most loaded GPU: the model's published parameter count × bytes per parameter
-    (`capacity.weights_bytes`), spread as the planner spreads them (`capacity.weights_per_gpu`; under DP
+    """Weights on the most loaded GPU: the checkpoint's stored bytes, or the model's published parameter count ×
+    bytes per parameter (`capacity.model_weights`), spread as the planner spreads them (`capacity.weights_per_gpu`; under DP
     attention what `engine` keeps whole on each rank, `capacity.whole_weights_bytes`)."""
     m = get(model)
     total = _weights(m, bytes_per_parameter)
@@ -250,15 +250,17 @@ def weights(model: Model | str, parallel: Parallel = ONE_GPU, bytes_per_paramete
 def _weights_basis(m: Model, parallel: Parallel, bytes_per_parameter: float, engine: str) -> Basis:
     whole = "" if parallel.dp == 1 else (
         f", {capacity.whole_weights_bytes(m, _weights(m, bytes_per_parameter), engine):,} B of them whole on each rank")
-    return Basis("weights", f"{m.parameters:,} parameters × {bytes_per_parameter:g} B, spread as {parallel.name}"
-                            f"{whole}", "core/capacity.py weights_bytes, weights_per_gpu, whole_weights_bytes")
+    per = (f"{m.stored_bytes:,} B as its checkpoint stores them" if m.stored_bytes else
+           f"{m.parameters:,} parameters × {bytes_per_parameter:g} B")
+    return Basis("weights", f"{per}, spread as {parallel.name}{whole}",
+                 "core/capacity.py model_weights, weights_per_gpu, whole_weights_bytes")
 
 
 def _weights(m: Model, bytes_per_parameter: float) -> int:
     """The whole model's weights, bytes."""
     if not m.parameters:
         raise ValueError(f"{m.name}: no published parameter count, so no weights to place")
-    return capacity.weights_bytes(m.parameters, bytes_per_parameter)
+    return capacity.model_weights(m, bytes_per_parameter)
 
 
 # --- the theory: the planner's rule ---------------------------------------------------------------------

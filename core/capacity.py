@@ -61,6 +61,16 @@ def weights_bytes(parameters: int, bytes_per_parameter: float) -> int:
     return math.ceil(parameters * _real("bytes_per_parameter", bytes_per_parameter, above=0))
 
 
+def model_weights(m: Model, bytes_per_parameter: float, parameters: int | None = None) -> int:
+    """Bytes of `parameters` of the model's weights (all of them by default): at the checkpoint's own stored
+    bytes per parameter where it has them (`Model.stored_bytes`, quantized formats with their scales counted as
+    stored), else at `bytes_per_parameter`."""
+    n = m.parameters if parameters is None else parameters
+    if m.stored_bytes and m.parameters:
+        return -(-n * m.stored_bytes // m.parameters)
+    return weights_bytes(n, bytes_per_parameter)
+
+
 def kv_heads(model: Model | str) -> int | None:
     """KV heads tensor-parallel ranks can split, or None when every rank needs the whole
     entry (MLA's latent C^KV + K^R, V4's K = V entry)."""

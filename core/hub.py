@@ -37,11 +37,12 @@ DTYPE_BYTES = {"F64": 8, "I64": 8, "U64": 8, "F32": 4, "I32": 4, "U32": 4, "F16"
 
 
 class HubError(ValueError):
-    """A model id the Hub cannot give: `why` names the case (i18n's hub.<why>), the message is one line."""
+    """A model id the Hub cannot give: `why` names the case, the message is one line; `key` (the case, or a finer
+    one) and `facts` let a page say it in its own language (i18n's by.hf.why.<key>)."""
 
-    def __init__(self, message: str, why: str):
+    def __init__(self, message: str, why: str, key: str = "", **facts):
         super().__init__(message)
-        self.why = why
+        self.why, self.key, self.facts = why, key or why, facts
 
 
 @dataclass(frozen=True)
@@ -77,9 +78,10 @@ def parse_id(text: str) -> tuple[str, str]:
     repo, _, revision = t.partition("@")
     if not REPO_ID.fullmatch(repo):
         raise HubError(f"{_short(text)} is not a Hugging Face model id (owner/name, letters, digits, '.', '_', '-')",
-                       "id")
+                       "id", text=_short(text))
     if revision and (not REVISION.fullmatch(revision) or ".." in revision):
-        raise HubError(f"{_short(revision)} is not a revision name (a branch, a tag or a commit)", "id")
+        raise HubError(f"{_short(revision)} is not a revision name (a branch, a tag or a commit)", "id", "id.rev",
+                       rev=_short(revision))
     return repo, revision or "main"
 
 
@@ -101,12 +103,15 @@ def fetch(text: str, *, timeout: float = TIMEOUT_S) -> Fetched:
         with _lock:
             if key in _memory:
                 return _memory[key]
-        found = _from_disk(key) or _from_hub(*key, timeout=timeout)
+        try:
+            found = _from_disk(key) or _from_hub(*key, timeout=timeout)
+        finally:  # a failed id keeps no lock behind it
+            with _lock:
+                _inflight.pop(key, None)
         with _lock:
             _memory[key] = found
             while len(_memory) > MEMORY_ENTRIES:
                 _memory.popitem(last=False)
-            _inflight.pop(key, None)
         return found
 
 
@@ -154,16 +159,20 @@ def _from_hub(repo: str, revision: str, *, timeout: float) -> Fetched:
         commit = info.sha or revision
         files = {s.rfilename for s in (info.siblings or [])}
         if "config.json" not in files:
+            mistral = "params.json" in files
             raise HubError(f"{repo} has no config.json" + (" (only Mistral's params.json, which is not read here)"
-                                                            if "params.json" in files else ""), "noconfig")
+                                                            if mistral else ""), "noconfig",
+                           "noconfig.params" if mistral else "", repo=repo)
         head = hf.get_hf_file_metadata(hf.hf_hub_url(repo, "config.json", revision=commit, endpoint=endpoint),
                                        timeout=timeout, token=False)
         if (head.size or 0) > MAX_CONFIG_BYTES:  # said before a byte of it is downloaded
-            raise HubError(f"{repo}'s config.json is over {MAX_CONFIG_BYTES:,} bytes", "large")
+            raise HubError(f"{repo}'s config.json is over {MAX_CONFIG_BYTES:,} bytes", "large", repo=repo,
+                           limit=f"{MAX_CONFIG_BYTES:,}")
         path = hf.hf_hub_download(repo, "config.json", revision=commit, token=False, etag_timeout=timeout,
                                   endpoint=endpoint, cache_dir=CACHE_DIR / "files")
         if os.path.getsize(path) > MAX_CONFIG_BYTES:
-            raise HubError(f"{repo}'s config.json is over {MAX_CONFIG_BYTES:,} bytes", "large")
+            raise HubError(f"{repo}'s config.json is over {MAX_CONFIG_BYTES:,} bytes", "large", repo=repo,
+                           limit=f"{MAX_CONFIG_BYTES:,}")
         config = json.loads(Path(path).read_text(encoding="utf-8"))
         counts = {}
         try:
@@ -175,24 +184,29 @@ def _from_hub(repo: str, revision: str, *, timeout: float) -> Fetched:
         raise
     except E.GatedRepoError:
         raise HubError(f"{repo} is gated: its owner asks each reader to accept terms, and this app takes no "
-                       "token", "gated") from None
+                       "token", "gated", repo=repo) from None
     except E.RevisionNotFoundError:
-        raise HubError(f"{repo} has no revision {revision!r}", "revision") from None
+        raise HubError(f"{repo} has no revision {revision!r}", "revision", repo=repo, rev=_short(revision)) from None
     except E.RepositoryNotFoundError:
-        raise HubError(f"no public model {repo} on the Hub (unknown, or private)", "unknown") from None
+        raise HubError(f"no public model {repo} on the Hub (unknown, or private)", "unknown", repo=repo) from None
     except (E.OfflineModeIsEnabled, E.LocalEntryNotFoundError):
         raise HubError("the Hub cannot be reached from here (offline)", "offline") from None
     except E.HfHubHTTPError as e:
         status = getattr(getattr(e, "response", None), "status_code", None)
         if status == 429:
-            raise HubError("the Hub is rate limiting requests: try again in a minute", "rate") from None
-        raise HubError(f"the Hub answered {status or 'an error'} for {repo}", "http") from None
+            wait = _retry_after(getattr(getattr(e, "response", None), "headers", {}).get("Retry-After"))
+            raise HubError("the Hub is rate limiting requests: try again in "
+                           + (f"{wait:,} s" if wait else "a minute"), "rate", "rate.wait" if wait else "",
+                           wait=f"{wait or 0:,}") from None
+        raise HubError(f"the Hub answered {status or 'an error'} for {repo}", "http", repo=repo,
+                       status=status or "?") from None
     except ValueError as e:  # a config that is not JSON
-        raise HubError(f"{repo}'s config.json is not JSON: {e}", "json") from None
+        raise HubError(f"{repo}'s config.json is not JSON: {e}", "json", repo=repo, e=str(e)) from None
     except Exception as e:  # noqa: BLE001  a timeout, a refused connection: the HTTP client's own exceptions
         slow = "timeout" in type(e).__name__.lower()
         raise HubError(f"the Hub did not answer within {timeout:g} s" if slow else
-                       f"the Hub cannot be reached ({type(e).__name__})", "timeout" if slow else "offline") from None
+                       f"the Hub cannot be reached ({type(e).__name__})", "timeout" if slow else "offline",
+                       s=f"{timeout:g}") from None
     found = Fetched(repo, revision, commit, config, counts)
     _to_disk(found, (repo, revision))
     return found
@@ -200,13 +214,13 @@ def _from_hub(repo: str, revision: str, *, timeout: float) -> Fetched:
 
 def imported(found: Fetched, *, mtp: bool = False):
     """The fetched config as a spec (core.config_import, as an upload), named by what was priced, with the
-    safetensors' parameter count as its weights. ConfigError where the importer refuses it."""
+    safetensors' parameter count and stored bytes as its weights. ConfigError where the importer refuses it."""
     from dataclasses import replace
 
     from .config_import import import_config
 
     spec = import_config(found.config, name=found.name, mtp=mtp)
-    return replace(spec, model=replace(spec.model, parameters=found.parameters))
+    return replace(spec, model=replace(spec.model, parameters=found.parameters, stored_bytes=found.weights_bytes))
 
 
 def as_json(found: Fetched) -> dict:
@@ -214,6 +228,11 @@ def as_json(found: Fetched) -> dict:
     weights' bytes as stored."""
     return {"repo": found.repo, "revision": found.revision, "commit": found.commit, "parameters": found.parameters,
             "parameters_by_dtype": found.parameters_by_dtype, "weights_bytes": found.weights_bytes}
+
+
+def _retry_after(value) -> int | None:
+    """The seconds a 429's Retry-After asks for (a number of seconds; an HTTP date is not waited on here)."""
+    return int(value) if value and str(value).strip().isdigit() else None
 
 
 def _short(text) -> str:

@@ -262,6 +262,7 @@ class Model:
     pool_block_size: int = 0  # entries per candidate block (config candidate_block_size)
     state: State | None = None  # what each STATE_KINDS layer holds per sequence
     parameters: int = 0  # total parameters, for weights' memory; 0 where none is published
+    stored_bytes: int = 0  # the checkpoint's weights as stored (a fetched model's safetensors); 0: parameters × a knob
     family: str = ""  # the config's model_type, as serving engines recognise the architecture
     source: str = ""  # the config's URL, or a citation
 

@@ -36,7 +36,7 @@ def _digest(m: Model) -> str:
     """Ten hex digits of a hash over everything a spec says but its id."""
     caches = [(c.role, c.entry.__module__, c.entry.__qualname__, c.deployed) for c in m.cache]
     spec = (m.name, astuple(m.dims), m.layers, caches, m.index_topk, m.window, m.pool_blocks,
-            m.pool_block_size, m.parameters, m.source, m.state)
+            m.pool_block_size, m.parameters, m.stored_bytes, m.source, m.state)
     return hashlib.sha256(repr(spec).encode()).hexdigest()[:10]
 
 

@@ -185,8 +185,7 @@ def _fixed(m: Model, g: GPU, engine: str, par: Parallel, bytes_per_parameter: fl
     ones = [engines.allocation(s, 1, precision, engine, tp=par.tp, dcp=par.dcp, spec=spec) for s in _stages(m, par)]
     draft = 0
     if spec:  # the MTP layers' weights, split over the stage's tensor-parallel ranks as the rest is
-        draft = -(-capacity.weights_bytes(engines.draft_parameters(m), bytes_per_parameter) // par.tp) \
-            if engines.draft_parameters(m) else 0
+        draft = -(-capacity.model_weights(m, bytes_per_parameter, engines.draft_parameters(m)) // par.tp)
     chunk = engines.vllm_batch(g)[0] if engine == "vllm" else B.sglang_fraction(m, g, par).chunked_prefill
     set_aside = max(one.reserved(par.dp) for one in ones)
     admission = max(one.admission(chunk) for one in ones)

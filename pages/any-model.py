@@ -49,7 +49,7 @@ def from_hub() -> None:
             found = hub.fetch(text)
         imported = hub.imported(found)
     except hub.HubError as e:
-        st.error(t("by.hf.bad", L, e=e))
+        st.error(t("by.hf.bad", L, e=t(f"by.hf.why.{e.key}", L, **e.facts)))
         return
     except ConfigError as e:
         st.error(t("by.bad", L, e=e))

@@ -15,6 +15,7 @@ from urllib.parse import unquote, urlparse
 
 CONFIGS = Path(__file__).resolve().parent / "fixtures" / "configs"
 COMMIT = "a1b2c3d4e5f60718293a4b5c6d7e8f9012345678"
+HELD = threading.Event()  # "fake/held" answers once a test sets it: a fetch in flight for as long as a test needs
 
 
 def safetensors(tensors: dict[str, tuple[str, list[int]]]) -> bytes:
@@ -43,11 +44,13 @@ REPOS: dict[str, dict] = {
                                           "norm": ("BF16", [4096])}),
     }},
     "fake/no-weights": {"files": {"config.json": _config("llama-3.1-8b")}},
+    "fake/no-config": {"files": {"README.md": b"# weights elsewhere"}},
     "mistralai/params-only": {"files": {"params.json": b'{"dim": 4096}'}},
     "fake/not-json": {"files": {"config.json": b"{not json"}},
     "fake/huge-config": {"files": {"config.json": b"{" + b" " * (1 << 20) + b"}"}},
     "meta-llama/gated": {"gated": True, "files": {"config.json": _config("llama-3.1-8b")}},
-    "fake/rate-limited": {"status": 429, "files": {}},
+    "fake/rate-limited": {"status": 429, "headers": {"Retry-After": "30"}, "files": {}},
+    "fake/held": {"hold": True, "files": {"config.json": _config("llama-3.1-8b")}},
     "fake/slow": {"delay": 3.0, "files": {"config.json": _config("llama-3.1-8b")}},
 }
 
@@ -58,10 +61,12 @@ class _Handler(BaseHTTPRequestHandler):
     def log_message(self, *args):  # quiet
         pass
 
-    def _error(self, status: int, code: str = ""):
+    def _error(self, status: int, code: str = "", headers: dict | None = None):
         self.send_response(status)
         if code:
             self.send_header("X-Error-Code", code)
+        for name, value in (headers or {}).items():
+            self.send_header(name, value)
         self.send_header("Content-Length", "0")
         self.end_headers()
 
@@ -72,9 +77,11 @@ class _Handler(BaseHTTPRequestHandler):
         elif found.get("gated"):
             self._error(401, "GatedRepo")
         elif found.get("status"):
-            self._error(found["status"])
+            self._error(found["status"], headers=found.get("headers"))
         else:
             time.sleep(found.get("delay", 0))
+            if found.get("hold"):
+                HELD.wait(60)
             return found
         return None
 

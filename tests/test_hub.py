@@ -43,13 +43,69 @@ def test_a_quantized_checkpoint_is_counted_as_stored(fake):
     ("mistralai/params-only", "noconfig", "params.json"),
     ("fake/not-json", "json", "not JSON"),
     ("fake/huge-config", "large", "over 1,048,576 bytes"),
-    ("fake/rate-limited", "rate", "rate limiting"),
+    ("fake/rate-limited", "rate", "try again in 30 s"),  # the Hub's Retry-After
     (f"{QWEN}@v9", "revision", "no revision 'v9'"),
 ])
 def test_each_hub_failure_is_one_line_a_reader_understands(fake, model_id, why, says):
     with pytest.raises(hub.HubError) as e:
         hub.fetch(model_id)
     assert e.value.why == why and says in str(e.value) and "\n" not in str(e.value)
+
+
+def test_every_failure_has_its_words_in_both_languages(fake):
+    """A page says a HubError from its key and facts (i18n by.hf.why.<key>): each case raised here has them."""
+    from i18n import t
+
+    cases = ["nobody/nothing", "meta-llama/gated", "mistralai/params-only", "fake/no-config", "fake/not-json",
+             "fake/huge-config", "fake/rate-limited", f"{QWEN}@v9", "../x", "org/name@a..b"]
+    keys = set()
+    for model_id in cases:
+        with pytest.raises(hub.HubError) as e:
+            hub.fetch(model_id)
+        keys.add(e.value.key)
+        for lang in ("ko", "en"):
+            said = t(f"by.hf.why.{e.value.key}", lang, **e.value.facts)
+            assert "{" not in said and "\n" not in said
+    assert keys >= {"unknown", "gated", "noconfig.params", "noconfig", "json", "large", "rate.wait", "revision", "id",
+                    "id.rev"}
+
+
+def test_a_fetch_in_flight_never_blocks_another_id(fake):
+    """One reader's link waits on a Hub that has not answered; another reader's different id is served meanwhile."""
+    import threading
+
+    from fakehub import HELD
+
+    HELD.clear()
+    held = threading.Thread(target=hub.fetch, args=("fake/held",), daemon=True)
+    held.start()
+    try:
+        while not any("fake/held" in call for call in list(fake)):  # the held fetch has reached the Hub
+            held.join(0.01)
+        other = threading.Thread(target=hub.fetch, args=(QWEN,), daemon=True)
+        other.start()
+        other.join(60)
+        assert not other.is_alive() and held.is_alive()  # served while the first still waits
+        assert hub.fetch(QWEN).commit == COMMIT  # and kept
+    finally:
+        HELD.set()
+        held.join(60)
+    assert hub.fetch("fake/held").repo == "fake/held"
+
+
+def test_a_fetched_checkpoint_places_its_stored_bytes(fake):
+    """The planner's weights for a fetched model are its safetensors' bytes, whatever the bytes-per-parameter knob
+    says; the draft's weights at the checkpoint's own bytes per parameter."""
+    from core import budget, capacity
+
+    m = hub.imported(hub.fetch("fake/llama-fp8")).model
+    assert (m.parameters, m.stored_bytes) == (16_782_336, 16_789_504)
+    for knob in (0.5, 1.0, 2.0):
+        assert capacity.model_weights(m, knob) == 16_789_504
+        assert budget.weights(m, bytes_per_parameter=knob) == 16_789_504
+    assert capacity.model_weights(m, 2.0, 16_782_336 // 2) == -(-16_782_336 // 2 * 16_789_504 // 16_782_336)
+    (weights,) = [b for b in budget.budget(m, "h200").basis if b.part == "weights"]
+    assert "16,789,504 B as its checkpoint stores them" in weights.what
 
 
 def test_a_slow_hub_is_a_timeout_not_a_hang(fake):
@@ -108,3 +164,17 @@ def test_the_cli_prices_a_model_by_its_id(hub_url, tmp_path):
                        (("--hf", "fake/llama-fp8", "--config", "x.json"), "one model at a time")):
         r = run(*args)
         assert r.returncode == 2 and r.stdout == "" and says in r.stderr and "Traceback" not in r.stderr
+
+
+def test_the_planner_row_of_a_fetched_model_says_its_weights_are_as_stored(fake):
+    from core.registry import register
+    from figures.builders.planner import build_capacity
+
+    model_id = register(hub.imported(hub.fetch("fake/llama-fp8")).model)
+    chart = build_capacity(models=(model_id,), lang="en", bytes_per_parameter=2.0)
+    (label,) = chart.figure.data[0].text
+    assert "weights as the checkpoint stores them, 16.8 MB" in label
+    # 8 × H200 (141 GB less the 10 % reserve, less 16,789,504 / 8 B of weights each), Llama 3.1 8B's BF16 KV at 128K
+    # (32 layers × 2 × 8 heads × 128 × 2 B a token) split over 8 ranks by head
+    per_gpu = (141 * 10**9 - 141 * 10**8 - 16_789_504 // 8) // (32 * 2 * 8 * 128 * 2 * 131_072 // 8)
+    assert tuple(chart.figure.data[0].x) == (per_gpu,) == (59,)

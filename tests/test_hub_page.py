@@ -8,6 +8,15 @@ from fakehub import COMMIT
 from test_app import assert_page_runs as run_page
 
 import ui
+from core import hub
+
+
+def hub_error(model_id: str) -> hub.HubError:
+    try:
+        hub.fetch(model_id)
+    except hub.HubError as e:
+        return e
+    raise AssertionError(f"{model_id} was fetched")
 
 
 def test_a_link_with_a_model_id_shows_its_row(fake):
@@ -19,9 +28,15 @@ def test_a_link_with_a_model_id_shows_its_row(fake):
     assert len(row) == 1 and row.iloc[0].iloc[3] == 32 * 2 * 8 * 128 * 2  # Llama 3.1 8B's widths, BF16
 
 
-@pytest.mark.parametrize("model_id, says", [("meta-llama/gated", "is gated"), ("../etc", "not a Hugging Face"),
-                                            ("nobody/nothing", "no public model")])
-def test_a_link_the_hub_cannot_serve_is_one_line_not_a_traceback(fake, model_id, says):
-    at = run_page("pages/any-model.py", ui.View(lang="en"), timeout=90, hf=model_id)
+@pytest.mark.parametrize("lang, model_id, says", [
+    ("en", "meta-llama/gated", "accept its owner's terms"), ("en", "../etc", "not a Hugging Face model id"),
+    ("en", "nobody/nothing", "no public model called nobody/nothing"), ("en", "fake/rate-limited", "in 30 s"),
+    ("ko", "meta-llama/gated", "토큰을 받지 않으므로"), ("ko", "fake/rate-limited", "30초 뒤에"),
+    ("ko", "mistralai/params-only", "params.json만")])
+def test_a_link_the_hub_cannot_serve_is_one_line_in_the_readers_language(fake, lang, model_id, says):
+    at = run_page("pages/any-model.py", ui.View(lang=lang), timeout=90, hf=model_id)
     assert not at.exception
-    assert len(at.error) == 1 and says in at.error[0].value
+    (error,) = at.error
+    assert says in error.value
+    if lang == "ko":  # said in Korean, not core.hub's English line
+        assert str(hub_error(model_id)) not in error.value

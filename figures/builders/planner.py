@@ -12,7 +12,7 @@ import plotly.graph_objects as go
 from core import DEPLOYED, Precision, get
 from core import budget as B
 from core import gpus as G
-from core.capacity import kv_heads, plan, read_floor_seconds, weights_bytes
+from core.capacity import kv_heads, model_weights, plan, read_floor_seconds
 from core.checks import one_of
 from core.cost import fitted
 from core.engines import ENGINES, EngineError, sglang_context_length
@@ -194,6 +194,9 @@ class _Runner:
                 c = _of_plan(self._plan(model, par, engine), lang, flat=engine != "theory")
             if par.dcp > 1:  # how many ranks split a request by token: the engine may accept fewer than the GPUs
                 c = c._replace(notes=(t("cap.dcp.width", lang, d=par.dcp, tp=par.tp), *c.notes))
+            if get(model).stored_bytes:  # a fetched checkpoint: its own bytes, not the knob's bytes per parameter
+                c = c._replace(notes=(t("cap.stored", lang, b=fmt_bytes(get(model).stored_bytes, self.units)),
+                                      *c.notes))
             return c
         except Refused as e:
             return t("cap.refused", lang, e=t(f"eng.{engine}", lang), why=e.refusal.reason)
@@ -203,8 +206,8 @@ class _Runner:
             return t("cap.error", lang, why=str(e))
 
     def _plan(self, model: str, par: Parallel, engine: str):
-        parameters = get(model).parameters
-        weights = weights_bytes(parameters, self.bpp) if parameters else 0
+        m = get(model)
+        weights = model_weights(m, self.bpp) if m.parameters else 0
         return plan(model, self.context, self.g, weights, fitted(model, self.precision), reserved=self.reserved,
                     block_tokens=self.block, parallel=par, engine=engine)
 
