@@ -4,8 +4,23 @@ and the controls that move them. blocks.py: what a block is; sections/: the sect
 each; prose.py: their prose, Markdown files in prose/<lang>/; derive.py: byte counts written out as
 sums. ui/article.py draws a section with Streamlit, publish/site/ writes it as HTML."""
 
-from .blocks import Ask, Block, Chart, Either, Heading, Metrics, Part, Reading, Table, Text, Title, Tool, run_section
+from .blocks import (
+           AppField,
+           Ask,
+           Block,
+           Chart,
+           Either,
+           Heading,
+           Metrics,
+           Part,
+           Reading,
+           Table,
+           Text,
+           Title,
+           Tool,
+           run_section,
+)
 from .sections import SECTIONS, Section, article_title
 
-__all__ = ["SECTIONS", "Ask", "Block", "Chart", "Either", "Heading", "Metrics", "Part", "Reading", "Section",
-           "Table", "Text", "Title", "Tool", "article_title", "run_section"]
+__all__ = ["SECTIONS", "AppField", "Ask", "Block", "Chart", "Either", "Heading", "Metrics", "Part", "Reading",
+           "Section", "Table", "Text", "Title", "Tool", "article_title", "run_section"]

@@ -79,6 +79,17 @@ class Tool:
 
 
 @dataclass(frozen=True)
+class AppField:
+    """A value only the app reads, from its link (a model's Hugging Face id): on the site, a form that opens the
+    section's page in the app with the value typed under `key` (in a Tool's `site` blocks)."""
+
+    key: str
+    label: str
+    placeholder: str
+    button: str
+
+
+@dataclass(frozen=True)
 class Either:
     """What the app and the site say differently (e.g. how to use a control only the app has):
     the app shows `app`, the site `site` (blocks, no controls)."""
@@ -96,7 +107,7 @@ class Part:
     section: Callable[[Reading], Generator]
 
 
-Block = Title | Heading | Text | Metrics | Chart | Table | Ask | Tool | Either | Part
+Block = Title | Heading | Text | Metrics | Chart | Table | Ask | Tool | AppField | Either | Part
 
 
 def run_section(section: Generator, answer: Callable[[Block], Any]) -> Any:

@@ -240,8 +240,8 @@ def splittable(model: Model | str) -> bool:
 def weights(model: Model | str, parallel: Parallel = ONE_GPU, bytes_per_parameter: float = 1.0,
             engine: str = "theory") -> int:
     """Weights on the most loaded GPU: the checkpoint's stored bytes, or the model's published parameter count ×
-    bytes per parameter (`capacity.model_weights`), spread as the planner spreads them (`capacity.weights_per_gpu`; under DP
-    attention what `engine` keeps whole on each rank, `capacity.whole_weights_bytes`)."""
+    bytes per parameter (`capacity.model_weights`), spread as the planner spreads them (`capacity.weights_per_gpu`;
+    under DP attention what `engine` keeps whole on each rank, `capacity.whole_weights_bytes`)."""
     m = get(model)
     total = _weights(m, bytes_per_parameter)
     return capacity.weights_per_gpu(total, capacity.whole_weights_bytes(m, total, engine), parallel)

@@ -32,6 +32,12 @@ def register(model: Model) -> str:
     return key
 
 
+def forget() -> None:
+    """Drop every registered model, as a fresh server starts (tests)."""
+    with _lock:
+        _registered.clear()
+
+
 def _digest(m: Model) -> str:
     """Ten hex digits of a hash over everything a spec says but its id."""
     caches = [(c.role, c.entry.__module__, c.entry.__qualname__, c.deployed) for c in m.cache]

@@ -6,13 +6,13 @@ import pandas as pd
 import streamlit as st
 
 import ui
-from article.sections.any_model import design_name, variant_source
-from core import hub
+from article.sections.any_model import HF_EXAMPLE, design_name, variant_source
 from core.config_import import ConfigError, import_config, read_config
 from core.units import fmt_bytes
 from core.variants import SGLANG_PAGE_TOKENS, VARIANTS
 from figures.builders.reconcile import variant_name
 from i18n import t
+from ui import hub as hf
 
 L = ui.view().lang
 
@@ -40,21 +40,16 @@ def import_panel() -> dict:
 def from_hub() -> None:
     """A model id typed or linked (?hf=org/name@revision): its config and safetensors headers from the Hub, the model
     added to the session's imports and, on a link's first visit, to the models compared below."""
-    text = st.text_input(t("by.hf", L), key="hf", bind="query-params", help=t("by.hf.help", L),
-                         placeholder="deepseek-ai/DeepSeek-V3.2")
+    text = st.text_input(t("by.hf", L), key=hf.KEY, bind="query-params", help=t("by.hf.help", L),
+                         placeholder=HF_EXAMPLE)
     if not text.strip():
         return
     try:
         with st.spinner(t("by.hf.fetching", L, id=text.strip())):
-            found = hub.fetch(text)
-        imported = hub.imported(found)
-    except hub.HubError as e:
-        st.error(t("by.hf.bad", L, e=t(f"by.hf.why.{e.key}", L, **e.facts)))
+            found, imported, model_id = hf.fetch_model(text)
+    except hf.FAILURES as e:
+        st.error(hf.said(e, L))
         return
-    except ConfigError as e:
-        st.error(t("by.bad", L, e=e))
-        return
-    model_id = ui.remember_import(imported)
     ui.select_model(model_id)
     weights = t("by.hf.weights", L, p=f"{found.parameters:,}", b=fmt_bytes(found.weights_bytes)) \
         if found.parameters else t("by.hf.noweights", L)

@@ -40,3 +40,32 @@ def test_a_link_the_hub_cannot_serve_is_one_line_in_the_readers_language(fake, l
     assert says in error.value
     if lang == "ko":  # said in Korean, not core.hub's English line
         assert str(hub_error(model_id)) not in error.value
+
+
+def test_a_figure_link_names_the_fetched_model_so_a_fresh_server_shows_it(fake):
+    """A figure link from a page opened by ?hf= carries the id; a server that never saw the model (its registry
+    empty) fetches it before the knobs read the link's model id. Without the id the model is dropped, with a note."""
+    from streamlit.testing.v1 import AppTest
+    from test_app import assert_runs, page_charts
+
+    from core import registry
+
+    def link():
+        import streamlit as st
+
+        from figures import EXTRAS
+        from ui.charts import figure_link
+
+        st.query_params["hf"] = "fake/llama-fp8"
+        st.code(figure_link("capacity", EXTRAS["capacity"].defaults))
+
+    at = AppTest.from_function(link).run()
+    assert "hf=fake%2Fllama-fp8" in at.code[0].value
+    model_id = registry.register(hub.imported(hub.fetch("fake/llama-fp8")).model)
+    name = f"fake/llama-fp8@{COMMIT[:7]}"
+    for hf, shown in (("fake/llama-fp8", True), (None, False)):
+        registry.forget()
+        at = assert_runs(figure="capacity", models=model_id, lang="en", **({"hf": hf} if hf else {}))
+        (chart,) = page_charts(at)
+        assert (name in chart["data"][0]["y"]) is shown
+        assert any(model_id in c.value for c in at.caption) is not shown  # the dropped id is said

@@ -20,6 +20,8 @@ from i18n import t
 from publish.animation import animated, at_step, steps
 from publish.export import IMAGE_FORMATS, figure_file, image_browser, looked
 
+from .hub import KEY as HF_KEY
+from .hub import linked
 from .plot import plot
 from .state import View, view
 
@@ -128,6 +130,8 @@ def figure_link(figure_id: str, knobs: dict) -> str:
     spec = SPECS[figure_id]
     params = {"figure": figure_id, LANG.key: lang, **spec.dump({**knobs, "lang": spec.defaults.get("lang")}, lang),
               **THEME.dump(v.theme), **FONT_SCALE.dump(v.font_scale)}
+    if linked() and {"model", "models"} & set(spec.defaults):  # the fetched model the link's figure may show
+        params[HF_KEY] = linked()
     return "?" + urlencode(params, doseq=True)
 
 

@@ -1,12 +1,15 @@
 """?figure=A14&t=7&lang=en (&embed=true, Streamlit's own flag, hides its chrome): one
 figure alone, for an iframe or a slide. Every value is read through the registry's knobs,
 so a mangled link shows the figure at clamped values or its defaults, with a note —
-never an exception. ('embed' itself is reserved by Streamlit, hence 'figure'.)
+never an exception. ('embed' itself is reserved by Streamlit, hence 'figure'.) A link's &hf=org/name is
+fetched first, so that a model imported by its Hugging Face id opens on any server.
 
 The figure is laid out for the column it is shown in, as on a page: the column component
 measures it (a phone's, an iframe's of any width) and the chart is drawn by ui/charts.py."""
 
 from __future__ import annotations
+
+from dataclasses import replace
 
 import streamlit as st
 
@@ -16,7 +19,8 @@ from i18n import t
 
 from .charts import draw, figure
 from .column import column_width
-from .state import View
+from .hub import FAILURES, fetch_model, linked, said
+from .state import View, with_imports
 
 # no sidebar, no top bar (nor the room kept for it), and the column component (it only measures) takes no room
 _CHROME = ("<style>[data-testid='stSidebar'],[data-testid='stHeader'],"
@@ -36,6 +40,12 @@ def embed() -> None:
     theme, look_notes = THEME.read(params, lang)
     font_scale, scale_notes = FONT_SCALE.read(params, lang)
     v = View(lang=lang, theme=theme, font_scale=font_scale, canvas=column_width(st.container()))
+    if linked():  # a model fetched by its id, kept before the knobs read the link's model ids
+        try:
+            fetch_model(linked())
+        except FAILURES as e:
+            st.caption(f":material/link: {said(e, lang)}")
+    spec = replace(spec, knobs=tuple(with_imports(k) for k in spec.knobs))  # a model imported by the link's id
     fig, values, notes = spec.from_params(params, lang,
                                           make=lambda **k: figure(spec.id, theme, font_scale, v.canvas, **k).figure)
     for note in (*notes, *look_notes, *scale_notes):

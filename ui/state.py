@@ -185,13 +185,19 @@ def _outside_router() -> bool:
     return (main.parent / "pages").is_dir() and main in listed
 
 
+def with_imports(knob: Knob) -> Knob:
+    """A knob that takes imported models (`imports`) with the models this session imported among its choices."""
+    if isinstance(knob, ChoiceKnob) and knob.imports:
+        return replace(knob, choices=(*knob.choices, *imported_models()), imports=False)
+    return knob
+
+
 def control(knob: Knob, where=None, *, lang: str | None = None, on_change=None, label_visibility: str = "visible"):
     """The widget for a knob (its label, range and default from the registry), bound to
     the URL under the knob's key; returns its value. A tuple knob takes one container per
     part; a matrix knob returns None (with an error shown) while its text does not parse."""
     lang = lang or view().lang
-    if isinstance(knob, ChoiceKnob) and knob.imports:  # the models this session imported, too
-        knob = replace(knob, choices=(*knob.choices, *imported_models()), imports=False)
+    knob = with_imports(knob)
     if isinstance(knob, TupleKnob):
         places = where or [None] * len(knob.parts)
         return tuple(control(replace(p, default=d), w, lang=lang)

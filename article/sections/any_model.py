@@ -31,11 +31,12 @@ from figures.builders.planner import gpu_of
 from figures.builders.reconcile import variant_name
 from i18n import model_name, t
 
-from ..blocks import Ask, Chart, Either, Heading, Reading, Table, Text, Title, Tool
+from ..blocks import AppField, Ask, Chart, Either, Heading, Reading, Table, Text, Title, Tool
 from ..prose import passage
 from .common import Blocks
 
 SLUG = "any-model"
+HF_EXAMPLE = "deepseek-ai/DeepSeek-V3.2"  # a model id, as a field's example
 
 
 def any_model(v: Reading, import_panel: Callable[[], dict] | None = None,
@@ -54,7 +55,8 @@ def any_model(v: Reading, import_panel: Callable[[], dict] | None = None,
     yield from passage(SLUG, "presets-notes", L, **_preset_notes(v))
     # the app's config import (this session's imported configs); the site says where to do it
     yield from passage(SLUG, "import", L)
-    found = yield Tool(import_panel, {}, site=(Text(t("by.import.site", L), "caption"),))
+    found = yield Tool(import_panel, {}, site=(Text(t("by.import.site", L), "caption"),
+                                               AppField("hf", t("by.hf", L), HF_EXAMPLE, t("by.hf.open", L))))
 
     yield Heading(t("by.table", L, n=ctx))
     yield from passage(SLUG, "pick", L)

@@ -79,6 +79,7 @@ TEXT: dict[str, dict[str, str]] = {
     "by.title": {"ko": "모델별 KV 캐시 크기와 GPU에 들어가는 요청 수", "en": "Any model's KV cache, and how many requests fit on a GPU"},
     "by.hf": {"ko": "Hugging Face 모델 ID", "en": "Hugging Face model id"},
     "by.hf.help": {"ko": "org/name 또는 org/name@revision. config.json과 safetensors 헤더만 읽고 가중치는 받지 않습니다. 이 ID가 들어간 링크를 열면 누구나 같은 모델을 봅니다.", "en": "org/name, or org/name@revision. Only config.json and the safetensors headers are read, never the weights. A link with the id opens the same model for anyone."},
+    "by.hf.open": {"ko": "앱에서 열기", "en": "Open in the app"},
     "by.hf.fetching": {"ko": "Hugging Face에서 {id}의 config를 읽는 중", "en": "Reading {id}'s config from Hugging Face"},
     "by.hf.bad": {"ko": "이 모델을 가져올 수 없습니다. {e}", "en": "This model cannot be fetched. {e}"},
     "by.hf.why.id": {"ko": "입력한 {text}: Hugging Face 모델 ID 형식이 아닙니다. ID는 소유자/이름 꼴이며 영문자·숫자·'.'·'_'·'-'만 씁니다.", "en": "{text} is not a Hugging Face model id: it takes the form owner/name, in letters, digits, '.', '_' and '-'."},

@@ -13,7 +13,7 @@ from jinja2 import Environment, FileSystemLoader, StrictUndefined
 from markdown_it import MarkdownIt
 from markupsafe import Markup, escape
 
-from article import SECTIONS, Heading, Metrics, Table, Text, Title
+from article import SECTIONS, AppField, Heading, Metrics, Table, Text, Title
 from article.prose import notation
 from i18n import LANGS, t
 
@@ -63,6 +63,13 @@ def app_controls(b: AppControls, slug: str, lang: str, app_url: str | None) -> s
     at the reader's view (site.js adds the view; the app scrolls to the figure named after #)."""
     names = ", ".join(dict.fromkeys(t(k.label, lang) for k in b.knobs if k.label))
     return _macros(lang).app_controls(names, app_page(app_url, slug), lang, b.figure_id)
+
+
+def app_field(b: AppField, slug: str, lang: str, app_url: str | None) -> str:
+    """A value only the app reads, as a form that opens the section's page in the app with it; nothing on a site
+    built without the app's address (the text beside it says the app does this)."""
+    href = app_page(app_url, slug)
+    return _macros(lang).app_field(b, href, lang) if href else ""
 
 
 def app_page(app_url: str | None, slug: str) -> str | None:

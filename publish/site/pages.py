@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from article import Chart, Text
+from article import AppField, Chart, Text
 from core import Precision
 from figures.knobs import CONTEXT, CONTEXT_STOPS
 
@@ -42,6 +42,8 @@ def page(slug: str, lang: str, figures: Figures, images: bool = False, every: bo
     def html(b) -> str:
         if isinstance(b, AppControls):
             return markup.app_controls(b, slug, lang, app_url)
+        if isinstance(b, AppField):
+            return markup.app_field(b, slug, lang, app_url)
         return markup.block(b, lang)
 
     shown = [figures.add(b) if isinstance(b, Chart) else html(b) for b in default]

@@ -327,6 +327,20 @@ def test_a_figure_whose_controls_only_the_app_has_links_to_it_there_at_the_view(
         assert not errors, errors
 
 
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_any_model_page_opens_a_model_id_in_the_app(site, site_app, browser, lang):
+    """The site cannot fetch from the Hub: its field sends the id to the app's page, in the page's language."""
+    url, _ = site
+    context, page, errors = opened(browser, f"{url}/{lang}/any-model.html")
+    with closing(context):
+        asked = []
+        page.route(f"{site_app}/**", lambda route: (asked.append(route.request.url), route.fulfill(body="app")))
+        page.get_by_label(t("by.hf", lang)).fill("Qwen/Qwen3-Next-80B-A3B-Instruct")
+        page.get_by_role("button", name=t("by.hf.open", lang)).click()
+        expect(page).to_have_url(f"{site_app}/any-model?hf=Qwen%2FQwen3-Next-80B-A3B-Instruct&lang={lang}")
+        assert asked and not errors, errors
+
+
 def test_the_overview_table_downloads_as_csv_at_the_state_shown(site, browser):
     url, _ = site
     context, page, _ = opened(browser, f"{url}/en/overview.html")
