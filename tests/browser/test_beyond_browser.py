@@ -96,4 +96,5 @@ def test_a_link_naming_a_hugging_face_model_shows_its_row_and_its_layers(page, a
     expect(tables.filter(has_text=name)).to_have_count(3)  # the comparison, the layers table, the engines table
     screenshot("any-model-hf-link")
     assert_opens_without_exception(page, f"{app_url}/any-model?lang=en&hf=meta-llama/gated")
-    expect(page.locator('[data-testid="stAlertContentError"]').filter(has_text="accept its owner's terms")).to_be_visible()
+    gated = page.locator('[data-testid="stAlertContentError"]').filter(has_text="accept its owner's terms")
+    expect(gated).to_be_visible()
