@@ -133,11 +133,6 @@ class Plan:
         return self.parallel.tp
 
     @property
-    def kv_budget_bytes(self) -> int:
-        """KV budget of the whole node."""
-        return self.kv_budget_per_gpu_bytes * self.parallel.gpus
-
-    @property
     def fits(self) -> bool:
         """The weights and the reserve leave room for some KV."""
         return self.kv_budget_per_gpu_bytes > 0

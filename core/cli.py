@@ -55,7 +55,8 @@ from . import budget as B
 from . import cost, engines, gpus, hub, layouts, serving
 from .capacity import BLOCK_TOKENS, per_gpu_bytes
 from .checks import MAX_CONTEXT, MAX_GPUS
-from .config_import import MAX_BYTES, ConfigError, import_config
+from .config_import import import_config
+from .config_json import MAX_BYTES, ConfigError
 from .formats import OPEN_PRECISIONS
 from .models import ARTICLE_CONTEXT, MODELS
 from .parallel import ONE_GPU, Parallel

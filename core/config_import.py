@@ -25,14 +25,13 @@ so. An imported model caches BF16 unless priced otherwise (core.formats.OPEN_PRE
 
 from __future__ import annotations
 
-import codecs
 import json
 import re
-from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 from . import formats as F
+from .config_json import ConfigError, field, non_finite, parse, show
 from .models import (
     Cache,
     Dims,
@@ -47,8 +46,6 @@ from .models import (
     v4_entry,
 )
 
-MAX_BYTES = 1 << 20  # 1 MB; a config.json is a few kB
-MAX_DEPTH = 16  # nesting levels; real configs use 5 at most
 MAX_LAYERS = 10_000
 MAX_WIDTH = 1 << 20  # heads and widths
 MAX_ENTRY = 1 << 18  # values one layer caches per token: keeps bytes in int64 up to 2^30 tokens
@@ -56,13 +53,6 @@ MAX_POSITIONS = 1 << 30  # windows and top-k
 FULL, SLIDING, LINEAR, NONE = "full_attention", "sliding_attention", "linear_attention", "no cache"
 CONV = "short convolution"  # LFM2's layers: a state of their own kind, never another linear layer's
 BOTH = "attention beside a state"  # Falcon-H1: attention and Mamba2 in parallel in one layer
-
-
-class ConfigError(ValueError):
-    """What is wrong with a config, in one line that names the field."""
-
-    def __init__(self, message: str):
-        super().__init__(" ".join(message.split()))
 
 
 @dataclass(frozen=True)
@@ -124,118 +114,6 @@ LAYOUT_LIKE = re.compile(r"(attn|attention)_(types?|kinds?|layers|layer_types|pa
 ALIASES = {"gemma3": "gemma3_text", "kimi_k2": "deepseek_v3"}  # Kimi K2 loads DeepseekV3Config
 
 
-# --- Parsing ---------------------------------------------------------------------------
-
-def read_config(data: bytes | str) -> dict:
-    """The config as a dict; ConfigError for anything that is not one JSON object."""
-    return _parse(data)[0]
-
-
-def _parse(data) -> tuple[dict, list[str]]:
-    notes: list[str] = []
-    text = _text(data, notes)
-    if not text.strip():
-        raise ConfigError("the config is empty")
-    _check_depth(text)
-    try:
-        config = json.loads(text, object_pairs_hook=lambda pairs: _object(pairs, notes),
-                            parse_constant=_NonFinite)
-    except json.JSONDecodeError as e:
-        truncated = e.pos >= len(text.rstrip()) or e.msg.startswith("Unterminated string")
-        what = "ends early (truncated?)" if truncated else "is not valid JSON"
-        raise ConfigError(f"the config {what}: {e.msg} at line {e.lineno}, column {e.colno}") from None
-    if not isinstance(config, dict):
-        raise ConfigError(f"the config must be a JSON object {{…}}, not {_show(config)}")
-    return config, notes
-
-
-_BOMS = ((codecs.BOM_UTF8, "utf-8-sig"), (codecs.BOM_UTF32_LE, "utf-32"), (codecs.BOM_UTF32_BE, "utf-32"),
-         (codecs.BOM_UTF16_LE, "utf-16"), (codecs.BOM_UTF16_BE, "utf-16"))
-
-
-def _text(data, notes: list[str]) -> str:
-    """Text from bytes in UTF-8, -16 or -32, with or without a byte-order mark."""
-    if not isinstance(data, bytes | bytearray | str):
-        raise ConfigError(f"the config must be JSON text or bytes, not {type(data).__name__}")
-    if len(data) > MAX_BYTES:
-        unit = "characters" if isinstance(data, str) else "bytes"
-        raise ConfigError(f"the config is over {MAX_BYTES:,} {unit} (1 MB); a config.json is a few kB")
-    if isinstance(data, str):
-        if data.startswith("\ufeff"):
-            notes.append("removed a byte-order mark before the JSON")
-        return data.removeprefix("\ufeff")
-    data = bytes(data)
-    encoding = next((enc for bom, enc in _BOMS if data.startswith(bom)), None) or json.detect_encoding(data)
-    if encoding != "utf-8":
-        mark = "with" if encoding in {enc for _, enc in _BOMS} else "without"
-        notes.append(f"decoded {encoding.removesuffix('-sig').upper()} text {mark} a byte-order mark")
-    try:
-        return data.decode(encoding)
-    except UnicodeDecodeError as e:
-        raise ConfigError(f"the config is not {encoding} text: byte {e.object[e.start]:#04x} "
-                          f"at offset {e.start} cannot be decoded") from None
-
-
-_STRING = re.compile(r'"(?:[^"\\]|\\.)*"')
-
-
-def _check_depth(text: str) -> None:
-    """Refuse deep nesting before the parser recurses into it."""
-    depth = deepest = 0
-    for ch in re.sub(r"[^\[\]{}]", "", _STRING.sub("", text)):
-        depth += 1 if ch in "[{" else -1
-        deepest = max(deepest, depth)
-    if deepest > MAX_DEPTH:
-        raise ConfigError(f"the config is nested {deepest} levels deep; a config.json needs at most {MAX_DEPTH}")
-
-
-class _NonFinite:
-    """NaN or ±Infinity in the text, which JSON does not allow (Nemotron-H publishes
-    "time_step_limit": [0.0, Infinity]): refused in a field the import reads, else noted."""
-
-    def __init__(self, literal: str):
-        self.literal = literal
-
-
-def _object(pairs: list[tuple[str, object]], notes: list[str]) -> dict:
-    """A JSON object; a key given twice keeps its last value, as json does, and is noted. A NaN or
-    Infinity stays as it is: refused where the import reads it, noted where it does not."""
-    out = dict(pairs)
-    for key, n in Counter(k for k, _ in pairs).items():
-        if n > 1:
-            times = "twice" if n == 2 else f"{n} times"
-            notes.append(f"key {key!r} given {times}; used the last value {_show(out[key])}")
-    return out
-
-
-def _non_finite(value) -> str | None:
-    if isinstance(value, _NonFinite):
-        return value.literal
-    if isinstance(value, list | dict):
-        return next((found for v in (value.values() if isinstance(value, dict) else value)
-                     if (found := _non_finite(v))), None)
-    return None
-
-
-def _field(config: dict, key: str):
-    """A field by its name as the import reports it (text_config.<key> for a multimodal one's)."""
-    outer, _, inner = key.partition(".")
-    return config.get(outer, {}).get(inner) if inner and isinstance(config.get(outer), dict) else config.get(key)
-
-
-def _show(value) -> str:
-    """A value as JSON spells it, short: true, null, "32", a list, an object."""
-    if isinstance(value, dict):
-        return "an object"
-    if isinstance(value, list):
-        return "a list"
-    if isinstance(value, _NonFinite):
-        return value.literal
-    text = json.dumps(value)
-    text = text if len(text) <= 40 else text[:39] + "…"
-    return f"a string {text}" if isinstance(value, str) else text
-
-
 # --- Reading fields ------------------------------------------------------------------------
 
 class _Reader:
@@ -260,7 +138,7 @@ class _Reader:
         """The value given, else the family default (None where neither is)."""
         self.read.add(key)
         if key in self.fields:
-            if literal := _non_finite(self.fields[key]):
+            if literal := non_finite(self.fields[key]):
                 raise ConfigError(f"{self.name(key)} is {literal}, which JSON does not allow")
             self.used[self.name(key)] = self.fields[key]
             return self.fields[key]
@@ -284,7 +162,7 @@ class _Reader:
                 raise ConfigError(f"{self.name(key)} is {state}{required}")
             return None
         if isinstance(value, bool) or not isinstance(value, int):
-            raise ConfigError(f"{self.name(key)} must be an integer, got {_show(value)}")
+            raise ConfigError(f"{self.name(key)} must be an integer, got {show(value)}")
         if value < minimum:
             raise ConfigError(f"{self.name(key)} must be at least {minimum}, got {value}")
         if value > maximum:
@@ -294,7 +172,7 @@ class _Reader:
     def flag(self, key: str) -> bool | None:
         value = self.raw(key)
         if value is not None and not isinstance(value, bool):
-            raise ConfigError(f"{self.name(key)} must be true or false, got {_show(value)}")
+            raise ConfigError(f"{self.name(key)} must be true or false, got {show(value)}")
         return value
 
 
@@ -306,7 +184,7 @@ def _language_model(config: dict) -> tuple[dict, str]:
     if text is None:
         return config, ""
     if not isinstance(text, dict):
-        raise ConfigError(f"text_config must be an object, got {_show(text)}")
+        raise ConfigError(f"text_config must be an object, got {show(text)}")
     return text, "text_config."
 
 
@@ -323,7 +201,7 @@ def import_config(config: dict | bytes | str, *, name: str = "custom", mtp: bool
 
     Raises ConfigError, one line naming the field, for anything it cannot price exactly.
     """
-    config, notes = (config, []) if isinstance(config, dict) else _parse(config)
+    config, notes = (config, []) if isinstance(config, dict) else parse(config)
     fields, prefix = _language_model(config)
     r = _Reader(fields, prefix, _family(config, fields))
     if r.config_class:
@@ -365,7 +243,7 @@ def import_config(config: dict | bytes | str, *, name: str = "custom", mtp: bool
         raise ConfigError(f"{layout} names layer kinds or a layout the importer does not read: it cannot tell "
                           "which layers are attention, so it does not price them as attention")
     notes += [f"{key} is {literal}, which JSON does not allow; the import does not read it" for key in ignored
-              if (literal := _non_finite(_field(config, key)))]
+              if (literal := non_finite(field(config, key)))]
     return Imported(model=replace(model, family=r.family), design=design, used=r.used, defaulted=r.defaulted,
                     ignored=ignored, notes=tuple(notes), draft=n_mtp)
 
@@ -385,7 +263,7 @@ def _mla(r: _Reader, notes: list[str]):
                           "and the indexer caches a key of that width")
     if r.fields.get("num_key_value_heads") is not None:
         notes.append(f"MLA caches one latent per token and layer for all heads: "
-                     f"num_key_value_heads {_show(r.fields['num_key_value_heads'])} does not change the cache")
+                     f"num_key_value_heads {show(r.fields['num_key_value_heads'])} does not change the cache")
     widths = {k: r.int(k) or 0 for k in ("hidden_size", "num_attention_heads", "q_lora_rank", "qk_nope_head_dim",
                                           "v_head_dim", *(("index_n_heads",) if key else ()))}
     dims = Dims(**widths, kv_lora_rank=latent, qk_rope_head_dim=rope, index_head_dim=key or 0)
@@ -446,12 +324,12 @@ def _compressed(r: _Reader, name: str, notes: list[str]) -> Model:
     ratios, key = r.raw("compress_ratios"), r.name("compress_ratios")
     n = r.n_layers
     if not isinstance(ratios, list) or len(ratios) < n:
-        raise ConfigError(f"{key} must list a ratio for each of the {n} layers, got {_show(ratios)}")
+        raise ConfigError(f"{key} must list a ratio for each of the {n} layers, got {show(ratios)}")
     if len(ratios) > n:
         notes.append(f"{key} lists {len(ratios)} ratios: the first {n} are the layers' (the rest, MTP's)")
     unknown = [m for m in ratios[:n] if isinstance(m, bool) or m not in COMPRESSED]
     if unknown:
-        raise ConfigError(f"{key} has {_show(unknown[0])}; the importer knows 0 (sliding only), 4 (CSA) and "
+        raise ConfigError(f"{key} has {show(unknown[0])}; the importer knows 0 (sliding only), 4 (CSA) and "
                           "128 (HCA), DeepSeek-V4-Flash's")
     widths = {k: r.int(k, required=" (DeepSeek-V4's entry and indexer)") for k in (
         "hidden_size", "num_attention_heads", "head_dim", "qk_rope_head_dim", "index_n_heads", "index_head_dim")}
@@ -558,13 +436,13 @@ def _listed(r: _Reader, key: str, vocabulary: dict, *, chars: bool = False) -> l
         value = list(value)
     elif chars or not isinstance(value, list):
         what = "a string of one character per layer" if chars else "a list with an entry per layer"
-        raise ConfigError(f"{name} must be {what}, got {_show(value)}")
+        raise ConfigError(f"{name} must be {what}, got {show(value)}")
     if len(value) != r.n_layers:
         raise ConfigError(f"{name} lists {len(value)} layers but {r.name('num_hidden_layers')} is {r.n_layers}")
     unknown = [v for v in value if v is None or isinstance(v, bool | dict | list) or v not in vocabulary]
     if unknown:
         known = ", ".join(json.dumps(v) for v in vocabulary)
-        shown = json.dumps(unknown[0]) if isinstance(unknown[0], str | int) else _show(unknown[0])
+        shown = json.dumps(unknown[0]) if isinstance(unknown[0], str | int) else show(unknown[0])
         raise ConfigError(f"{name} has {shown}, a layer kind the importer does not price; it knows {known}")
     return [vocabulary[v] for v in value]
 
@@ -575,7 +453,7 @@ def _indices(r: _Reader, key: str) -> set[int]:
     if not isinstance(value, list) or not all(isinstance(i, int) and not isinstance(i, bool) and 0 <= i < n
                                               for i in value) or len(set(value)) != len(value):
         raise ConfigError(f"{r.name(key)} must list layer indices from 0 to {n - 1} "
-                          f"({r.name('num_hidden_layers')} {n}), each once; got {_show(value)}")
+                          f"({r.name('num_hidden_layers')} {n}), each once; got {show(value)}")
     return set(value)
 
 
@@ -583,12 +461,12 @@ def _kimi_layers(r: _Reader) -> list[str]:
     """Kimi Linear: linear_attn_config's kda_layers and full_attn_layers, numbered from 1."""
     config, name = r.raw("linear_attn_config"), r.name("linear_attn_config")
     if not isinstance(config, dict):
-        raise ConfigError(f"{name} must be an object, got {_show(config)}")
+        raise ConfigError(f"{name} must be an object, got {show(config)}")
     lists = {}
     for key in ("kda_layers", "full_attn_layers"):
         value = config.get(key)
         if not isinstance(value, list) or not all(isinstance(i, int) and not isinstance(i, bool) for i in value):
-            raise ConfigError(f"{name}.{key} must be a list of layer numbers, got {_show(value)}")
+            raise ConfigError(f"{name}.{key} must be a list of layer numbers, got {show(value)}")
         lists[key] = value
     numbers = sorted(lists["kda_layers"] + lists["full_attn_layers"])
     if numbers != list(range(1, r.n_layers + 1)):
@@ -635,7 +513,7 @@ def _dtype(r: _Reader, key: str, fallback: F.Dtype, why: str, notes: list[str]) 
         return fallback
     value = r.raw(key)
     if value not in DTYPES:
-        raise ConfigError(f"{r.name(key)} must be one of {', '.join(DTYPES)}, got {_show(value)}")
+        raise ConfigError(f"{r.name(key)} must be one of {', '.join(DTYPES)}, got {show(value)}")
     notes.append(f"{why}: {value}, as {r.name(key)} says")
     return DTYPES[value]
 
@@ -708,7 +586,7 @@ def _mamba2_widths(r: _Reader) -> tuple[int, ...]:
 def _positive(config: dict, name: str, key: str) -> int:
     value = config.get(key)
     if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= MAX_WIDTH:
-        raise ConfigError(f"{name}.{key} must be a whole number from 1 to {MAX_WIDTH:,}, got {_show(value)}")
+        raise ConfigError(f"{name}.{key} must be a whole number from 1 to {MAX_WIDTH:,}, got {show(value)}")
     return value
 
 

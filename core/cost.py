@@ -107,10 +107,6 @@ class Parts:
         """What attention reads: global main KV + local KV (the article's 'KV')."""
         return self.main_kv + self.local_kv
 
-    def as_dict(self) -> dict:
-        return {"main_kv": self.main_kv, "index_key": self.index_key,
-                "local_kv": self.local_kv, "state": self.state, "total": self.total}
-
 
 def _context(n) -> np.ndarray:
     return whole_numbers("context length", n, 1)

@@ -1,21 +1,24 @@
 """Presets for widely used open models, each imported from its published config.json.
 
-The config files are kept, as published, in tests/fixtures/configs/<id>.json (their README
-says where each was checked), so the presets and the tests read the very same files and no
-width is typed twice. Parameter counts are totals (weights' memory) as their sources state
-them: exact where the Hugging Face model API's safetensors count is published, else rounded
+The config files are kept, as published, in core/configs/<id>.json, package data shipped with core
+(their README says where each was checked), so the presets and the tests read the very same files
+and no width is typed twice. A preset's config is read and imported the first time the preset is
+asked for, not when core is imported. Parameter counts are totals (weights' memory) as their sources
+state them: exact where the Hugging Face model API's safetensors count is published, else rounded
 as the model card or report rounds it.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Mapping
 from dataclasses import replace
+from functools import cache
 from pathlib import Path
 
 from .config_import import Imported, import_config
 from .models import Model
 
-CONFIGS = Path(__file__).resolve().parents[1] / "tests" / "fixtures" / "configs"
+CONFIGS = Path(__file__).resolve().parent / "configs"
 _HF = "https://huggingface.co"
 
 # id, name, total parameters, the config's URL
@@ -79,10 +82,36 @@ _PRESETS = (
 )
 
 
-def _preset(model_id: str, name: str, parameters: int, source: str) -> Imported:
+_BY_ID = {p[0]: p for p in _PRESETS}
+
+
+@cache
+def _preset(model_id: str) -> Imported:
+    _, name, parameters, source = _BY_ID[model_id]
     imported = import_config((CONFIGS / f"{model_id}.json").read_bytes(), name=name)
     return replace(imported, model=replace(imported.model, id=model_id, parameters=parameters, source=source))
 
 
-OPEN_IMPORTS: dict[str, Imported] = {p[0]: _preset(*p) for p in _PRESETS}  # with design, used, defaulted
-OPEN_MODELS: dict[str, Model] = {model_id: imported.model for model_id, imported in OPEN_IMPORTS.items()}
+class _Presets(Mapping):
+    """The presets by id, in the table's order: the ids known at once, each config imported on first access."""
+
+    def __init__(self, pick):
+        self._pick = pick
+
+    def __getitem__(self, model_id: str):
+        if model_id not in _BY_ID:
+            raise KeyError(model_id)
+        return self._pick(_preset(model_id))
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(_BY_ID)
+
+    def __len__(self) -> int:
+        return len(_BY_ID)
+
+    def __contains__(self, model_id) -> bool:
+        return model_id in _BY_ID
+
+
+OPEN_IMPORTS: Mapping[str, Imported] = _Presets(lambda imported: imported)  # with design, used, defaulted
+OPEN_MODELS: Mapping[str, Model] = _Presets(lambda imported: imported.model)

@@ -150,7 +150,7 @@ def _indexer(m: Model) -> int:
 # here, below core.engines in the imports)
 ENGINES = ("theory", "vllm", "sglang")
 # the article's models' published configs (the open presets' are CONFIGS/<id>.json)
-_ARTICLE_CONFIGS = {"v3": "configs/deepseek-v3.json", "v3.2": "configs/deepseek-v3.2.json",
+_ARTICLE_CONFIGS = {"v3": "deepseek-v3.json", "v3.2": "deepseek-v3.2.json",
                     "v4-flash": "deepseek-v4-flash.config.json"}
 
 
@@ -185,7 +185,7 @@ def _config(model_id: str) -> dict | None:
     if model_id in OPEN_MODELS:
         path = CONFIGS / f"{model_id}.json"
     elif model_id in _ARTICLE_CONFIGS:
-        path = CONFIGS.parent / _ARTICLE_CONFIGS[model_id]
+        path = CONFIGS / _ARTICLE_CONFIGS[model_id]
     else:
         return None
     config = json.loads(path.read_text())

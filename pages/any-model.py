@@ -7,7 +7,8 @@ import streamlit as st
 
 import ui
 from article.sections.any_model import HF_EXAMPLE, design_name, variant_source
-from core.config_import import ConfigError, import_config, read_config
+from core.config_import import import_config
+from core.config_json import ConfigError, read_config
 from core.units import fmt_bytes
 from core.variants import SGLANG_PAGE_TOKENS, VARIANTS
 from figures.builders.reconcile import variant_name

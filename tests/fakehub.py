@@ -1,6 +1,6 @@
 """A fake Hugging Face Hub on loopback for the tests: the calls huggingface_hub makes for core.hub (a model's info
 at a revision, a file's HEAD and GET, range requests included), over fixture repos built here from the configs
-kept in tests/fixtures/configs. Reached through HF_ENDPOINT; the real Hub is never contacted."""
+kept in core/configs. Reached through HF_ENDPOINT; the real Hub is never contacted."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from urllib.parse import unquote, urlparse
 
-CONFIGS = Path(__file__).resolve().parent / "fixtures" / "configs"
+CONFIGS = Path(__file__).resolve().parents[1] / "core" / "configs"
 COMMIT = "a1b2c3d4e5f60718293a4b5c6d7e8f9012345678"
 HELD = threading.Event()  # "fake/held" answers once a test sets it: a fetch in flight for as long as a test needs
 

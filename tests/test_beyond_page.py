@@ -15,12 +15,12 @@ import core
 import ui
 from core.capacity import plan, weights_bytes
 from core.gpus import GPUS
-from core.open_models import OPEN_MODELS
+from core.open_models import CONFIGS, OPEN_MODELS
 from core.units import fmt_bytes
 from figures import EXTRAS
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
-LLAMA = (ROOT / "tests" / "fixtures" / "configs" / "llama-3.1-8b.json").read_bytes()
+LLAMA = (CONFIGS / "llama-3.1-8b.json").read_bytes()
 
 
 def assert_page_runs(view=None, **params) -> AppTest:
@@ -57,7 +57,7 @@ def test_a_pasted_config_works_as_an_upload_does():
 
 
 def test_a_configs_mtp_layers_are_counted_only_when_the_switch_is_on():
-    v3 = (ROOT / "tests" / "fixtures" / "configs" / "deepseek-v3.json").read_bytes()
+    v3 = (CONFIGS / "deepseek-v3.json").read_bytes()
     at = assert_page_runs()
     at.file_uploader(key="cfg_file").upload("v3.json", v3, "application/json").run()
     switch = at.checkbox(key="cfg_mtp")

@@ -113,8 +113,7 @@ def test_an_array_of_contexts_gives_what_each_context_gives():
 def test_llama_like_on_one_h100():
     # 80e9 − 8e9 reserved (10 %) − 16.06e9 weights = 55.94e9 B; ⌊55.94e9 / 1,073,741,824⌋ = 52
     p = plan(LLAMA_8B, 8192, "h100-sxm", LLAMA_WEIGHTS)
-    assert (p.reserved_per_gpu_bytes, p.kv_budget_per_gpu_bytes, p.kv_budget_bytes) == (
-        8_000_000_000, 55_940_000_000, 55_940_000_000)
+    assert (p.reserved_per_gpu_bytes, p.kv_budget_per_gpu_bytes) == (8_000_000_000, 55_940_000_000)
     assert (p.per_request_bytes, p.per_request_per_gpu_bytes, p.max_requests) == (1_073_741_824, 1_073_741_824, 52)
     assert p.fits and p.kv_heads == 8 and p.notes == ("KV heads split: each GPU holds 8 of the 8 KV heads",)
 
@@ -122,7 +121,7 @@ def test_llama_like_on_one_h100():
 def test_llama_like_split_over_two_and_replicated_over_sixteen():
     # tp = 2: weights 8.03e9 a GPU, budget 63.97e9; 4 of 8 heads: 536,870,912 B; ⌊119.15⌋ = 119
     p = plan(LLAMA_8B, 8192, "h100-sxm", LLAMA_WEIGHTS, tp=2)
-    assert (p.kv_budget_per_gpu_bytes, p.kv_budget_bytes) == (63_970_000_000, 127_940_000_000)
+    assert p.kv_budget_per_gpu_bytes == 63_970_000_000
     assert (p.per_request_per_gpu_bytes, p.max_requests) == (536_870_912, 119)
     # tp = 16 > 8 heads: one head a GPU (each on 2 GPUs): 134,217,728 B; weights 1,003,750,000 a GPU;
     # budget 70,996,250,000; ⌊528.96⌋ = 528
@@ -137,7 +136,7 @@ def test_v32_on_eight_h200():
     # The latent is replicated: each GPU holds a whole request, 131,072 × 48,068 = 6,300,368,896 B;
     # ⌊41.275e9 / 6,300,368,896⌋ = ⌊6.55⌋ = 6.
     p = plan("v3.2", 131_072, GPUS["h200"], V32_WEIGHTS, tp=8)
-    assert (p.kv_budget_per_gpu_bytes, p.kv_budget_bytes) == (41_275_000_000, 330_200_000_000)
+    assert p.kv_budget_per_gpu_bytes == 41_275_000_000
     assert p.per_request == core.Parts(61 * 131_072 * 656, 61 * 131_072 * 132, 0)
     assert p.per_request_bytes == p.per_request_per_gpu_bytes == 6_300_368_896
     assert p.max_requests == 6 and p.kv_heads is None
@@ -146,7 +145,7 @@ def test_v32_on_eight_h200():
 
 def test_weights_that_do_not_fit_leave_no_request_and_say_so():
     p = plan("v3.2", np.array([1024, 131_072]), "h100-sxm", V32_WEIGHTS)
-    assert not p.fits and p.kv_budget_per_gpu_bytes == p.kv_budget_bytes == 0
+    assert not p.fits and p.kv_budget_per_gpu_bytes == 0
     assert list(p.max_requests) == [0, 0]
     assert "no request fits" in p.notes[1] and "short by 613,000,000,000 B" in p.notes[1]  # 80e9 − 8e9 − 685e9
 

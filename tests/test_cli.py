@@ -24,7 +24,7 @@ MODEL_KEYS = {"id", "name", "storage_bytes_per_token", "local_kv_bytes", "fixed_
 ALLOCATED_KEYS = {"engine", "release", "bytes_per_token", "bytes_per_sequence", "fixed_bytes_per_sequence", "pools",
                   "held", "differences"}
 READ_KEYS = {"kv", "index_key", "state", "total"}
-CONFIGS = ROOT / "tests" / "fixtures" / "configs"
+CONFIGS = ROOT / "core" / "configs"
 
 
 def run(*args: str) -> subprocess.CompletedProcess:

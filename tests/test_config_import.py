@@ -14,7 +14,8 @@ from hypothesis import strategies as st
 
 import core
 from core import registry
-from core.config_import import MAX_BYTES, ConfigError, Imported, import_config, read_config
+from core.config_import import Imported, import_config
+from core.config_json import MAX_BYTES, ConfigError, read_config
 from core.cost import Precision, layer_groups
 from core.open_models import CONFIGS
 

@@ -6,7 +6,8 @@ import json
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from core.config_import import ConfigError, import_config
+from core.config_import import import_config
+from core.config_json import ConfigError
 from core.mechanisms.matrix_text import parse_matrix
 
 FUZZ = settings(max_examples=300, deadline=None, derandomize=True)

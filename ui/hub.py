@@ -7,7 +7,7 @@ from __future__ import annotations
 import streamlit as st
 
 from core import hub
-from core.config_import import ConfigError
+from core.config_json import ConfigError
 from i18n import t
 
 from .state import remember_import

@@ -109,11 +109,6 @@ class HierRun:
         """⌈(t+1)/block⌉ blocks over the visible positions."""
         return self.block_scores.shape[0]
 
-    @property
-    def full_outside_pool(self) -> np.ndarray:
-        """Positions in Full's own top-k that are not in the candidate pool."""
-        return np.setdiff1d(self.full_topk, self.pool_positions)
-
     def selected(self, layer: int) -> np.ndarray:
         """Sorted positions layer `layer` reads (its own or the borrowed selection)."""
         return np.flatnonzero(self.selections[layer])

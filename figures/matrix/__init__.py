@@ -16,8 +16,8 @@ the slide's minimum times its font scale. `render_alike` lays several diagrams o
 animation's steps on one canvas).
 """
 
-from .fit import render, render_alike
+from .fit import render_alike
 from .geometry import shape_label, text_width
 from .model import Box, Diagram, Op
 
-__all__ = ["Box", "Diagram", "Op", "render", "render_alike", "shape_label", "text_width"]
+__all__ = ["Box", "Diagram", "Op", "render_alike", "shape_label", "text_width"]

@@ -18,12 +18,6 @@ TEXT_STEPS = tuple(0.5 + 0.125 * i for i in range(21))  # text multipliers a sli
 SLIDE_COMFORT = 24  # px: of layouts that fill alike, the one whose smallest text is nearest this
 
 
-def render(d: Diagram, canvas: Canvas = NATIVE) -> go.Figure:
-    """The diagram drawn for the canvas: natively one column of lanes at the renderer's own sizes;
-    for a page column or a slide, laid out for it."""
-    return render_alike([d], canvas)[0]
-
-
 def render_alike(ds: Sequence[Diagram], canvas: Canvas = NATIVE) -> list[go.Figure]:
     """Each diagram drawn for the canvas, laid out alike: on a slide or a page column one text size
     and one packing of lane groups chosen for all of them at once, as if one diagram were the

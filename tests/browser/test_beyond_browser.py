@@ -15,7 +15,7 @@ from article.sections.any_model import design_name  # noqa: E402
 from browser_harness import REPO_ROOT, assert_opens_without_exception, assert_ready_without_exception, chart  # noqa: E402
 
 pytestmark = pytest.mark.browser
-CONFIGS = REPO_ROOT / "tests" / "fixtures" / "configs"
+CONFIGS = REPO_ROOT / "core" / "configs"
 LLAMA = CONFIGS / "llama-3.1-8b.json"
 
 
