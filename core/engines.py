@@ -34,6 +34,7 @@ import numpy as np
 from . import cost
 from . import formats as F
 from .checks import int_at_least, one_of, whole_numbers
+from .gpus import get as get_gpu
 from .models import ATTENTION_KINDS, MODELS, Model
 from .parallel import ENGINES, ONE_GPU, Parallel, published_config, stage_of
 from .parallel import mtp_layer_parameters as _mtp_layer_parameters
@@ -575,8 +576,6 @@ def draft_parameters(model: Model | str) -> int:
 def vllm_batch(gpu) -> tuple[int, int]:
     """`vllm serve`'s max_num_batched_tokens and max_num_seqs on this GPU: the first row of VLLM_BATCH_TIERS whose
     least bytes its reported memory reaches, an A100 skipping the 70 GiB row (arg_utils.py:3020-3024)."""
-    from .gpus import get as get_gpu
-
     g = get_gpu(gpu)
     total, a100 = g.reported_bytes, "a100" in g.name.lower() or "a100" in g.id.lower()
     return next((tokens, seqs) for least, tokens, seqs in VLLM_BATCH_TIERS
@@ -595,8 +594,6 @@ def request_cap(model: Model | str, engine: str, gpu, *, kv_tokens: int | None =
     2,048 and 4,096, then at most kv_tokens // 2; a hybrid's at most `state_slots` (the state pool's slots,
     max_mamba_cache_size) ÷ the slots a running request takes (3, or 5 with extra_buffer). V4: 256 for the server
     (⌊256 / dp⌋ a worker), at most kv_tokens // 2."""
-    from .gpus import get as get_gpu
-
     one_of("engine", engine, ENGINES)
     m, g = get(model), get_gpu(gpu)
     if engine == "theory":

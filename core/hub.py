@@ -16,8 +16,10 @@ import os
 import re
 import threading
 from collections import OrderedDict
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
+
+from .config_import import import_config
 
 TIMEOUT_S = 10.0  # the longest a reader waits for the Hub
 MAX_CONFIG_BYTES = 1 << 20  # as an upload: core.config_import's bound
@@ -215,10 +217,6 @@ def _from_hub(repo: str, revision: str, *, timeout: float) -> Fetched:
 def imported(found: Fetched, *, mtp: bool = False):
     """The fetched config as a spec (core.config_import, as an upload), named by what was priced, with the
     safetensors' parameter count and stored bytes as its weights. ConfigError where the importer refuses it."""
-    from dataclasses import replace
-
-    from .config_import import import_config
-
     spec = import_config(found.config, name=found.name, mtp=mtp)
     return replace(spec, model=replace(spec.model, parameters=found.parameters, stored_bytes=found.weights_bytes))
 

@@ -20,11 +20,12 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import KW_ONLY, dataclass, field, replace
 from typing import ClassVar
 
-from core import PRESETS, Precision
+from core import PRESETS, Precision, get
 from core.formats import LAYOUT_PRECISIONS
 from core.mechanisms.matrix_text import format_matrix, parse_matrix
 from core.units import UNITS as UNITS_CHOICES
-from i18n import DEFAULT_LANG, LANGS, t
+from core.units import fmt_tokens
+from i18n import DEFAULT_LANG, LANGS, model_name, t
 
 from .style import THEMES
 
@@ -382,15 +383,10 @@ def _only(found: list, text: str):
 # --- knobs shared by many figures and by the sidebar -------------------------------------
 
 def _model(value, lang: str) -> str:
-    from core import get
-    from i18n import model_name
-
     return model_name(value, get(value).name, lang)
 
 
 def _tokens(value, lang: str) -> str:
-    from core.units import fmt_tokens
-
     return fmt_tokens(value)
 
 
@@ -430,8 +426,6 @@ FONT_SCALE = ChoiceKnob("font_scale", choices=(1.0, 1.25, 1.5, 2.0), label="app.
 
 def help_fields() -> dict:
     """The spec numbers that controls' help texts quote ("article: r_kv"), read from core when shown."""
-    from core import get
-
     v2, v32, v4, v41 = (get(m) for m in ("v2", "v3.2", "v4-flash", "v4.1-flash"))
     return {"v2_rkv": v2.dims.kv_lora_rank, "v2_dk": v2.dims.qk_nope_head_dim, "v32_topk": f"{v32.index_topk:,}",
             "v4_csa": v4.ratio("CSA"), "v4_hca": v4.ratio("HCA"), "v4_topk": v4.index_topk,

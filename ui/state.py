@@ -18,6 +18,8 @@ from streamlit.runtime.pages_manager import PagesManager
 from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 from core import Precision
+from core.registry import register
+from figures import EXTRAS
 from figures.canvas import narrow
 from figures.knobs import (
     CONTEXT,
@@ -306,8 +308,6 @@ MAX_IMPORTS = 20  # per session: the newest are kept, so a session's state stays
 def imported_models() -> dict:
     """The configs this session imported (model id → core.config_import.Imported). Each is
     registered again on every run: core's registry is bounded and shared by every session."""
-    from core.registry import register
-
     found = st.session_state.setdefault("_imported", {})
     for imported in found.values():
         register(imported.model)
@@ -317,8 +317,6 @@ def imported_models() -> dict:
 def remember_import(imported) -> str:
     """Register an imported config and keep it for this session (the oldest beyond
     MAX_IMPORTS is dropped); returns its model id."""
-    from core.registry import register
-
     found = imported_models()
     model_id = register(imported.model)
     found.pop(model_id, None)  # re-importing makes it the newest
@@ -335,8 +333,6 @@ def select_model(model_id: str, key: str = "models") -> None:
     if model_id in shown:
         return
     shown.add(model_id)
-    from figures import EXTRAS
-
     default = EXTRAS["capacity"].knob(key).default
     picked = st.session_state.get(key) or st.query_params.get_all(key) or list(default)
     if model_id not in picked:

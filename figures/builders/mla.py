@@ -8,13 +8,16 @@ measured difference, at the chosen computation precision.
 
 from __future__ import annotations
 
+import numpy as np
+import plotly.graph_objects as go
+
 from core import ARTICLE_CONTEXT, get
-from core.mechanisms.mla import MLADims, content_score_orders, output_orders, run_mla
+from core.mechanisms.mla import MLADims, content_score_orders, order_costs, output_orders, run_mla
 from i18n import t
 
 from ..canvas import NATIVE, Canvas
 from ..matrix import Box, Diagram, Op
-from ..style import heading
+from ..style import ROLE_COLOURS, heading
 
 
 def sym(base: str, sup: str = "", sub: str = "", t_: bool = False) -> str:
@@ -142,13 +145,6 @@ def build_a6(*, seed: int = 0, tokens: int = 6, kv_lora_rank: int = 8, qk_nope_h
 def build_mla_cost(*, lang: str = "ko", max_tokens: int = 1 << 20, canvas: Canvas = NATIVE):
     """Multiply-adds of one head's content score: expand vs absorb, decode vs prefill, over T; on a
     phone's column (for its text) the legend under the plot, not over its lines."""
-    import numpy as np
-    import plotly.graph_objects as go
-
-    from core.mechanisms.mla import order_costs
-
-    from ..style import ROLE_COLOURS
-
     d = article_dims()
     n = np.unique(np.geomspace(16, max_tokens, 60).astype(np.int64))
     colours = {"expand": ROLE_COLOURS["main_kv"], "absorb": ROLE_COLOURS["weight"]}

@@ -10,7 +10,10 @@ from __future__ import annotations
 import numpy as np
 
 from core import get
-from core.mechanisms.csa_indexer import NEWEST_SKIPPED_SEED
+from core.mechanisms.compression import CompressDims, csa_compress, hca_compress
+from core.mechanisms.csa_indexer import NEWEST_SKIPPED_SEED, csa_indexer
+from core.mechanisms.sink_attention import SinkDims, shared_kv_attention
+from core.mechanisms.visibility import gather, visible_rows
 from i18n import t
 
 from ..matrix import Box, Diagram, Op
@@ -87,8 +90,6 @@ def build_a16(*, lang: str = "ko") -> Diagram:
 
 def build_a13(*, ratio: int = 4, seed: int = 0, lang: str = "ko") -> Diagram:
     """One HCA entry from a segment of m′ tokens: Z + B → softmax over tokens → Σ A⊙C → RMSNorm → RoPE."""
-    from core.mechanisms.compression import CompressDims, hca_compress
-
     run = hca_compress(CompressDims(tokens=3 * ratio, ratio=ratio), seed)
     b = 1  # the second block: its RoPE position (= its first token) is not 0
     rows = slice(b * ratio, (b + 1) * ratio)
@@ -117,8 +118,6 @@ def build_a13(*, ratio: int = 4, seed: int = 0, lang: str = "ko") -> Diagram:
 
 def build_a14(*, t_: int = 6, ratio: int = 4, window: int = 4, lang: str = "ko") -> Diagram:
     """What token t reads: complete compressed entries + the recent window, at t and t + 1."""
-    from core.mechanisms.visibility import visible_rows
-
     lanes = []
     for step in (t_, t_ + 1):
         rows = visible_rows(step, ratio, window)
@@ -133,10 +132,6 @@ def build_a14(*, t_: int = 6, ratio: int = 4, window: int = 4, lang: str = "ko")
 
 def build_a15(*, sink: float = 0.0, t_: int = 7, seed: int = 0, lang: str = "ko") -> Diagram:
     """Attention of token t over shared K = V entries with a per-head sink, inverse RoPE, grouped output."""
-    from core.mechanisms.compression import CompressDims, hca_compress
-    from core.mechanisms.sink_attention import SinkDims, shared_kv_attention
-    from core.mechanisms.visibility import gather
-
     hca = hca_compress(CompressDims(tokens=max(12, t_ + 1)), seed)
     E, pos, rows = gather(hca, t_, window=4)
     run = shared_kv_attention(E, pos, t_, dims=SinkDims(head_dim=hca.dims.head_dim), sink=sink, seed=seed)
@@ -171,8 +166,6 @@ def build_a15(*, sink: float = 0.0, t_: int = 7, seed: int = 0, lang: str = "ko"
 
 def build_a17(*, ratio: int = 4, seed: int = 0, lang: str = "ko") -> Diagram:
     """One CSA entry from 2m rows: the previous segment's a-half + its own b-half, one softmax."""
-    from core.mechanisms.compression import CompressDims, csa_compress
-
     run = csa_compress(CompressDims(tokens=3 * ratio, ratio=ratio), seed)
     i, m, c = 1, ratio, run.dims.head_dim
     labels = tuple(("a" if j < m else "b") + f" t{s}" for j, s in enumerate(run.row_tokens[i]))
@@ -203,9 +196,6 @@ def build_a17(*, ratio: int = 4, seed: int = 0, lang: str = "ko") -> Diagram:
 
 
 def _csa_scores(t_: int, ratio: int, topk: int, seed: int):
-    from core.mechanisms.compression import CompressDims
-    from core.mechanisms.csa_indexer import csa_indexer
-
     return csa_indexer(CompressDims(tokens=max(3 * ratio, t_ + 1), ratio=ratio), topk=topk, seed=seed)
 
 
@@ -236,8 +226,6 @@ def build_a19(*, t_: int = 11, ratio: int = 4, topk: int = 2, window: int = 4, s
               lang: str = "ko") -> Diagram:
     """What t actually reads: the indexer's top-k of the complete entries + the recent window.
     The default seed is one where the newest complete entry is not chosen."""
-    from core.mechanisms.visibility import visible_rows
-
     run = _csa_scores(t_, ratio, topk, seed)
     scores = run.I[t_]
     every = visible_rows(t_, ratio, window, overlap=True)
