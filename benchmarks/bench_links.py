@@ -12,6 +12,8 @@ import tracemalloc
 
 from benchmarks.timing import measure, verdict
 from figures import SPECS
+from figures.canvas import NATIVE
+from figures.made import Incompatible
 
 GOAL_MS, GOAL_MB = 1000.0, 64.0
 HOSTILE = ("-1", "0", str(2**63), "inf", "-inf", "nan", "1e400", "text")
@@ -38,12 +40,12 @@ def peak_mb(build) -> float:
 
 
 def safe(spec, values):
-    """A build of these values; values that do not combine raise ValueError, and a link then
+    """A build of these values; values that do not combine raise Incompatible, and a link then
     shows the defaults with a note (that path is the defaults' cost)."""
     def build():
         try:
-            spec(**values)
-        except ValueError:
+            spec.build(values, NATIVE)
+        except Incompatible:
             pass
     return build
 

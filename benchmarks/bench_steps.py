@@ -10,21 +10,21 @@ Run: python -m benchmarks.bench_steps [--check]
 import argparse
 
 from benchmarks.timing import measure, verdict
+from figures.animation import steps
 from figures.canvas import Canvas
 from figures.layout import built, draw_alike, fit, is_diagram
 from figures.registry import PLAYS
-from publish.animation import steps
 
 RATIO = 1.5
 PHONE = Canvas(column=360)
 
 
 def alone(spec, values) -> list:
-    return [built(spec.make(v, PHONE), PHONE).figure for v in values]
+    return [built(spec.made(v, PHONE), PHONE).figure for v in values]
 
 
 def alike(spec, values) -> list:
-    made = [spec.make(v, PHONE) for v in values]
+    made = [spec.made(v, PHONE) for v in values]
     return [fit(f, PHONE, is_diagram(m)) for f, m in zip(draw_alike(made, PHONE), made)]
 
 

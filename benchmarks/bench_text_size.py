@@ -20,7 +20,7 @@ if __name__ == "__main__":
     totals = dict.fromkeys(scales, 0.0)
     print(f"{'figure':>16}  " + "  ".join(f"{s:>5}×" for s in scales))
     for fid, spec in SPECS.items():
-        times = [measure(lambda s=s, spec=spec: spec.built({}, Canvas(column=args.column, font_scale=s))).median
+        times = [measure(lambda s=s, spec=spec: spec.build({}, Canvas(column=args.column, font_scale=s))).median
                  for s in scales]
         for s, ms in zip(scales, times):
             totals[s] += ms

@@ -5,8 +5,8 @@ its height (`unit`): a SAFE margin on every side, the title at the top-left of t
 SLIDE_TITLE px, every other text at least SLIDE_TEXT px, all of them `font_scale` times that. A page
 column's `font_scale` is the reader's text size (the app's `fs`): every text is drawn that many
 times its size, and the figure is laid out for that text (`Canvas.text`), not scaled after. A
-`Canvas` names which of them a figure is built for; it is an argument: the builders that lay
-themselves out for a phone, the matrix renderer and figures.layout read it.
+`Canvas` names which of them a figure is built for, and the look it is drawn in; every builder takes
+it, and the matrix renderer and figures.layout read it.
 """
 
 from __future__ import annotations
@@ -45,11 +45,13 @@ class Canvas:
     (a width class of SCREEN_WIDTHS) whose text is `font_scale` times a figure's own sizes (the
     reader's text size), a slide of `slide` = (width, height) px (SLIDE_SIZES, or a link preview's
     picture) whose text is `font_scale` times the slide's sizes, or neither (NATIVE: the builder's
-    own sizes, as an export of the screen figure draws them)."""
+    own sizes, as an export of the screen figure draws them, every text then `font_scale` times its size).
+    `theme` is the look it is drawn in (figures.style.THEMES)."""
 
     column: int | None = None
     slide: tuple[int, int] | None = None
     font_scale: float = 1.0
+    theme: str = "light"
 
     @property
     def screen_width(self) -> int | None:

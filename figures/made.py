@@ -17,6 +17,12 @@ import plotly.graph_objects as go
 from .matrix import Diagram
 
 
+class Incompatible(ValueError):
+    """Knob values that do not go together (a highlight that is not among the models, a chart with nothing to
+    draw): what a reader asked for, said in a note beside the defaults. Any other exception from a builder is its
+    own bug, and raises."""
+
+
 class Chart(NamedTuple):
     """A chart and the records it draws, a dict per row."""
 

@@ -13,10 +13,8 @@ second and a few MB (benchmarks/bench_links.py measures it; the tests bound it).
 from __future__ import annotations
 
 import inspect
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-
-import plotly.graph_objects as go
 
 from core import MODELS, local_kv
 from core import gpus as G
@@ -68,12 +66,12 @@ from .knobs import (
     models,
 )
 from .layout import built
-from .made import Built, Made
+from .made import Built, Incompatible, Made
 
 
 @dataclass(frozen=True)
 class Play:
-    """A figure whose story is a sequence: its animation (publish/animation.py) has one frame
+    """A figure whose story is a sequence: its animation (figures/animation.py) has one frame
     per value of the int knob `knob` from `lo` to `hi` (the knob's own ends when None)."""
 
     knob: str
@@ -83,9 +81,9 @@ class Play:
 
 @dataclass(frozen=True)
 class FigureSpec:
-    """A figure: calling it with no arguments draws the article's figure; keyword
-    arguments are its knobs. `build` draws it for a canvas (a page column, a slide); a
-    builder that lays itself out for one takes it as its keyword `canvas`, which is not a knob."""
+    """A figure: its builder, whose keywords are its knobs, and the one way to build it, `build(values,
+    canvas)`: the builder's figure for those knob values, laid out for the canvas (a page column, a slide, or
+    natively) and in its look. The builder takes the canvas as its keyword `canvas`, which is not a knob."""
 
     id: str
     builder: Callable[..., Made]  # a chart, or a diagram the layout pass draws
@@ -93,11 +91,11 @@ class FigureSpec:
     knobs: tuple[Knob, ...]
     title_fields: Callable[[], dict] = field(default=dict, compare=False)
     play: Play | None = None
-    takes_canvas: bool = field(init=False, repr=False, compare=False)  # a builder that lays itself out
 
     def __post_init__(self):
         signature = inspect.signature(self.builder).parameters
-        object.__setattr__(self, "takes_canvas", "canvas" in signature)
+        if "canvas" not in signature:
+            raise ValueError(f"{self.id}: its builder takes no canvas")
         params = {n: p for n, p in signature.items() if n != "canvas"}
         names = [k.name for k in self.knobs]
         if sorted(names) != sorted(params):
@@ -117,23 +115,16 @@ class FigureSpec:
             raise ValueError(f"{self.id}: play range {lo} … {hi} is not inside {play.knob}'s {knob.lo} … {knob.hi}")
         return Play(play.knob, int(lo), int(hi))
 
-    def __call__(self, **values) -> go.Figure:
-        return self.build(values)
+    def build(self, values: Mapping, canvas: Canvas) -> Built:
+        """The figure with these knob values (the others at their defaults) laid out for the canvas
+        (figures/layout/) and in its look, with its title, captions and records. `Incompatible` where the
+        values do not go together; a builder's own bug raises whatever it raises."""
+        return built(self.made(values, canvas), canvas)
 
-    def make(self, values: dict, canvas: Canvas = NATIVE) -> Made:
-        """What the builder makes with these knob values for the canvas: a chart, or a diagram to draw."""
-        if self.takes_canvas:
-            return self.builder(**values, canvas=canvas)
-        return self.builder(**values)
-
-    def built(self, values: dict, canvas: Canvas = NATIVE) -> Built:
-        """The figure with these knob values laid out for the canvas (figures/layout/), with its
-        title, captions and records."""
-        return built(self.make(values, canvas), canvas)
-
-    def build(self, values: dict, canvas: Canvas = NATIVE) -> go.Figure:
-        """The figure alone (`built`'s drawing)."""
-        return self.built(values, canvas).figure
+    def made(self, values: Mapping, canvas: Canvas) -> Made:
+        """What the builder makes for the canvas, before the layout pass: for figures.animation, which lays
+        several steps out alike."""
+        return self.builder(**{**self.defaults, **values}, canvas=canvas)
 
     def knob(self, name: str) -> Knob:
         return next(k for k in self.knobs if k.name == name)
@@ -153,6 +144,19 @@ class FigureSpec:
             notes += n
         return values, notes
 
+    def from_link(self, params: Params, lang: str, build: Callable[[dict], Built] | None = None
+                  ) -> tuple[Built, dict, list[Note]]:
+        """A link's figure: values read through the knobs and built (`build(values)`, by default `self.build` at
+        NATIVE; a page passes its cached build for its column); where they do not go together (Incompatible),
+        the defaults with a note. Any other error is a builder's bug, and raises."""
+        build = build or (lambda values: self.build(values, NATIVE))
+        values, notes = self.read(params, lang)
+        try:
+            return build(values), values, notes
+        except Incompatible as e:
+            values = {**self.defaults, "lang": values.get("lang", self.defaults.get("lang"))}
+            return build(values), values, [*notes, Note(self.id, str(e), "build")]
+
     def dump(self, values: dict, lang: str = "en") -> dict:
         """URL params for these values: only what differs from the defaults."""
         out = {}
@@ -160,19 +164,6 @@ class FigureSpec:
             if k.name in values:
                 out |= k.dump(values[k.name], lang)
         return out
-
-    def from_params(self, params: Params, lang: str = "en", make=None) -> tuple[go.Figure, dict, list[Note]]:
-        """The figure for outside params: values read through the knobs; if together they
-        do not make a figure (e.g. a highlight that is not among the models), the
-        defaults with a note. `make(**values)` builds it (by default the native figure; a page
-        passes its cached build for its column)."""
-        values, notes = self.read(params, lang)
-        make = make or self
-        try:
-            return make(**values), values, notes
-        except ValueError as e:
-            values = {**self.defaults, "lang": values.get("lang", self.defaults.get("lang"))}
-            return make(**values), values, [*notes, Note(self.id, str(e), "build")]
 
 
 def _int(name: str, lo: int, hi: int, url: str, label: str, help: str = "", **kw) -> IntKnob:

@@ -19,12 +19,12 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 from figures import FIGURES, ordered_ids
+from figures.animation import play_spec
 from figures.canvas import SLIDE_SIZES
 from figures.knobs import CONTEXT, FONT_SCALE, PRECISION, THEME, Knob
 from i18n import LANGS
 
 from . import deck as talk
-from .animation import play_spec
 from .export import FORMATS, files
 from .video import FPS_RANGE, VIDEO_FORMATS
 

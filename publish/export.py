@@ -17,19 +17,16 @@ import time
 import uuid
 import zipfile
 from collections.abc import Iterator
-from dataclasses import replace
 from pathlib import Path
 
 import pandas as pd
 import plotly.graph_objects as go
 import plotly.io as pio
 
+from figures.animation import animated
 from figures.canvas import Canvas, slide_size_of
 from figures.made import Built
 from figures.registry import FIGURES, SPECS
-from figures.style import apply_look
-
-from .animation import animated
 
 IMAGE_FORMATS = ("svg", "png")
 FORMATS = ("svg", "png", "html", "csv", "json")
@@ -112,7 +109,7 @@ def _stop() -> None:
 
 def html(fig: go.Figure | dict, *, cdn: bool = False) -> str:
     """Interactive HTML, offline with plotly.js embedded (or, `cdn`, loading it from plotly's CDN: a
-    small file, for the static site's downloads). An animation (a figure dict, publish/animation.py)
+    small file, for the static site's downloads). An animation (a figure dict, figures/animation.py)
     waits for its play button."""
     return pio.to_html(fig, include_plotlyjs="cdn" if cdn else True, full_html=True,
                        config={"displaylogo": False}, auto_play=False, validate=False)
@@ -165,19 +162,7 @@ def figure(fid: str, values: dict, *, theme="light", font_scale=1.0, size=None) 
     margins and the drawing's room are set (the look then only colours it); else the builder's own
     layout, every text `font_scale` times its size."""
     at = slide_size_of((size or {}).get("width"), (size or {}).get("height"))
-    if at is None:
-        return looked(SPECS[fid].built(values), theme, font_scale)
-    return looked(SPECS[fid].built(values, Canvas(slide=at, font_scale=font_scale)), theme)
-
-
-def looked(built: Built, theme="light", font_scale=1.0) -> Built:
-    """A built figure in the look (figures.style.apply_look), what it says beside it kept. A figure
-    built natively (the builder's own sizes) has its text `font_scale` times its size; one built for
-    a canvas (a slide, a page column) was laid out for the canvas's font scale and is only coloured."""
-    if built.font_scale is not None and font_scale not in (1.0, built.font_scale):
-        raise ValueError(f"a figure laid out for font scale {built.font_scale:g} cannot be shown at {font_scale:g}: "
-                         "build it for a canvas of that scale")
-    return replace(built, figure=apply_look(built.figure, theme, font_scale if built.font_scale is None else 1.0))
+    return SPECS[fid].build(values, Canvas(slide=at, font_scale=font_scale, theme=theme))
 
 
 def read_values(fid: str, lang: str, params=None) -> dict:
@@ -195,7 +180,7 @@ def figure_file(fid: str, fmt: str, values: dict, *, theme="light", font_scale=1
     Each comes built where the caller has it already (`animation`, `pictured`, `screen`)."""
     size = size or {}
     if fmt == "html" and SPECS[fid].play:
-        return html(animation or animated(fid, theme, font_scale, **values)).encode()
+        return html(animation or animated(fid, Canvas(font_scale=font_scale, theme=theme), **values)).encode()
     if fmt in IMAGE_FORMATS:
         at = slide_size_of(size.get("width"), size.get("height"))
         built = (pictured or figure(fid, values, theme=theme, font_scale=font_scale, size=size)) if at else screen

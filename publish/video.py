@@ -1,4 +1,4 @@
-"""A figure's animation as a video for a talk: each step's still (publish/animation.py, the
+"""A figure's animation as a video for a talk: each step's still (figures/animation.py, the
 static figure on the canvas that holds every step; at a slide size, each step a slide, all
 laid out alike) rendered to PNG through the warm kaleido server (publish/export.image), then
 encoded by imageio — GIF through Pillow, MP4 (H.264, yuv420p, which every player takes)
@@ -15,9 +15,9 @@ from pathlib import Path
 import numpy as np
 import plotly.graph_objects as go
 
-from figures.canvas import slide_size_of
+from figures.animation import slide_stills, stills
+from figures.canvas import Canvas, slide_size_of
 
-from .animation import slide_stills, stills
 from .export import image
 
 VIDEO_FORMATS = ("gif", "mp4")
@@ -44,8 +44,8 @@ def pictures(figure_id: str, values: dict, *, theme: str = "light", font_scale: 
     """The figures a video's frames render: at a slide size (SLIDE_SIZES) each step a slide, all
     laid out alike; else the steps on their canvas, which the image stretches to the size."""
     if slide_size_of(width, height):
-        return slide_stills(figure_id, width, height, theme, font_scale, **values)[0]
-    return stills(figure_id, theme, font_scale, **values)[0]
+        return slide_stills(figure_id, Canvas(slide=(width, height), font_scale=font_scale, theme=theme), **values)[0]
+    return stills(figure_id, Canvas(font_scale=font_scale, theme=theme), **values)[0]
 
 
 def _rgb(png: bytes) -> np.ndarray:

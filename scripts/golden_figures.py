@@ -20,8 +20,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from figures import SPECS  # noqa: E402
+from figures.animation import animated, slide_stills  # noqa: E402
 from figures.canvas import SLIDE_SIZES, Canvas  # noqa: E402
-from publish.animation import animated, slide_stills  # noqa: E402
 
 COLUMNS = (280, 360, 900, 1400)
 
@@ -37,11 +37,11 @@ def figures():
         for lang in ("ko", "en"):
             values = {**spec.defaults, "lang": lang} if "lang" in spec.defaults else spec.defaults
             for name, canvas in canvases().items():
-                yield f"{fid}.{lang}.{name}", spec.build(values, canvas)
+                yield f"{fid}.{lang}.{name}", spec.build(values, canvas).figure
             if spec.play:
                 yield f"{fid}.{lang}.play360", animated(fid, canvas=Canvas(column=360), **values)
                 w, h = SLIDE_SIZES["720p"]
-                slides, _ = slide_stills(fid, w, h, **values)
+                slides, _ = slide_stills(fid, Canvas(slide=(w, h)), **values)
                 yield f"{fid}.{lang}.stills720p", {"steps": [s.to_plotly_json() for s in slides]}
 
 

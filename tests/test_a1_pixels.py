@@ -10,6 +10,7 @@ from PIL import Image
 
 import core
 from figures import FIGURES
+from figures.canvas import NATIVE
 from figures.style import ROLE_COLOURS
 from publish.export import image
 
@@ -32,7 +33,7 @@ def bar_extents(png: bytes) -> list[list[tuple[int, int]]]:
 
 @pytest.mark.parametrize("context", [1 << 17, 1 << 20])
 def test_a1_bars_are_as_long_as_their_log_values(context):
-    fig = FIGURES["A1"](context=context)
+    fig = FIGURES["A1"].build(dict(context=context), NATIVE).figure
     png = image(fig, "png", width=1200, height=650)
     rows = [core.summary.summarise(m, context) for m in core.A1_MODELS]
     panels = bar_extents(png)

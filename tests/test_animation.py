@@ -1,4 +1,4 @@
-"""Figures that play (publish/animation.py): which figures and steps, frame k is the static
+"""Figures that play (figures/animation.py): which figures and steps, frame k is the static
 figure at step k — also after plotly.js has merged other frames into the plot first — the
 HTML export carries frames and controls, the page's ▶ Play toggle shows them, and
 `python -m publish animate` writes a GIF and an MP4 with a frame per step at the asked size
@@ -17,10 +17,11 @@ from streamlit.testing.v1 import AppTest
 from test_app import ROOT, page_charts
 
 from figures import FIGURES
+from figures.animation import CONTROLS_PX, animated, at_step, steps, stills
 from figures.builders.v4 import build_a14
+from figures.canvas import NATIVE, Canvas
 from figures.registry import PLAYS, FigureSpec, Play
 from figures.style import apply_look
-from publish.animation import CONTROLS_PX, animated, at_step, steps, stills
 from publish.cli import main
 from publish.export import files, image_browser
 from publish.video import pictures
@@ -88,7 +89,8 @@ def _set(obj):
 
 def static(fid: str, step: int, theme="light", font_scale=1.0, **knobs) -> dict:
     spec = FIGURES[fid]
-    return apply_look(spec(**{**knobs, spec.play.knob: step}), theme, font_scale).to_plotly_json()
+    fig = spec.build({**knobs, spec.play.knob: step}, NATIVE).figure
+    return apply_look(fig, theme, font_scale).to_plotly_json()
 
 
 def _compare_frames(fid, fig, theme="light", font_scale=1.0, **knobs):
@@ -106,7 +108,7 @@ def test_frame_k_is_the_static_figure_at_step_k(fid):
 
 
 def test_frames_carry_the_look():
-    fig = animated("A27", "dark", 1.5, lang="en", window=3)
+    fig = animated("A27", Canvas(theme="dark", font_scale=1.5), lang="en", window=3)
     _compare_frames("A27", fig, "dark", 1.5, lang="en", window=3)
     assert fig["layout"]["paper_bgcolor"] == static("A27", 1, "dark", 1.5, lang="en")["layout"]["paper_bgcolor"]
 

@@ -58,7 +58,7 @@ def test_no_module_imports_another_in_a_circle():
 def test_the_graph_holds_every_room_and_imports_inside_functions():
     assert {"core.cost", "core.mechanisms.mla", "figures.registry", "publish.export", "ui.charts"} <= GRAPH.modules
     assert "core.registry" in GRAPH.find_modules_directly_imported_by("core.cost")  # inside a function
-    assert "publish.animation" in GRAPH.find_modules_directly_imported_by("publish.export")
+    assert "figures.animation" in GRAPH.find_modules_directly_imported_by("publish.export")
 
 
 @pytest.mark.parametrize("package", PACKAGES)
@@ -68,3 +68,14 @@ def test_every_folder_of_python_is_a_package_the_graph_sees(package):
     missing = [str(d.relative_to(ROOT)) for d in (ROOT / package).rglob("*") if d.is_dir()
                and any(d.glob("*.py")) and not (d / "__init__.py").exists()]
     assert not missing
+
+
+def test_every_figures_module_sits_in_a_layer_of_its_contract():
+    """No module of figures/ escapes the layers: a new one must be placed (pyproject.toml)."""
+    import tomllib
+
+    contracts = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["importlinter"]
+    (figures,) = [c for c in contracts["contracts"] if c.get("containers") == ["figures"]]
+    placed = {name.strip() for layer in figures["layers"] for name in layer.split("|")}
+    modules = {m.split(".")[1] for m in GRAPH.modules if m.startswith("figures.")}
+    assert modules == placed, f"not in a layer: {modules - placed}; no such module: {placed - modules}"

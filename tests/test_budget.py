@@ -15,6 +15,7 @@ from core.config_import import import_config
 from core.gpus import GPUS, MiB
 from core.parallel import Parallel
 from core.units import fmt_bytes
+from figures.canvas import NATIVE
 
 GiB = 1 << 30
 H200 = 143_771 * MiB  # nvidia-smi's 143,771 MiB
@@ -226,7 +227,7 @@ def test_the_figures_bars_are_cores_parts_and_its_labels_say_them():
     from figures.canvas import Canvas
 
     spec = SPECS["budget"]
-    built = spec.built({**spec.defaults, "lang": "en"}, Canvas(column=360, font_scale=1.5))
+    built = spec.build({**spec.defaults, "lang": "en"}, Canvas(column=360, font_scale=1.5))
     budgets = B.side_by_side("v3.2", "h200", TP8)
     bars = {tr.name: tr for tr in built.figure.data if tr.type == "bar"}
     assert list(bars) == ["runtime (assumed)", "weights", "activations", "CUDA graphs", "margin", "flat reserve",
@@ -249,11 +250,11 @@ def test_the_figures_bars_are_cores_parts_and_its_labels_say_them():
 def test_the_figure_says_a_layout_that_does_not_fit_and_a_custom_card_without_a_report():
     from figures import SPECS
 
-    fig = SPECS["budget"](gpu="h100-sxm", lang="en")
+    fig = SPECS["budget"].build(dict(gpu="h100-sxm", lang="en"), NATIVE).figure
     heads = next(tr.text for tr in fig.data if tr.type == "scatter")
     assert all("does not fit" in h for h in heads)
     assert "short by 11.9 GB" in heads[0]
-    custom = SPECS["budget"](gpu="custom", memory_gb=200.0, lang="en")
+    custom = SPECS["budget"].build(dict(gpu="custom", memory_gb=200.0, lang="en"), NATIVE).figure
     assert "the data sheet's 200 GB" in custom.layout.title.text
     assert GPUS["h200"].reported_mib == 143_771
 
@@ -261,7 +262,7 @@ def test_the_figure_says_a_layout_that_does_not_fit_and_a_custom_card_without_a_
 def test_a_layout_an_engine_refuses_is_said_on_its_row_with_the_reason_never_priced():
     from figures import SPECS
 
-    built = SPECS["budget"].built({**SPECS["budget"].defaults, "model": "llama-3.1-8b", "tp": 3, "lang": "en"})
+    built = SPECS["budget"].build({**SPECS["budget"].defaults, "model": "llama-3.1-8b", "tp": 3, "lang": "en"}, NATIVE)
     heads = next(tr.text for tr in built.figure.data if tr.type == "scatter")
     assert "KV pool" in heads[0]  # the planner's rule places any TP
     for head in heads[1:]:  # 32 heads over 3 ranks: vLLM and SGLang refuse it
@@ -272,7 +273,7 @@ def test_a_layout_an_engine_refuses_is_said_on_its_row_with_the_reason_never_pri
     assert vllm["kv_bytes"] is None and "divisible by tensor parallel size (3)" in vllm["refused"]
     assert "vllm/config/model.py" in vllm["refused"] and "sglang/srt/layers/linear.py" in sglang["refused"]
     assert theory["refused"] is None and theory["kv_bytes"] > 0
-    ko = SPECS["budget"](model="llama-3.1-8b", parallel="dp", lang="ko")
+    ko = SPECS["budget"].build(dict(model="llama-3.1-8b", parallel="dp", lang="ko"), NATIVE).figure
     heads = next(tr.text for tr in ko.data if tr.type == "scatter")
     assert all("이 모델에는 DP attention이 없음" in h for h in heads[1:])  # a dense model: no DP attention
 
@@ -285,7 +286,7 @@ def test_the_legend_takes_the_rows_its_bottom_margin_reserves_on_any_column_of_i
     from figures.style import TEMPLATE
     from figures.text import text_px
 
-    built = SPECS["budget"].built({**SPECS["budget"].defaults, "lang": "en"}, Canvas(column=column, font_scale=scale))
+    built = SPECS["budget"].build({**SPECS["budget"].defaults, "lang": "en"}, Canvas(column=column, font_scale=scale))
     fig, names = built.figure, [tr.name for tr in built.figure.data if tr.type == "bar"]
     body = TEMPLATE.layout.font.size * scale
     widest = max(text_px(n, body) for n in names) + LEGEND_SYMBOL

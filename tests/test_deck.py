@@ -22,7 +22,7 @@ from core import DEPLOYED, MODELS, storage_per_token
 from core.summary import summarise
 from core.units import fmt_bytes, fmt_exact
 from figures import FIGURES
-from figures.canvas import SLIDE_SIZES
+from figures.canvas import NATIVE, SLIDE_SIZES
 from figures.contrast import READABLE, contrast
 from figures.registry import FigureSpec
 from figures.style import BACKGROUNDS, THEMES
@@ -96,7 +96,7 @@ def test_titles_credit_and_notes_are_in_the_chosen_language(decks):
 def test_notes_carry_the_figure_s_own_subtitle_and_captions(decks):
     for lang, prs in decks.items():
         for fid, slide in zip(ORDER, figure_slides(prs)):
-            built = FIGURES[fid].built({**FIGURES[fid].read(PARAMS)[0], "lang": lang})
+            built = FIGURES[fid].build({**FIGURES[fid].read(PARAMS)[0], "lang": lang}, NATIVE)
             for part in (built.title, built.subtitle, *map(plain, built.captions)):
                 assert part in notes_of(slide)
 

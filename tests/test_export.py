@@ -15,7 +15,7 @@ import pytest
 
 import core
 from figures import FIGURES, ordered_ids
-from figures.canvas import SLIDE_SIZES, SLIDE_TEXT, SLIDE_TITLE
+from figures.canvas import NATIVE, SLIDE_SIZES, SLIDE_TEXT, SLIDE_TITLE
 from figures.made import Built
 from publish import export
 from publish.export import image, slug
@@ -39,7 +39,7 @@ def exported(tmp_path_factory) -> Path:
 
 
 def plain_title(fid: str) -> str:
-    return FIGURES[fid].built({"lang": "en"}).title
+    return FIGURES[fid].build({"lang": "en"}, NATIVE).title
 
 
 @pytest.mark.parametrize("fid", ordered_ids())
@@ -79,7 +79,7 @@ def test_mechanism_numbers_are_the_drawn_cells(exported):
 def test_eight_threads_each_get_their_own_figure_back():
     ids = ["A1", "A3", "A9", "A14", "A15", "A24", "B2", "B4"]
     with ThreadPoolExecutor(8) as pool:
-        svgs = list(pool.map(lambda f: image(FIGURES[f](lang="en"), "svg").decode(), ids))
+        svgs = list(pool.map(lambda f: image(FIGURES[f].build(dict(lang="en"), NATIVE).figure, "svg").decode(), ids))
     for fid, svg in zip(ids, svgs):
         words = [w for w in re.split(r"\W+", plain_title(fid)) if len(w) > 3][:2]
         assert all(w in svg for w in words), (fid, words)
@@ -117,7 +117,7 @@ def svg_font_sizes(svg: str) -> list[float]:
 @pytest.mark.parametrize("fid", ["A1", "A14", "B2"])  # bars with a legend; matrix diagrams with cell text
 def test_the_talk_look_changes_background_and_scales_every_font(fid):
     from figures.style import apply_look
-    base = FIGURES[fid]()
+    base = FIGURES[fid].build({}, NATIVE).figure
     dark = apply_look(base, "dark", 1.5)
     assert dark.layout.paper_bgcolor == "#0f172a"
     assert font_sizes(dark) == pytest.approx({where: 1.5 * size for where, size in font_sizes(base).items()})

@@ -11,6 +11,7 @@ import pytest
 
 import core
 from figures import FIGURES
+from figures.canvas import NATIVE
 from publish.export import numbers
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -62,6 +63,7 @@ def test_bad_knobs_stop_with_one_clear_line(tmp_path, args, message):
 def test_a_key_shared_by_figures_is_clamped_by_each_figure_s_own_range(tmp_path):
     done = run_cli("--out", str(tmp_path), "--ids", "A9,A18", "--format", "json", "--set", "k=10")
     assert done.returncode == 0, done.stderr
-    a9 = json.loads(json.dumps(numbers(FIGURES["A9"].built(dict(topk=10))).to_dict(orient="records"), default=float))
+    a9 = numbers(FIGURES["A9"].build(dict(topk=10), NATIVE)).to_dict(orient="records")
+    a9 = json.loads(json.dumps(a9, default=float))
     assert exported_numbers(tmp_path, "A09-ko.json") == a9  # A9 takes k up to 12
     assert "A18: " in done.stderr and "A9: " not in done.stderr  # A18 takes at most 8: clamped, said so

@@ -9,6 +9,7 @@ import core
 from core.units import fmt_bytes
 from figures import EXTRAS, FIGURES
 from figures.builders.kv_bars import LOCAL_TEXT, bar_colour
+from figures.canvas import NATIVE
 from figures.contrast import READABLE, contrast
 from figures.knobs import CONTEXT_STOPS as CONTEXTS
 from figures.style import ROLE_COLOURS
@@ -52,7 +53,7 @@ def test_every_builder_reproduces_its_figure_with_no_arguments(fid):
 
 
 def test_a1_is_two_log_scale_bar_charts_with_separate_axes():
-    fig = FIGURES["A1"]()
+    fig = FIGURES["A1"].build({}, NATIVE).figure
     assert fig.layout.xaxis.type == "log" and fig.layout.xaxis2.type == "log"
     assert fig.layout.xaxis.range != fig.layout.xaxis2.range
     bars = [tr for tr in fig.data if tr.type == "bar"]
@@ -61,7 +62,8 @@ def test_a1_is_two_log_scale_bar_charts_with_separate_axes():
 
 
 def test_a1_draws_its_labels_as_text_traces_not_annotations():
-    fig = FIGURES["A1"]()  # plotly lays annotations out one by one: a slider step redrew them slowly
+    # plotly lays annotations out one by one: a slider step redrew them slowly
+    fig = FIGURES["A1"].build({}, NATIVE).figure
     assert len(fig.layout.annotations) == 2  # the two panel titles
     text = [tr for tr in fig.data if tr.type == "scatter"]
     assert text and all(tr.hoverinfo == "skip" and not tr.showlegend for tr in text)
@@ -69,21 +71,21 @@ def test_a1_draws_its_labels_as_text_traces_not_annotations():
 
 @pytest.mark.parametrize("label", ["3,932,160 B", "69,120 B", "48,068 B", "≈3,514 B", "890 B"])
 def test_a1_labels_each_storage_bar_with_the_article_value(label):
-    assert_label(FIGURES["A1"](), re.escape(f"<b>{label}</b>"))
+    assert_label(FIGURES["A1"].build({}, NATIVE).figure, re.escape(f"<b>{label}</b>"))
 
 
 @pytest.mark.parametrize("label", ["515 GB", "9.06 GB", "1.14 GB", "68.2 MB", "35.0 MB"])
 def test_a1_labels_each_read_bar_with_the_article_value(label):
-    assert_label(FIGURES["A1"](), re.escape(f"<b>{label}</b>"))
+    assert_label(FIGURES["A1"].build({}, NATIVE).figure, re.escape(f"<b>{label}</b>"))
 
 
 @pytest.mark.parametrize("ratio", ["1/57", "1/82", "1/1,119", "1/4,418"])
 def test_a1_states_how_many_times_smaller_than_mha(ratio):
-    assert_label(FIGURES["A1"](), re.escape(f"MHA의 약 {ratio}") + "$")
+    assert_label(FIGURES["A1"].build({}, NATIVE).figure, re.escape(f"MHA의 약 {ratio}") + "$")
 
 
 def test_a1_format_lines_give_the_bytes_of_one_per_layer_entry():
-    fig = FIGURES["A1"]()
+    fig = FIGURES["A1"].build({}, NATIVE).figure
     assert_label(fig, r"^KV BF16 1,152 B$")
     assert_label(fig, r"^KV FP8\+BF16 656 B · 검색용 Key FP8 132 B$")
     assert_label(fig, r"^KV FP8\+BF16 584 B · 검색용 Key FP4 68 B")
@@ -91,7 +93,7 @@ def test_a1_format_lines_give_the_bytes_of_one_per_layer_entry():
 
 
 def test_a1_notes_local_kv_in_orange_only_for_v4_and_v41():
-    fig = FIGURES["A1"]()
+    fig = FIGURES["A1"].build({}, NATIVE).figure
     notes = [text for text in labels(fig) if "local KV" in text]
     assert len(notes) == 2
     assert "3.21 MB" in notes[0] and "2.70 MB" in notes[1]
@@ -103,7 +105,7 @@ def test_a1_local_kv_text_is_the_role_orange_made_readable_on_white():
 
 
 def test_a1_read_bar_is_split_by_share_of_its_log_length():
-    fig = FIGURES["A1"]()
+    fig = FIGURES["A1"].build({}, NATIVE).figure
     kv, key = [tr for tr in fig.data if tr.xaxis == "x2" and tr.type == "bar"]
     lo = math.log10(kv.base[0])
     r = core.reads("v3.2", 131072)
@@ -116,7 +118,7 @@ def test_a1_read_bar_is_split_by_share_of_its_log_length():
 
 
 def test_a1_says_a_hybrids_state_under_its_bar_and_draws_it_with_what_attention_reads():
-    fig = FIGURES["A1"](models=("qwen3-next-80b-a3b",), lang="en")
+    fig = FIGURES["A1"].build(dict(models=("qwen3-next-80b-a3b",), lang="en"), NATIVE).figure
     state = core.state_bytes("qwen3-next-80b-a3b")
     [under] = [n for n in labels(fig) if "separate" in n]
     assert under.endswith(f"<span style='color:{LOCAL_TEXT}'>separate: the state of 36 linear layers "
@@ -128,7 +130,7 @@ def test_a1_says_a_hybrids_state_under_its_bar_and_draws_it_with_what_attention_
 
 @pytest.mark.parametrize("fid, last", [("A2", "V2"), ("A7", "V3.2"), ("A11", "V4-Flash"), ("A20", "V4.1-Flash")])
 def test_generation_charts_stop_at_their_model_and_highlight_it(fid, last):
-    fig = FIGURES[fid]()
+    fig = FIGURES[fid].build({}, NATIVE).figure
     ticks = list(fig.layout.yaxis.ticktext)
     assert ticks[0] == "가상 MHA" and ticks[-1] == f"<b>{last}</b>"
     dim, full = bar_colour("main_kv", True), ROLE_COLOURS["main_kv"]  # the others greyed, opaque
@@ -136,42 +138,43 @@ def test_generation_charts_stop_at_their_model_and_highlight_it(fid, last):
 
 
 def test_generation_charts_share_a1_axes():
-    assert FIGURES["A2"]().layout.xaxis2.range == FIGURES["A1"]().layout.xaxis2.range
+    a1, a2 = (FIGURES[fid].build({}, NATIVE).figure for fid in ("A1", "A2"))
+    assert a2.layout.xaxis2.range == a1.layout.xaxis2.range
 
 
 @pytest.mark.parametrize("context", [CONTEXTS[0], CONTEXTS[-1]])
 def test_a1_read_labels_follow_the_context_slider_to_its_ends(context):
-    fig = FIGURES["A1"](context=context)
+    fig = FIGURES["A1"].build(dict(context=context), NATIVE).figure
     total = core.reads("v4.1-flash", context).total
     assert_label(fig, re.escape(f"<b>{fmt_bytes(total)}</b>"))
     assert_label(fig, re.escape(f"({context:,}"))  # right panel title
 
 
 def test_a1_all_bf16_preset_gives_the_collapsible_variants():
-    fig = FIGURES["A1"](precision=core.ALL_BF16)
+    fig = FIGURES["A1"].build(dict(precision=core.ALL_BF16), NATIVE).figure
     for label in ["85,888 B", "6,880 B", "3,200 B"]:
         assert_label(fig, re.escape(f"<b>{label}</b>"))
     assert "BF16" in fig.layout.title.text
 
 
 def test_a1_per_component_override_changes_that_component_only():
-    fig = FIGURES["A1"](precision=core.Precision(main_kv="bf16"))
+    fig = FIGURES["A1"].build(dict(precision=core.Precision(main_kv="bf16")), NATIVE).figure
     assert_label(fig, r"^KV BF16 1,024 B · 검색용 Key FP4 68 B")  # V4.1: main 288 → 1,024, key stays 68
 
 
 def test_a1_in_english_has_no_korean_left():
-    fig = FIGURES["A1"](lang="en", units="binary")
+    fig = FIGURES["A1"].build(dict(lang="en", units="binary"), NATIVE).figure
     assert not [s for s in texts(fig) if HANGUL.search(s)]
     assert_label(fig, r"GiB")
 
 
 def test_a1_rejects_bad_knobs_with_clear_errors():
     with pytest.raises(ValueError, match="language"):
-        FIGURES["A1"](lang="fr")
+        FIGURES["A1"].build(dict(lang="fr"), NATIVE)
     with pytest.raises(ValueError, match="at least one model"):
-        FIGURES["A1"](models=[])
+        FIGURES["A1"].build(dict(models=[]), NATIVE)
     with pytest.raises(ValueError, match="not among"):
-        FIGURES["A1"](models=["mha", "v2"], highlight="v3.2")
+        FIGURES["A1"].build(dict(models=["mha", "v2"], highlight="v3.2"), NATIVE)
 
 
 def test_every_label_exists_in_both_languages():
@@ -179,7 +182,7 @@ def test_every_label_exists_in_both_languages():
 
 
 def test_crossover_marks_where_global_kv_meets_local_kv():
-    fig = EXTRAS["crossover"]()
+    fig = EXTRAS["crossover"].build({}, NATIVE).figure
     marks = [tr for tr in fig.data if tr.mode == "markers+text"]
     assert [round(m.x[0], 2) for m in marks] == [914.66, 3037.48]
     assert "≈915" in marks[0].text[0] and "≈3,038" in marks[1].text[0]
@@ -187,18 +190,18 @@ def test_crossover_marks_where_global_kv_meets_local_kv():
 
 
 def test_the_read_floor_names_the_states_it_reads_where_a_model_holds_one():
-    sub = {models: EXTRAS["read-floor"](models=list(models), lang="en").layout.title.text
+    sub = {models: EXTRAS["read-floor"].build(dict(models=list(models), lang="en"), NATIVE).figure.layout.title.text
            for models in (("v3.2",), ("v3.2", "minimax-m1-80k"))}
     assert "(KV + index key)\u00a0÷\u00a0its bandwidth" in sub[("v3.2",)]  # kept on one line
     assert "(KV + index key + state)\u00a0÷\u00a0its bandwidth" in sub[("v3.2", "minimax-m1-80k")]
     # 70 lightning states of 2 MiB, read once per step over 8 × 4.8 TB/s, beside 10 GQA layers' KV
-    us = EXTRAS["read-floor"](models=["minimax-m1-80k"], lang="en").data[0].y[0]
+    us = EXTRAS["read-floor"].build(dict(models=["minimax-m1-80k"], lang="en"), NATIVE).figure.data[0].y[0]
     assert us == pytest.approx((70 * 64 * 128 * 128 * 2 + 10 * 4096 * 1024) / 38.4e12 * 1e6)
 
 
 def test_crossover_refuses_models_without_local_kv():
     with pytest.raises(ValueError, match="local KV"):
-        EXTRAS["crossover"](models=["v2"])
+        EXTRAS["crossover"].build(dict(models=["v2"]), NATIVE)
 
 
 def test_modebar_downloads_svg_named_after_the_figure():
@@ -209,5 +212,5 @@ def test_modebar_downloads_svg_named_after_the_figure():
 
 def test_figures_use_the_shared_template_so_screen_matches_export():
     import plotly.io as pio
-    fig = FIGURES["A1"]()
+    fig = FIGURES["A1"].build({}, NATIVE).figure
     assert fig.layout.template.layout.font.family == pio.templates["kv_atlas"].layout.font.family

@@ -9,7 +9,9 @@ import pytest
 
 import core
 from figures import EXTRAS, FIGURES, SPECS
+from figures.canvas import NATIVE
 from figures.knobs import CONTEXT, PRECISION, Knob, Note
+from figures.made import Incompatible
 from i18n import LANGS, TEXT
 
 HOSTILE = ("-1", "0", "1e12", str(2**63), "inf", "-inf", "nan", "1e400", "text", "1.5", "", "ln", ",", "9" * 500,
@@ -40,7 +42,7 @@ def ends(knob: Knob) -> list:
 def assert_builds_within_memory(spec, values: dict):
     tracemalloc.start()
     try:
-        fig = spec(**values)
+        fig = spec.build(values, NATIVE).figure
     finally:
         peak = tracemalloc.get_traced_memory()[1] / 1e6
         tracemalloc.stop()
@@ -77,13 +79,13 @@ def test_a_figure_depends_on_its_arguments_alone(fid):
     from figures.canvas import SLIDE_SIZES, Canvas
     spec, phone, slide = SPECS[fid], Canvas(column=360), Canvas(slide=SLIDE_SIZES["720p"], font_scale=1.5)
     values = {**spec.defaults, "lang": "en"} if "lang" in spec.defaults else spec.defaults
-    first = pio.to_json(spec.build(values, phone), validate=False)
+    first = pio.to_json(spec.build(values, phone).figure, validate=False)
     with ThreadPoolExecutor(2) as pool:
         beside = pool.submit(spec.build, values, slide)
-        again = pio.to_json(spec.build(values, phone), validate=False)
+        again = pio.to_json(spec.build(values, phone).figure, validate=False)
         beside.result()
     assert again == first
-    assert pio.to_json(spec.build(values, phone), validate=False) == first
+    assert pio.to_json(spec.build(values, phone).figure, validate=False) == first
 
 
 def test_no_figure_module_keeps_state_that_steers_a_figure():
@@ -127,11 +129,11 @@ def test_each_knob_at_its_ends_survives_its_own_link(spec):
             assert notes == [] and read == values, (knob.name, end, params)
             if (spec.id, knob.name) == ("A1", "highlight") and end not in (None, *values["models"]):
                 # the one end that does not combine with the other defaults: a highlight not shown
-                with pytest.raises(ValueError, match="is not among"):
-                    spec(**values)
-                assert spec.from_params(params, "en")[2][-1].code == "build"
+                with pytest.raises(Incompatible, match="is not among"):
+                    spec.build(values, NATIVE)
+                assert spec.from_link(params, "en")[2][-1].code == "build"
                 continue
-            expected = spec(**values).to_json()
+            expected = spec.build(values, NATIVE).figure.to_json()
             assert assert_builds_within_memory(spec, read).to_json() == expected
 
 
@@ -146,7 +148,7 @@ def test_hostile_values_give_a_figure_or_a_note(spec):
                     assert all(isinstance(n, Note) and n.text("en") and n.text("ko") for n in notes)
                     frozen = repr(sorted(values.items()))
                     if frozen not in built:
-                        fig, _, build_notes = spec.from_params({key: raw}, "en")
+                        fig = spec.from_link({key: raw}, "en")[0].figure
                         built[frozen] = fig
                         assert fig.data or fig.layout.shapes or fig.layout.annotations
 
@@ -169,8 +171,7 @@ def test_a_thousand_generated_links_never_raise():
         frozen = (spec.id, repr(sorted(values.items())))
         if frozen not in seen:
             seen.add(frozen)
-            fig, _, _ = spec.from_params(params, "en")
-            assert fig is not None
+            assert spec.from_link(params, "en")[0].figure is not None
 
 
 @pytest.mark.parametrize("params, value, code", [
@@ -217,7 +218,7 @@ def test_model_picks_read_ids_or_names_in_either_language_in_article_order():
 
 
 def test_values_that_do_not_combine_fall_back_to_the_defaults_with_a_note():
-    fig, values, notes = FIGURES["A1"].from_params({"models": "v2", "hl": "v3.2"})
+    _, values, notes = FIGURES["A1"].from_link({"models": "v2", "hl": "v3.2"}, "ko")
     assert values == {**FIGURES["A1"].defaults, "lang": "ko"} and notes[-1].code == "build"
 
 

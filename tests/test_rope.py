@@ -13,7 +13,7 @@ import pytest
 from core.mechanisms.ops import rope
 from core.mechanisms.rope import rotation, run_rope, turns
 from figures import SPECS
-from figures.canvas import Canvas, font_sizes
+from figures.canvas import NATIVE, Canvas, font_sizes
 from i18n import t
 
 HANGUL = re.compile(r"[\uac00-\ud7a3]")
@@ -135,7 +135,7 @@ def texts(fig) -> str:
 
 @pytest.mark.parametrize("seed, tokens", [(0, 6), (7, 10), (9999, 2)])
 def test_the_figure_draws_the_runs_scores_for_the_pairs_a_query_reads(seed, tokens):
-    fig, run = SPECS["rope"](seed=seed, tokens=tokens, lang="en"), run_rope(tokens, seed)
+    fig, run = SPECS["rope"].build(dict(seed=seed, tokens=tokens, lang="en"), NATIVE).figure, run_rope(tokens, seed)
     lower = np.tri(tokens, dtype=bool)
     for label, values in (("S", run.S), ("S<sup>C</sup><sub>h</sub>", run.S_turned),
                           ("Q̂<sub>h</sub>(C<sup>KV</sup>)<sup>T</sup>", run.S_absorbed)):
@@ -150,17 +150,17 @@ def test_the_figure_draws_the_runs_scores_for_the_pairs_a_query_reads(seed, toke
 def test_the_figures_captions_state_the_runs_numbers():
     run = run_rope(6, 0)
     for lang in ("ko", "en"):
-        body = texts(SPECS["rope"](lang=lang))
+        body = texts(SPECS["rope"].build(dict(lang=lang), NATIVE).figure)
         assert "S[5, 4]" in body and f"{run.S[5, 4]:.2f}" in body
         assert f"{run.distance_error:.1e}" in body and f"{run.absorbed_error:.2f}" in body
         assert "seed 0" in body and "57°" in body  # one radian per position for the only pair
-    assert not HANGUL.search(texts(SPECS["rope"](lang="en", tokens=10, seed=9999)))
+    assert not HANGUL.search(texts(SPECS["rope"].build(dict(lang="en", tokens=10, seed=9999), NATIVE).figure))
 
 
 def test_the_figure_follows_its_knobs():
-    a, b = (heatmap(SPECS["rope"](seed=s, lang="en"), "S") for s in (0, 1))
+    a, b = (heatmap(SPECS["rope"].build(dict(seed=s, lang="en"), NATIVE).figure, "S") for s in (0, 1))
     assert a.shape == b.shape == (6, 6) and not np.allclose(np.nan_to_num(a), np.nan_to_num(b))
-    assert heatmap(SPECS["rope"](tokens=10, lang="en"), "S").shape == (10, 10)
+    assert heatmap(SPECS["rope"].build(dict(tokens=10, lang="en"), NATIVE).figure, "S").shape == (10, 10)
 
 
 @pytest.mark.parametrize("lang", ["ko", "en"])

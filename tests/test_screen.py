@@ -106,7 +106,7 @@ def title_box(fig: go.Figure) -> tuple[float, float, float, float] | None:
 def laid_out(width: int, scale: float, lang: str):
     for figure_id, spec in SPECS.items():
         values = {**spec.defaults, **({"lang": lang} if "lang" in spec.defaults else {})}
-        yield figure_id, spec.built(values, Canvas(column=width, font_scale=scale))
+        yield figure_id, spec.build(values, Canvas(column=width, font_scale=scale))
 
 
 @pytest.mark.parametrize("width", [320, 360])
@@ -151,20 +151,17 @@ def test_every_figure_is_laid_out_for_a_phones_column_at_the_readers_text_size(w
 
 
 def test_a_figure_built_for_a_larger_text_size_is_only_coloured_by_the_look():
-    """The look (publish.export.looked) scales a figure built natively; one built for a column's text
-    size has its text laid out already, and is not scaled again."""
-    from publish.export import looked
-
+    """The canvas's look scales a figure built natively; one built for a column's text size has its text laid
+    out already, and is not scaled again."""
     spec = SPECS["A1"]
-    built = spec.built(spec.defaults, Canvas(column=320, font_scale=2.0))
-    dark = looked(built, "dark", 2.0)
+    built = spec.build(spec.defaults, Canvas(column=320, font_scale=2.0))
+    dark = spec.build(spec.defaults, Canvas(column=320, font_scale=2.0, theme="dark"))
     sizes = [a.font.size for a in built.figure.layout.annotations]
     assert [a.font.size for a in dark.figure.layout.annotations] == sizes
     assert dark.figure.layout.title.font.size == built.figure.layout.title.font.size == 2 * SIZE
-    native = spec.built(spec.defaults)
-    assert looked(native, "light", 2.0).figure.layout.font.size == 2 * TEMPLATE.layout.font.size
-    with pytest.raises(ValueError):
-        looked(built, "light", 1.5)
+    assert dark.figure.layout.paper_bgcolor != built.figure.layout.paper_bgcolor
+    native = spec.build(spec.defaults, Canvas(font_scale=2.0))
+    assert native.figure.layout.font.size == 2 * TEMPLATE.layout.font.size
 
 
 @pytest.mark.parametrize("width, scale, narrow", [(320, 1.0, True), (700, 1.0, False), (900, 1.25, False),

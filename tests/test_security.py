@@ -11,6 +11,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from figures import SPECS, ordered_ids
+from figures.canvas import NATIVE
 from publish.export import MAX_FILES, write_zip
 from ui.charts import download_files
 
@@ -102,7 +103,7 @@ def test_without_a_browser_images_fail_with_one_clear_message_and_the_pages_say_
     from publish import export
     monkeypatch.setattr(export, "image_browser", lambda: None)
     with pytest.raises(export.ImagesUnavailable, match="Chrome or Chromium"):
-        export.image(FIGURES["A1"]())
+        export.image(FIGURES["A1"].build({}, NATIVE).figure)
     at = AppTest.from_file(str(ROOT / "pages" / "export.py"), default_timeout=60).run()
     assert "Chromium" in at.warning[0].value and not at.button  # the page says why, offers no build
     at.multiselect(key="ex_fmt").set_value(["html", "csv"]).run()

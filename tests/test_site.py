@@ -19,6 +19,7 @@ from core.cost import LAYOUT_PRECISIONS
 from core.summary import summarise
 from core.units import fmt_bytes, fmt_exact
 from figures import SPECS
+from figures.canvas import NATIVE
 from figures.knobs import CONTEXT, CONTEXT_STOPS, PRECISION
 from i18n import LANGS
 from publish.site import (
@@ -169,7 +170,7 @@ def test_the_combinations_a_page_counts_as_one_state_show_one_thing(slug):
 
     def seen(p: Precision) -> list:
         shown = blocks(slug, SiteView("en", 1 << 20, p))
-        return texts(p) + [pio.to_json(SPECS[b.figure_id](**b.knobs), validate=False)
+        return texts(p) + [pio.to_json(SPECS[b.figure_id].build(b.knobs, NATIVE).figure, validate=False)
                            for b in shown if isinstance(b, Chart) and "precision" in b.knobs]
 
     looks = [seen(reps[k]) for k in sorted(members)]

@@ -10,7 +10,7 @@ import pytest
 from svg_slide import Slide, clashes, drawn, outside_margins, read, shown
 
 from figures import ordered_ids
-from figures.canvas import SAFE, SLIDE_SIZES, SLIDE_TEXT, SLIDE_TITLE
+from figures.canvas import NATIVE, SAFE, SLIDE_SIZES, SLIDE_TEXT, SLIDE_TITLE
 from figures.contrast import READABLE, VISIBLE, contrast, over, rgba
 from figures.style import THEMES
 from publish.export import files, image_browser
@@ -155,7 +155,8 @@ def test_a_chart_s_slide_png_download_is_the_slide_the_export_draws(figure_id):
 
     size = dict(zip(("width", "height"), SLIDE_SIZES["1080p"]))
     pixels = [np.asarray(Image.open(io.BytesIO(png)).convert("RGB")) for png in (
-        file_bytes(FIGURES[figure_id].built({"lang": "en"}), figure_id, {"lang": "en"}, "png", size, "dark", 1.0),
+        file_bytes(FIGURES[figure_id].build({"lang": "en"}, NATIVE), figure_id, {"lang": "en"}, "png", size, "dark",
+                   1.0),
         to_bytes(figure(figure_id, read_values(figure_id, "en"), theme="dark", size=size), "png", **size))]
     assert pixels[0].shape == (size["height"], size["width"], 3)
     assert np.array_equal(*pixels)

@@ -15,6 +15,7 @@ import core
 from article.prose import PROSE, passages
 from core import MODELS
 from figures import FIGURES
+from figures.canvas import NATIVE
 from figures.knobs import help_fields
 from i18n import LANGS, t
 from i18n.text import TEXT
@@ -93,7 +94,7 @@ def changed_specs(monkeypatch):
 
 def labels(fid: str) -> str:
     """The text drawn on a figure: annotations and text traces."""
-    fig = FIGURES[fid](lang="en")
+    fig = FIGURES[fid].build(dict(lang="en"), NATIVE).figure
     traces = [s for tr in fig.data if tr.type == "scatter" and tr.text is not None for s in tr.text]
     return " ".join([a.text for a in fig.layout.annotations] + traces)
 

@@ -10,15 +10,15 @@ import plotly.io as pio
 import streamlit as st
 
 from figures import FIGURES, SPECS
-from figures.canvas import NATIVE, SLIDE_SIZES, Canvas, narrow
+from figures.animation import animated, at_step, steps
+from figures.canvas import SLIDE_SIZES, Canvas, narrow
 from figures.describe import description
 from figures.knobs import FONT_SCALE, LANG, THEME
 from figures.made import Built
 from figures.registry import PLAYS
 from figures.style import plotly_config
 from i18n import t
-from publish.animation import animated, at_step, steps
-from publish.export import IMAGE_FORMATS, figure_file, image_browser, looked
+from publish.export import IMAGE_FORMATS, figure_file, image_browser
 
 from .hub import KEY as HF_KEY
 from .hub import linked
@@ -37,12 +37,7 @@ def figure(figure_id: str, theme: str = "light", font_scale: float = 1.0, column
     diagrams laid out for the larger text) and the look only colours it; natively the look scales
     its text. Figures are shared, not copied: nothing downstream mutates them (the plot component
     only serialises)."""
-    built = SPECS[figure_id].built(knobs, _canvas(column, font_scale))
-    return built if (theme, font_scale) == (THEME.default, FONT_SCALE.default) else looked(built, theme, font_scale)
-
-
-def _canvas(column: int | None, font_scale: float = 1.0) -> Canvas:
-    return NATIVE if column is None else Canvas(column=column, font_scale=font_scale)
+    return SPECS[figure_id].build(knobs, Canvas(column=column, font_scale=font_scale, theme=theme))
 
 
 @st.cache_resource(max_entries=500, show_spinner=False)
@@ -69,14 +64,14 @@ def alternative(figure_id: str, theme: str = "light", font_scale: float = 1.0, c
 def _animation(figure_id: str, theme: str = "light", font_scale: float = 1.0, column: int | None = None,
                **knobs) -> str:
     # on a column the steps are built for the text size (the look then only colours them)
-    return pio.to_json(animated(figure_id, theme, font_scale if column is None else 1.0,
-                                canvas=_canvas(column, font_scale), **knobs), validate=False)
+    return pio.to_json(animated(figure_id, Canvas(column=column, font_scale=font_scale, theme=theme), **knobs),
+                       validate=False)
 
 
 @st.cache_resource(max_entries=2 * len(PLAYS), show_spinner=False)
 def animation(figure_id: str, theme: str = "light", font_scale: float = 1.0, column: int | None = None,
               **knobs) -> str:
-    """A figure with a play control, a frame per step (publish/animation.py), as JSON, built
+    """A figure with a play control, a frame per step (figures/animation.py), as JSON, built
     once per set of knobs, look and column width and shown at the knobs' own step."""
     play = SPECS[figure_id].play
     value = knobs.get(play.knob, SPECS[figure_id].defaults[play.knob])

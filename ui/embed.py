@@ -46,8 +46,9 @@ def embed() -> None:
         except FAILURES as e:
             st.caption(f":material/link: {said(e, lang)}")
     spec = replace(spec, knobs=tuple(with_imports(k) for k in spec.knobs))  # a model imported by the link's id
-    fig, values, notes = spec.from_params(params, lang,
-                                          make=lambda **k: figure(spec.id, theme, font_scale, v.canvas, **k).figure)
+    built, values, notes = spec.from_link(params, lang, lambda values: figure(spec.id, theme, font_scale, v.canvas,
+                                                                               **values))
+    fig = built.figure
     for note in (*notes, *look_notes, *scale_notes):
         st.caption(f":material/link: {note.text(lang)}")
     draw(spec.id, values, v, width="content" if fig.layout.width else "stretch", tools=False)

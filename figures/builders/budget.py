@@ -17,7 +17,7 @@ from core.units import fmt_bytes
 from i18n import model_name, t
 
 from ..canvas import LEGEND_SYMBOL, LINE, NATIVE, Canvas, title_at_top
-from ..made import Chart
+from ..made import Chart, Incompatible
 from ..style import MUTED, ROLE_COLOURS, TEMPLATE, heading
 from ..text import SUP, text_px, wrapped, wrapped_parts
 from .planner import TITLE_PX, gpu_of
@@ -50,7 +50,7 @@ def build_budget(*, model: str = "v3.2", gpu: str = "h200", memory_gb: float = 1
     states the assumptions (runtime, vLLM's CUDA graphs, its estimated activation peak). A segment's hover
     gives its exact bytes."""
     if model not in BUDGET_MODELS:
-        raise ValueError(f"the memory budget splits {', '.join(BUDGET_MODELS)}; not {model!r}")
+        raise Incompatible(f"the memory budget splits {', '.join(BUDGET_MODELS)}; not {model!r}")
     g = gpu_of(gpu, memory_gb, 1.0)
     par = Parallel.mode(parallel, tp)
     scale, unit_bytes, unit = canvas.text, *UNIT[units]

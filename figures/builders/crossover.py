@@ -18,6 +18,7 @@ from core.units import fmt_bytes
 from i18n import t
 
 from ..canvas import LINE, NATIVE, TITLE_FOOT, Canvas, title_top
+from ..made import Incompatible
 from ..style import MUTED, ROLE_COLOURS, TEMPLATE, heading
 from ..text import text_px, wrapped
 
@@ -36,7 +37,7 @@ def build_crossover(
     """Log-log lines per model; a marker and label where global KV equals local KV."""
     models = [m for m in models if local_kv(m, fitted(m, precision))]
     if not models:
-        raise ValueError("none of these models keeps a local KV")
+        raise Incompatible("none of these models keeps a local KV")
     top = max(1 << 21, context or 0)
     # both curves are straight on log-log axes between these points: growth × N is linear,
     # local KV is linear up to the window and flat after it

@@ -26,7 +26,7 @@ from i18n import LANGS, model_name, t
 
 from ..canvas import LINE, NATIVE, SUP_FOOT, Canvas, legend_rows, title_at_top, title_top
 from ..contrast import PAPER, hex_colour, ink_on, over, readable
-from ..made import Chart
+from ..made import Chart, Incompatible
 from ..style import MUTED, ON_FILL, ROLE_COLOURS, TEMPLATE, heading
 from ..text import text_px, wrapped, wrapped_parts
 
@@ -82,9 +82,9 @@ def _bars(context, precision, models, highlight, lang, units, canvas, title_key,
     if lang not in LANGS:
         raise ValueError(f"unknown language {lang!r}")
     if not models:
-        raise ValueError("need at least one model")
+        raise Incompatible("need at least one model")
     if highlight is not None and highlight not in models:
-        raise ValueError(f"highlighted model {highlight!r} is not among {list(models)}")
+        raise Incompatible(f"highlighted model {highlight!r} is not among {list(models)}")
     rows = [summarise(m, context, precision) for m in models]
     # axes span the article's full model set in its biggest and smallest formats (and those shown):
     # per-generation charts share A1's scale, and a precision step moves the bars, not the axes
@@ -351,7 +351,7 @@ def generation_models(model_id: str) -> tuple[str, ...]:
     return A1_MODELS[: A1_MODELS.index(model_id) + 1]
 
 
-def generation_chart(model_id: str):
+def generation_chart(model_id: str, canvas: Canvas = NATIVE):
     """A2/A7/A11/A20: A1 from MHA up to `model_id`, that row highlighted."""
     upto = generation_models(model_id)
 

@@ -31,7 +31,7 @@ def article_dims() -> MLADims:
     return MLADims.of(get("v2").dims, ARTICLE_CONTEXT)
 
 
-def build_a3(*, lang: str = "ko") -> Diagram:
+def build_a3(*, lang: str = "ko", canvas: Canvas = NATIVE) -> Diagram:
     """X splits into the query path, the shared KV latent C^KV and the position key K^R; the
     latter two are cached."""
     d = article_dims()
@@ -59,7 +59,7 @@ def build_a3(*, lang: str = "ko") -> Diagram:
         lang=lang, subtitle=t("a3.sub", lang))
 
 
-def build_a4(*, lang: str = "ko") -> Diagram:
+def build_a4(*, lang: str = "ko", canvas: Canvas = NATIVE) -> Diagram:
     """One head: content score + position score, scaled, masked and softmaxed to P_h; then
     P_h V_h, the heads concatenated and W^O."""
     d = article_dims()
@@ -90,7 +90,7 @@ def _diff_caption(result, lang: str) -> str:
 
 
 def build_a5(*, seed: int = 0, tokens: int = 6, kv_lora_rank: int = 8, qk_nope_head_dim: int = 4,
-             calc: str = "fp64", head: int = 0, lang: str = "ko") -> Diagram:
+             calc: str = "fp64", head: int = 0, lang: str = "ko", canvas: Canvas = NATIVE) -> Diagram:
     """One head's content score in three orders (expand / absorb / premerged), values shown."""
     dims = _dims(tokens, kv_lora_rank, qk_nope_head_dim)
     run = run_mla(dims, seed)
@@ -119,7 +119,7 @@ def _absorb_caption(lang: str) -> str:
 
 
 def build_a6(*, seed: int = 0, tokens: int = 6, kv_lora_rank: int = 8, qk_nope_head_dim: int = 4,
-             calc: str = "fp64", head: int = 0, lang: str = "ko") -> Diagram:
+             calc: str = "fp64", head: int = 0, lang: str = "ko", canvas: Canvas = NATIVE) -> Diagram:
     """One head's output contribution Y_h in three orders (expand / absorb / merged)."""
     dims = _dims(tokens, kv_lora_rank, qk_nope_head_dim)
     run = run_mla(dims, seed)

@@ -23,7 +23,7 @@ from core.units import fmt_bytes, fmt_tokens
 from i18n import model_name, t
 
 from ..canvas import LINE, NATIVE, Canvas, title_at_top
-from ..made import Chart
+from ..made import Chart, Incompatible
 from ..style import MUTED, ROLE_COLOURS, TEMPLATE, heading
 from ..text import SUP, text_px, wrapped, wrapped_parts
 
@@ -66,7 +66,7 @@ def build_capacity(*, models: Sequence[str] = PLANNER_MODELS, context: int = 131
     `requests` requests fit. A row says why where its count is 0, what caps it, each assumption that moves it
     more than 10 %, another spread or rule that changes it more than 2×, and weights left out."""
     if not models:
-        raise ValueError("need at least one model")
+        raise Incompatible("need at least one model")
     one_of("ask", ask, ASKS)
     g = gpu_of(gpu, memory_gb, bandwidth_tb)
     run = _Runner(context, precision, g, bytes_per_parameter, reserved, block, tp, spec, lang, units)
@@ -348,7 +348,7 @@ def build_read_floor(*, models: Sequence[str] = PLANNER_MODELS, precision: Preci
     """The least time a decode step can spend reading the cache (KV + index key, and a hybrid's
     states) over HBM bandwidth, against context: a lower bound, not a speed prediction."""
     if not models:
-        raise ValueError("need at least one model")
+        raise Incompatible("need at least one model")
     g = gpu_of(gpu, memory_gb, bandwidth_tb)
     n = np.unique(np.geomspace(1 << 10, 1 << 20, 41).astype(np.int64))
     traces = [dict(type="scatter", x=n, y=_floor_us(m, n, precision, g, batch, tp), mode="lines", name=_name(m, lang),

@@ -15,7 +15,7 @@ from i18n import model_name, t
 
 from ..canvas import LINE, NATIVE, SUP_FOOT, Canvas, legend_rows, title_at_top, title_top
 from ..contrast import INK
-from ..made import Chart
+from ..made import Chart, Incompatible
 from ..style import MUTED, ROLE_COLOURS, TEMPLATE, heading
 from ..text import text_px, wrap, wrapped
 
@@ -30,7 +30,7 @@ def build_reconciliation(*, variants: Sequence[str] = tuple(VARIANTS), context: 
     """One row per (variant, model it changes): the variant's storage per token and read per
     decoded token as bars, the article's as a black tick on each."""
     if not variants:
-        raise ValueError("need at least one variant")
+        raise Incompatible("need at least one variant")
     rows = []
     for vid in variants:
         v = VARIANTS[vid]

@@ -16,6 +16,7 @@ from core.mechanisms.sink_attention import SinkDims, shared_kv_attention
 from core.mechanisms.visibility import gather, visible_rows
 from i18n import t
 
+from ..canvas import NATIVE, Canvas
 from ..matrix import Box, Diagram, Op
 from .mla import sym
 from .read_grid import COMPRESSED, GRID_PALETTE, WINDOW, read_grid_box
@@ -39,7 +40,7 @@ def _query_lane(lang: str):
             Box("Q", ("T", "n<sub>h</sub>·c")))
 
 
-def build_a12(*, lang: str = "ko") -> Diagram:
+def build_a12(*, lang: str = "ko", canvas: Canvas = NATIVE) -> Diagram:
     """HCA's branches from X: the query, the uncompressed local KV, and the candidates C and
     scores Z that compression pools."""
     c = _entry_width()
@@ -59,7 +60,7 @@ def build_a12(*, lang: str = "ko") -> Diagram:
         subtitle=t("a12.sub", lang), size_order=_sizes())
 
 
-def build_a16(*, lang: str = "ko") -> Diagram:
+def build_a16(*, lang: str = "ko", canvas: Canvas = NATIVE) -> Diagram:
     """CSA's branches: as HCA's, with double-width a|b compression weights and an indexer fed
     by the shared c^Q."""
     c = _entry_width()
@@ -88,7 +89,7 @@ def build_a16(*, lang: str = "ko") -> Diagram:
 
 
 
-def build_a13(*, ratio: int = 4, seed: int = 0, lang: str = "ko") -> Diagram:
+def build_a13(*, ratio: int = 4, seed: int = 0, lang: str = "ko", canvas: Canvas = NATIVE) -> Diagram:
     """One HCA entry from a segment of m′ tokens: Z + B → softmax over tokens → Σ A⊙C → RMSNorm → RoPE."""
     run = hca_compress(CompressDims(tokens=3 * ratio, ratio=ratio), seed)
     b = 1  # the second block: its RoPE position (= its first token) is not 0
@@ -116,7 +117,7 @@ def build_a13(*, ratio: int = 4, seed: int = 0, lang: str = "ko") -> Diagram:
 
 
 
-def build_a14(*, t_: int = 6, ratio: int = 4, window: int = 4, lang: str = "ko") -> Diagram:
+def build_a14(*, t_: int = 6, ratio: int = 4, window: int = 4, lang: str = "ko", canvas: Canvas = NATIVE) -> Diagram:
     """What token t reads: complete compressed entries + the recent window, at t and t + 1."""
     lanes = []
     for step in (t_, t_ + 1):
@@ -130,7 +131,7 @@ def build_a14(*, t_: int = 6, ratio: int = 4, window: int = 4, lang: str = "ko")
         subtitle=t("a14.sub", lang, m=ratio, w=window), lang=lang)
 
 
-def build_a15(*, sink: float = 0.0, t_: int = 7, seed: int = 0, lang: str = "ko") -> Diagram:
+def build_a15(*, sink: float = 0.0, t_: int = 7, seed: int = 0, lang: str = "ko", canvas: Canvas = NATIVE) -> Diagram:
     """Attention of token t over shared K = V entries with a per-head sink, inverse RoPE, grouped output."""
     hca = hca_compress(CompressDims(tokens=max(12, t_ + 1)), seed)
     E, pos, rows = gather(hca, t_, window=4)
@@ -164,7 +165,7 @@ def build_a15(*, sink: float = 0.0, t_: int = 7, seed: int = 0, lang: str = "ko"
         subtitle=t("a15.sub", lang, t=t_, n=N), lang=lang)
 
 
-def build_a17(*, ratio: int = 4, seed: int = 0, lang: str = "ko") -> Diagram:
+def build_a17(*, ratio: int = 4, seed: int = 0, lang: str = "ko", canvas: Canvas = NATIVE) -> Diagram:
     """One CSA entry from 2m rows: the previous segment's a-half + its own b-half, one softmax."""
     run = csa_compress(CompressDims(tokens=3 * ratio, ratio=ratio), seed)
     i, m, c = 1, ratio, run.dims.head_dim
@@ -199,7 +200,8 @@ def _csa_scores(t_: int, ratio: int, topk: int, seed: int):
     return csa_indexer(CompressDims(tokens=max(3 * ratio, t_ + 1), ratio=ratio), topk=topk, seed=seed)
 
 
-def build_a18(*, t_: int = 11, ratio: int = 4, topk: int = 2, seed: int = 0, lang: str = "ko") -> Diagram:
+def build_a18(*, t_: int = 11, ratio: int = 4, topk: int = 2, seed: int = 0, lang: str = "ko",
+              canvas: Canvas = NATIVE) -> Diagram:
     """The CSA indexer: its own compressed keys, I[t, s] over completed blocks, top-k block numbers."""
     run = _csa_scores(t_, ratio, topk, seed)
     T, n = run.dims.tokens, run.K_icomp.shape[0]
@@ -223,7 +225,7 @@ def build_a18(*, t_: int = 11, ratio: int = 4, topk: int = 2, seed: int = 0, lan
 
 
 def build_a19(*, t_: int = 11, ratio: int = 4, topk: int = 2, window: int = 4, seed: int = NEWEST_SKIPPED_SEED,
-              lang: str = "ko") -> Diagram:
+              lang: str = "ko", canvas: Canvas = NATIVE) -> Diagram:
     """What t actually reads: the indexer's top-k of the complete entries + the recent window.
     The default seed is one where the newest complete entry is not chosen."""
     run = _csa_scores(t_, ratio, topk, seed)

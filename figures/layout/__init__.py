@@ -6,7 +6,8 @@ alike, as an animation's steps on one canvas —; fitting lays the drawn figure 
 column (figures/layout/screen.py) or a slide (figures/layout/slide.py). Natively (an export of
 the screen figure) neither changes anything. A canvas's font scale (a slide's, or the reader's
 text size on a page column) is laid out here, never multiplied in after: the look only colours a
-figure built for it. `built` returns the result typed (figures.made.Built).
+figure built for it; the canvas's look (its theme) colours the result. `built` returns it typed
+(figures.made.Built).
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ import plotly.graph_objects as go
 from ..canvas import Canvas
 from ..made import Built, Chart, Made
 from ..matrix import Diagram, render_alike
-from ..style import heading_parts
+from ..style import apply_look, heading_parts
 from ..text import plain
 from .screen import screen_layout
 from .slide import slide_layout
@@ -45,10 +46,19 @@ def fit(fig: go.Figure, canvas: Canvas, diagram: bool) -> go.Figure:
 
 
 def built(made: Made, canvas: Canvas) -> Built:
-    """What a builder made, drawn and fitted to the canvas, with what it says beside the drawing."""
+    """What a builder made, drawn and fitted to the canvas, in its look, with what it says beside the drawing."""
     fig, diagram = draw_alike([made], canvas)[0], is_diagram(made)
     title, subtitle = (" ".join(plain(part).split()) for part in heading_parts(fig.layout.title.text))
-    return Built(fit(fig, canvas, diagram), diagram, title, subtitle,  # the title as drawn before fitting
+    return Built(looked(fit(fig, canvas, diagram), canvas), diagram, title, subtitle,  # the title before fitting
                  captions=tuple(made.captions) if diagram else (),
                  numbers=tuple(made.numbers) if isinstance(made, Chart) else (),
                  font_scale=canvas.font_scale if canvas.slide or canvas.column else None)
+
+
+def looked(fig: go.Figure, canvas: Canvas) -> go.Figure:
+    """A figure fitted to the canvas in its look (figures.style.apply_look): on a slide or a page column laid out
+    for the canvas's font scale already, so only coloured; natively its text also `font_scale` times its size."""
+    scale = 1.0 if canvas.slide or canvas.column else canvas.font_scale
+    if (canvas.theme, scale) == ("light", 1.0):
+        return fig
+    return apply_look(fig, canvas.theme, scale)

@@ -67,7 +67,7 @@ def write_files(out: Path, p: Page, figures: Figures, images: bool) -> None:
 def preview_png(chart: Chart) -> bytes:
     """A shared link's picture: the figure laid out for a PREVIEW-sized canvas, as a PNG."""
     width, height = markup.PREVIEW
-    fig = SPECS[chart.figure_id].build(chart.knobs, Canvas(slide=(width, height)))
+    fig = SPECS[chart.figure_id].build(chart.knobs, Canvas(slide=(width, height))).figure
     return export.image(fig, "png", width=width, height=height)
 
 

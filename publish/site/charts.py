@@ -41,7 +41,7 @@ class Figures:
             shown = {}
             for width in CANVASES:
                 column = Canvas(column=width)
-                built = SPECS[chart.figure_id].built(chart.knobs, column)
+                built = SPECS[chart.figure_id].build(chart.knobs, column)
                 plays = SPECS[chart.figure_id].play
                 played = animated(chart.figure_id, canvas=column, **chart.knobs) if plays else None
                 shown[str(width)] = orjson.Fragment(_json(played or built.figure))

@@ -12,8 +12,8 @@ from playwright.sync_api import expect  # noqa: E402
 
 from browser_harness import assert_opens_without_exception, assert_ready_without_exception, chart  # noqa: E402
 from figures import FIGURES  # noqa: E402
+from figures.animation import steps  # noqa: E402
 from i18n import t  # noqa: E402
-from publish.animation import steps  # noqa: E402
 
 pytestmark = pytest.mark.browser
 

@@ -21,13 +21,14 @@ from __future__ import annotations
 
 import plotly.graph_objects as go
 
-from figures.canvas import NATIVE, SCREEN_TEXT, Canvas
-from figures.contrast import rgba
-from figures.knobs import FONT_SCALE, LANG, THEME
-from figures.layout import Made, draw_alike, fit, is_diagram
-from figures.registry import PLAYS, SPECS, FigureSpec
-from figures.style import MUTED, apply_look
 from i18n import t
+
+from .canvas import NATIVE, SCREEN_TEXT, Canvas
+from .contrast import rgba
+from .knobs import LANG
+from .layout import Made, draw_alike, fit, is_diagram, looked
+from .registry import PLAYS, SPECS, FigureSpec
+from .style import MUTED
 
 FRAME_MS = 800  # how long the play button shows each step
 CONTROLS_PX = 90  # room over the plot for the buttons and the slider
@@ -56,20 +57,18 @@ def steps(spec: FigureSpec, at: int | None = None) -> range:
     return range(lo, hi + 1)
 
 
-def _steps(figure_id: str, theme: str, font_scale: float, canvas: Canvas, knobs: dict) -> tuple[list[dict], range, int]:
+def _steps(figure_id: str, canvas: Canvas, knobs: dict) -> tuple[list[dict], range, int]:
     """Every step's static figure (built by its builder for the screen canvas — natively, or a page
-    column's, every step drawn alike for it —, in the look) as a dict on one shared canvas; the
+    column's, every step drawn alike for it —, in the canvas's look) as a dict on one shared canvas; the
     values stepped, and the index of the knobs' own value among them."""
     spec, values, values_at, at = _stepped(figure_id, knobs)
     made = _made(spec, values, values_at, canvas)
-    figs = [fit(f, canvas, is_diagram(m)) for f, m in zip(draw_alike(made, canvas), made)]
-    if (theme, font_scale) != (THEME.default, FONT_SCALE.default):
-        figs = [apply_look(f, theme, font_scale) for f in figs]
+    figs = [looked(fit(f, canvas, is_diagram(m)), canvas) for f, m in zip(draw_alike(made, canvas), made)]
     return _on_canvas(figs), values_at, values_at.index(at)
 
 
 def _made(spec: FigureSpec, values: dict, values_at: range, canvas: Canvas) -> list[Made]:
-    return [spec.make({**values, spec.play.knob: v}, canvas) for v in values_at]
+    return [spec.made({**values, spec.play.knob: v}, canvas) for v in values_at]
 
 
 def _stepped(figure_id: str, knobs: dict) -> tuple[FigureSpec, dict, range, int]:
@@ -99,22 +98,21 @@ def _from_top(title: dict | None, height: float | None, taller: float | None) ->
         title["y"] = 1 - (1 - title["y"]) * height / taller
 
 
-def stills(figure_id: str, theme: str = "light", font_scale: float = 1.0, **knobs) -> tuple[list[go.Figure], range]:
-    """Every step's static figure on the shared canvas, without controls (a video's frames)."""
-    dicts, values_at, _ = _steps(figure_id, theme, font_scale, NATIVE, knobs)
+def stills(figure_id: str, canvas: Canvas = NATIVE, **knobs) -> tuple[list[go.Figure], range]:
+    """Every step's static figure on the shared canvas (natively, in the canvas's look), without controls (a
+    video's frames)."""
+    dicts, values_at, _ = _steps(figure_id, canvas, knobs)
     return [go.Figure(d) for d in dicts], values_at
 
 
-def slide_stills(figure_id: str, width: int, height: int, theme: str = "light", font_scale: float = 1.0,
-                 **knobs) -> tuple[list[go.Figure], range]:
-    """Every step as a slide of `width` × `height` in the look, all laid out alike: built for
-    the slide with one layout for every step, on the canvas that holds the largest, then laid
-    out as slides (as publish.export.figure lays out one figure) — a video's frames at a slide size."""
+def slide_stills(figure_id: str, canvas: Canvas, **knobs) -> tuple[list[go.Figure], range]:
+    """Every step as a slide (the canvas's size, text size and look), all laid out alike: built for the slide
+    with one layout for every step, on the canvas that holds the largest, then laid out as slides (as a figure's
+    own build lays out one) — a video's frames at a slide size."""
     spec, values, values_at, _ = _stepped(figure_id, knobs)
-    canvas = Canvas(slide=(width, height), font_scale=font_scale)
     made = _made(spec, values, values_at, canvas)
-    slides = [fit(go.Figure(d), canvas, is_diagram(m)) for d, m in zip(_on_canvas(draw_alike(made, canvas)), made)]
-    return slides if theme == THEME.default else [apply_look(f, theme) for f in slides], values_at
+    return [looked(fit(go.Figure(d), canvas, is_diagram(m)), canvas)
+            for d, m in zip(_on_canvas(draw_alike(made, canvas)), made)], values_at
 
 
 def _canvas(layouts: list[dict]) -> dict:
@@ -132,12 +130,11 @@ def _canvas(layouts: list[dict]) -> dict:
     return out
 
 
-def animated(figure_id: str, theme: str = "light", font_scale: float = 1.0, *, canvas: Canvas = NATIVE,
-             **knobs) -> dict:
+def animated(figure_id: str, canvas: Canvas = NATIVE, **knobs) -> dict:
     """The figure at its knobs' values, with a frame per step and the controls that play them, built
-    for the screen canvas (natively, or a page column's), as a figure dict (`plotly.io.to_json` /
+    for the screen canvas (natively, or a page column's) in its look, as a figure dict (`plotly.io.to_json` /
     `to_html` take it as it is, with validate=False)."""
-    dicts, values_at, at = _steps(figure_id, theme, font_scale, canvas, knobs)
+    dicts, values_at, at = _steps(figure_id, canvas, knobs)
     layouts = [d["layout"] for d in dicts]
     changing = sorted({k for lay in layouts for k in lay if k not in FIXED and lay.get(k) != layouts[0].get(k)})
     parts = {k: [lay.get(k) for lay in layouts] for k in changing}
