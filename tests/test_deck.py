@@ -155,13 +155,13 @@ def test_every_text_run_reads_at_4_5_to_1_on_its_slide_background(blank_pictures
 
 
 def test_each_figure_is_built_once_for_its_picture_title_and_notes(blank_pictures, monkeypatch):
-    built, pictured, real = [], [], FigureSpec.built
+    built, pictured, real = [], [], FigureSpec.build
 
     def counted(self, values, canvas):
         built.append((self.id, real(self, values, canvas)))
         return built[-1][1]
 
-    monkeypatch.setattr(FigureSpec, "built", counted)
+    monkeypatch.setattr(FigureSpec, "build", counted)
     monkeypatch.setattr(deck, "image", lambda fig, *a, **k: pictured.append(fig) or blank_pictures(fig, *a, **k))
     data, failed = deck.build(["B2", "A14", "A1"], lang="en", params=PARAMS)
     assert not failed and [fid for fid, _ in built] == ["A1", "A14", "B2"] and len(pictured) == 3  # article order

@@ -30,7 +30,7 @@ def test_set_knobs_reproduce_the_figure(tmp_path):
     done = run_cli("--out", str(tmp_path), "--ids", "B4", "--format", "json", "--set", "groups=3,5",
                    "--set", "k=3", "--set", "p4=20")
     assert done.returncode == 0, done.stderr
-    expected = numbers(FIGURES["B4"].built(dict(groups=(3, 5), topk=3, position=20))).to_dict(orient="records")
+    expected = numbers(FIGURES["B4"].build(dict(groups=(3, 5), topk=3, position=20), NATIVE)).to_dict(orient="records")
     assert exported_numbers(tmp_path, "B04-ko.json") == json.loads(json.dumps(expected, default=float))
 
 

@@ -48,7 +48,7 @@ def test_registry_holds_the_figures_of_this_foundation():
 
 @pytest.mark.parametrize("fid", sorted(FIGURES) + sorted(EXTRAS))
 def test_every_builder_reproduces_its_figure_with_no_arguments(fid):
-    fig = {**FIGURES, **EXTRAS}[fid]()
+    fig = {**FIGURES, **EXTRAS}[fid].build({}, NATIVE).figure
     assert (fig.data or fig.layout.shapes) and fig.layout.title.text
 
 

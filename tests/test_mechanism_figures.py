@@ -326,7 +326,8 @@ def test_b2_reproduces_the_articles_weights_and_summary():
 
 
 def test_b2_recomputes_from_edited_inputs():
-    fig = FIGURES["B2"](H=((1, 0), (0, 1), (1, 1)), W_u=((1, 2), (3, 4)), W_s=((0, 0), (0, 0)))
+    values = dict(H=((1, 0), (0, 1), (1, 1)), W_u=((1, 2), (3, 4)), W_s=((0, 0), (0, 0)))
+    fig = FIGURES["B2"].build(values, NATIVE).figure
     (c,) = heatmaps(fig, "b<sub>0</sub>")
     assert np.allclose(c, [[(1 + 3 + 4) / 3, (2 + 4 + 6) / 3]])  # equal scores: the mean of U
 

@@ -166,7 +166,7 @@ def test_the_figure_follows_its_knobs():
 @pytest.mark.parametrize("lang", ["ko", "en"])
 @pytest.mark.parametrize("font_scale", [1.0, 2.0])
 def test_the_figure_fits_a_phones_column_with_no_text_under_11_px(lang, font_scale):
-    fig = SPECS["rope"].build({"seed": 0, "tokens": 10, "lang": lang}, Canvas(column=360, font_scale=font_scale))
+    fig = SPECS["rope"].build({"seed": 0, "tokens": 10, "lang": lang}, Canvas(column=360, font_scale=font_scale)).figure
     assert fig.layout.width <= 360
     assert min(font_sizes(fig)) >= 11
 

@@ -41,7 +41,10 @@ def build_b1(*, rows: int = 8, components: int = 4, group: int = 2, lang: str = 
 
 def build_b2(*, H=ARTICLE_H, W_u=ARTICLE_W_U, W_s=ARTICLE_W_S, lang: str = "ko", canvas: Canvas = NATIVE) -> Diagram:
     """Two projections of the same positions, a softmax over positions per component, a weighted sum."""
-    run = summarize(H, W_u, W_s)
+    try:
+        run = summarize(H, W_u, W_s)
+    except ValueError as e:  # the reader's matrices, whose shapes the run checks, do not go together
+        raise Incompatible(str(e)) from e
     n, d = run.U.shape
     pos = tuple(f"h{i}" for i in range(n))
     lanes = (
