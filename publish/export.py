@@ -116,25 +116,8 @@ def html(fig: go.Figure | dict, *, cdn: bool = False) -> str:
 
 
 def numbers(built: Built) -> pd.DataFrame:
-    """The numbers a figure draws: the records its builder gave, else every trace's points (x, y,
-    z cells, text) in long form."""
-    if built.numbers:
-        return pd.DataFrame(list(built.numbers))
-    rows = []
-    # text traces repeat a heatmap's cells
-    drawn = [tr for tr in built.figure.data if not (tr.type == "scatter" and tr.mode == "text")]
-    for i, tr in enumerate(drawn):
-        name = tr.name or (getattr(tr, "hovertemplate", None) or "").split(":")[0]  # a box's label
-        if tr.type == "heatmap" and tr.z is not None:
-            for r, row in enumerate(tr.z):
-                for c, val in enumerate(row):
-                    rows.append({"trace": i, "name": name, "row": r, "col": c, "value": val})
-        else:
-            xs, ys = list(tr.x if tr.x is not None else []), list(tr.y if tr.y is not None else [])
-            for j in range(max(len(xs), len(ys))):
-                rows.append({"trace": i, "name": name, "point": j, "x": xs[j] if j < len(xs) else None,
-                             "y": ys[j] if j < len(ys) else None})
-    return pd.DataFrame(rows)
+    """The numbers a figure draws, as its build gives them: its records under their columns."""
+    return pd.DataFrame(list(built.numbers), columns=list(built.columns))
 
 
 def to_bytes(built: Built, fmt: str, **size) -> bytes:

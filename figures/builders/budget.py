@@ -119,7 +119,8 @@ def build_budget(*, model: str = "v3.2", gpu: str = "h200", memory_gb: float = 1
         shapes=[dict(type="line", x0=g.reported_bytes / unit_bytes, x1=g.reported_bytes / unit_bytes, y0=0, y1=1,
                      yref="paper", layer="below", line=dict(color=MUTED, width=1, dash="dot"))],
         yaxis=dict(range=[y, 0], visible=False, fixedrange=True)))
-    return Chart(fig, tuple(_record(model, g, engine, par, b, refused.get(engine)) for engine, b in rows))
+    return Chart(fig, tuple(_record(model, g, engine, par, b, refused.get(engine)) for engine, b in rows), title,
+                 subtitle)
 
 
 def _legend_columns(names: list[str], room: float, size: float) -> int:

@@ -18,7 +18,7 @@ from core.units import fmt_bytes
 from i18n import t
 
 from ..canvas import LINE, NATIVE, TITLE_FOOT, Canvas, title_top
-from ..made import Incompatible
+from ..made import Chart, Incompatible
 from ..style import MUTED, ROLE_COLOURS, TEMPLATE, heading
 from ..text import text_px, wrapped
 
@@ -33,7 +33,7 @@ def build_crossover(
     lang: str = "ko",
     units: str = "decimal",
     canvas: Canvas = NATIVE,
-) -> go.Figure:
+) -> Chart:
     """Log-log lines per model; a marker and label where global KV equals local KV."""
     models = [m for m in models if local_kv(m, fitted(m, precision))]
     if not models:
@@ -43,11 +43,13 @@ def build_crossover(
     # local KV is linear up to the window and flat after it
     n = np.array(sorted({16, *(get(m).window for m in models), top}), dtype=np.int64)
     hover = "N=%{x:,}<br>%{y:,.0f} B<extra>%{fullData.name}</extra>"
-    traces, notes, shapes = [], [], []
+    traces, notes, shapes, records = [], [], [], []
     for i, mid in enumerate(models):
         name, dash, p = get(mid).name, DASHES[i % len(DASHES)], fitted(mid, precision)
         growth = storage_per_token(mid, p).total
         full, meet = local_kv(mid, p), crossover(mid, p)
+        records.append({"model": mid, "global_kv_bytes_per_token": growth, "local_kv_bytes": full,
+                        "crossover_tokens": crossover_tokens(mid, p), "crossover_exact": meet})
         lines = (("main_kv", growth * n, "x.global"), ("local_kv", local_kv(mid, p, n), "x.local"))
         for role, y, label in lines:
             traces.append(dict(type="scatter", x=n, y=y, mode="lines", name=t(label, lang, m=name),
@@ -95,4 +97,4 @@ def build_crossover(
         top = title_top(size) + TITLE_FOOT * size + 12 + (now * LINE * 11 * canvas.text + 6 if context else 0)
         layout.update(legend=dict(orientation="h", x=0, y=-0.2, yanchor="top"), height=400 + top,
                       margin=dict(l=10, r=10, t=top, b=10))
-    return go.Figure(data=traces, layout=layout)
+    return Chart(go.Figure(data=traces, layout=layout), tuple(records), t("x.title", lang))

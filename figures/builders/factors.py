@@ -83,7 +83,7 @@ def build_factors(*, lang: str = "ko", models=A1_MODELS, canvas: Canvas = NATIVE
         xaxis=dict(type="log", range=[low - pad, high + pad], dtick=1, tickformat="~s", automargin=False,
                    title=dict(text=t("fx.x", lang))),
         yaxis=dict(range=[y, 0], visible=False, fixedrange=True)))
-    return Chart(fig, tuple(records))
+    return Chart(fig, tuple(records), t("fx.title", lang), t("fx.sub", lang))
 
 
 def _kind(k: Storing) -> str:

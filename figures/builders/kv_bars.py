@@ -95,11 +95,12 @@ def _bars(context, precision, models, highlight, lang, units, canvas, title_key,
 
     storage = _storage_panel(rows, lang, [s.storage.total for s in scale])
     read = _read_panel(rows, lang, units, [s.read.total for s in scale])
-    title = heading(t(title_key, lang, **title_fields), _subtitle(rows, lang))
+    said = t(title_key, lang, **title_fields), _subtitle(rows, lang)
+    title = heading(*said)
     numbers = tuple(_record(s) for s in rows)  # what exports write as CSV/JSON
     if canvas.narrow:
         return Chart(_stacked(rows, names, highlight, dimmed, lang, (storage, read), title, canvas.screen_width,
-                              canvas.text), numbers)
+                              canvas.text), numbers, *said)
     traces, notes, axes = [], [], {}
     scale, headings = canvas.text, 1  # the reader's text size on a page column; its panels' headings' lines
     names_px = max(text_px(name, TEMPLATE.layout.font.size * scale) for name in names) + 16  # left of the bars
@@ -139,7 +140,7 @@ def _bars(context, precision, models, highlight, lang, units, canvas, title_key,
         hovermode="closest",
         **axes,
     )
-    return Chart(go.Figure(data=traces, layout=layout), numbers)
+    return Chart(go.Figure(data=traces, layout=layout), numbers, *said)
 
 
 def _stacked(rows, names, highlight, dimmed, lang, panels: tuple[Panel, Panel], title, column: int,

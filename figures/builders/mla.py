@@ -16,6 +16,7 @@ from core.mechanisms.mla import MLADims, content_score_orders, order_costs, outp
 from i18n import t
 
 from ..canvas import NATIVE, Canvas
+from ..made import Chart
 from ..matrix import Box, Diagram, Op
 from ..style import ROLE_COLOURS, heading
 
@@ -148,19 +149,21 @@ def build_mla_cost(*, lang: str = "ko", max_tokens: int = 1 << 20, canvas: Canva
     d = article_dims()
     n = np.unique(np.geomspace(16, max_tokens, 60).astype(np.int64))
     colours = {"expand": ROLE_COLOURS["main_kv"], "absorb": ROLE_COLOURS["weight"]}
-    traces = []
+    traces, records = [], []
     for phase, queries, dash in (("decode", 1, "solid"), ("prefill", n, "dash")):
         costs = order_costs(queries, n, d)
         for order in ("expand", "absorb"):
             c = costs["score", order]
+            records += [{"phase": phase, "order": order, "tokens": int(k), "macs": int(v)}
+                        for k, v in zip(c.keys, c.macs)]
             traces.append(dict(
                 type="scatter", x=c.keys, y=c.macs, mode="lines",
                 name=f"{t(f'cost.{order}', lang)} · {t(f'cost.{phase}', lang)}",
                 line=dict(color=colours[order], dash=dash, width=2.5),
                 hovertemplate="T=%{x:,}<br>%{y:.3s} MAC<extra>%{fullData.name}</extra>"))
+    title, sub = t("cost.title", lang), t("cost.sub", lang, rkv=d.kv_lora_rank, dk=d.qk_nope_head_dim)
     layout = dict(
-        template="kv_atlas", title=heading(t("cost.title", lang), t("cost.sub", lang, rkv=d.kv_lora_rank,
-                                                                               dk=d.qk_nope_head_dim)),
+        template="kv_atlas", title=heading(title, sub),
         xaxis=dict(type="log", title=dict(text=t("cost.x", lang)), exponentformat="SI"),
         yaxis=dict(type="log", title=dict(text=t("cost.y", lang)), exponentformat="SI"),
         height=440, margin=dict(l=10, r=20, t=80, b=10),
@@ -168,4 +171,4 @@ def build_mla_cost(*, lang: str = "ko", max_tokens: int = 1 << 20, canvas: Canva
     if canvas.narrow:  # the screen pass places it under the axis
         layout.update(legend=dict(orientation="h", x=0, y=-0.2, yanchor="top"), height=400,
                       margin=dict(l=10, r=10, t=80, b=10))
-    return go.Figure(data=traces, layout=layout)
+    return Chart(go.Figure(data=traces, layout=layout), tuple(records), title, sub)

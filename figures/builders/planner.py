@@ -93,9 +93,10 @@ def build_capacity(*, models: Sequence[str] = PLANNER_MODELS, context: int = 131
         sub += " · " + t("cap.spec.on", lang, k=spec)
     assumed = _mode_note(Parallel.mode("tp" if parallel == "dcp" else parallel, tp), parallel, engine, lang, canvas)
     axis = t("cap.x.ctx" if ask == "context" else "cap.x", lang)
+    subtitle = "<br>".join((sub, *assumed))
     if canvas.narrow:
-        return Chart(_capacity_stacked(names, counts, labels, hovers, heading(title, "<br>".join((sub, *assumed))),
-                                       axis, canvas), records)
+        return Chart(_capacity_stacked(names, counts, labels, hovers, heading(title, subtitle), axis, canvas), records,
+                     title, subtitle)
     room = 1.8
     size = TEMPLATE.layout.font.size * canvas.text
     if canvas.screen_width:  # a page column: the labels right of the bars broken to the room there
@@ -109,10 +110,10 @@ def build_capacity(*, models: Sequence[str] = PLANNER_MODELS, context: int = 131
                   hovertemplate="%{customdata}<extra></extra>")
     height = 140 + row_px * len(rows) + len(assumed) * LINE * TITLE_PX
     return Chart(go.Figure(bars, layout=dict(
-        template="kv_atlas", title=title_at_top(heading(title, "<br>".join((sub, *assumed))), height, TITLE_PX),
+        template="kv_atlas", title=title_at_top(heading(title, subtitle), height, TITLE_PX),
         height=height, margin=dict(l=10, r=40, t=90 + len(assumed) * LINE * TITLE_PX, b=10), showlegend=False,
         xaxis=dict(title=dict(text=axis), range=[0, max(max(counts), 1) * room], rangemode="tozero"),
-        yaxis=dict(autorange="reversed"))), records)
+        yaxis=dict(autorange="reversed"))), records, title, subtitle)
 
 
 def _capacity_stacked(names, counts, labels, hovers, title: dict, axis_title: str, canvas: Canvas) -> go.Figure:
@@ -344,17 +345,19 @@ def _record(model: str, c: _Count | None, mode: str, engine: str) -> dict:
 
 def build_read_floor(*, models: Sequence[str] = PLANNER_MODELS, precision: Precision = DEPLOYED,
                      gpu: str = "h200", memory_gb: float = 141.0, bandwidth_tb: float = 4.8, batch: int = 1,
-                     tp: int = 8, lang: str = "ko", canvas: Canvas = NATIVE) -> go.Figure:
+                     tp: int = 8, lang: str = "ko", canvas: Canvas = NATIVE) -> Chart:
     """The least time a decode step can spend reading the cache (KV + index key, and a hybrid's
     states) over HBM bandwidth, against context: a lower bound, not a speed prediction."""
     if not models:
         raise Incompatible("need at least one model")
     g = gpu_of(gpu, memory_gb, bandwidth_tb)
     n = np.unique(np.geomspace(1 << 10, 1 << 20, 41).astype(np.int64))
-    traces = [dict(type="scatter", x=n, y=_floor_us(m, n, precision, g, batch, tp), mode="lines", name=_name(m, lang),
+    floors = {m: _floor_us(m, n, precision, g, batch, tp) for m in models}
+    traces = [dict(type="scatter", x=n, y=floors[m], mode="lines", name=_name(m, lang),
                    line=dict(width=2.5, dash=DASHES[i % len(DASHES)]),
                    hovertemplate="N=%{x:,}<br>%{y:,.1f} µs<extra>%{fullData.name}</extra>")
               for i, m in enumerate(models)]
+    records = tuple({"model": m, "context": int(x), "floor_us": float(y)} for m in models for x, y in zip(n, floors[m]))
     title = t("floor.title", lang)
     what = t("floor.what.state" if any(get(m).state for m in models) else "floor.what", lang)
     sub = t("floor.sub", lang, g=g.name, tp=tp, bw=f"{g.bandwidth_bytes_per_s * tp / 1e12:g}", b=batch, what=what)
@@ -367,9 +370,10 @@ def build_read_floor(*, models: Sequence[str] = PLANNER_MODELS, precision: Preci
     # places it under the axis)
     legend = dict(orientation="h", x=0, y=-0.2, yanchor="top") if canvas.narrow else \
         dict(x=0.01, y=0.99, bgcolor="rgba(255,255,255,0.8)")
-    return go.Figure(data=traces, layout=dict(
-        template="kv_atlas", title=heading(title, f"{sub}<br>{bound}" if canvas.narrow else sub),
+    subtitle = f"{sub}<br>{bound}"  # said on every canvas: under the title on a phone, else in the plot's corner
+    return Chart(go.Figure(data=traces, layout=dict(
+        template="kv_atlas", title=heading(title, subtitle if canvas.narrow else sub),
         height=440 if canvas.narrow else 480, margin=dict(l=10, r=20, t=90, b=10),
         xaxis=dict(type="log", title=dict(text=t("x.axis.x", lang)), exponentformat="SI"),
         yaxis=dict(type="log", title=dict(text=t("floor.y", lang)), exponentformat="SI"),
-        legend=legend, annotations=notes))
+        legend=legend, annotations=notes)), records, title, subtitle)

@@ -58,7 +58,8 @@ def build_reconciliation(*, variants: Sequence[str] = tuple(VARIANTS), context: 
     if canvas.screen_width and not canvas.narrow:  # a page column: room after the bars for their labels
         axes = _label_room(traces, names, axes, canvas)
     if canvas.narrow or axes is None:  # a phone's column, or labels wider than a panel leaves them
-        return Chart(_stacked(traces, tight, titles, lang, canvas.screen_width, canvas.text), _numbers(rows, context))
+        return Chart(_stacked(traces, tight, titles, lang, canvas.screen_width, canvas.text), _numbers(rows, context),
+                     t("rec.title", lang), t("rec.sub", lang))
     notes = [dict(text=text, x=x, y=1.0, xref="paper", yref="paper", xanchor="center", yanchor="bottom",
                   showarrow=False, font=dict(size=14)) for text, x in zip(titles, (0.24, 0.76))]
     return Chart(go.Figure(data=traces, layout=dict(
@@ -69,7 +70,7 @@ def build_reconciliation(*, variants: Sequence[str] = tuple(VARIANTS), context: 
         xaxis2=dict(type="log", domain=[0.54, 1], range=axes["x2"], exponentformat="SI"),
         yaxis=dict(autorange="reversed", tickfont=dict(size=12)),
         legend=dict(orientation="h", x=1, xanchor="right", y=1.09, yanchor="bottom", font=dict(color=MUTED)))),
-        _numbers(rows, context))
+        _numbers(rows, context), t("rec.title", lang), t("rec.sub", lang))
 
 
 def _label_room(traces: list[dict], names: list[str], axes: dict, canvas: Canvas) -> dict | None:

@@ -22,6 +22,7 @@ from i18n import t
 
 from ..canvas import LINE, NATIVE, SCREEN_TEXT, SUP_FOOT, Canvas, legend_rows, title_at_top, title_top
 from ..contrast import ink_on
+from ..made import Chart
 from ..matrix import Box, Diagram, Op
 from ..style import MUTED, ON_FILL, ROLE_COLOURS, TEMPLATE, heading
 from ..text import text_px
@@ -35,7 +36,7 @@ A24_ROW_PX = 210  # px a further row of layers adds
 A24_UNIT_PX = 48  # px a y unit takes on a phone's column, at the reader's text size 1
 
 
-def build_a24(*, model: str = "v4.1-flash", lang: str = "ko", canvas: Canvas = NATIVE) -> go.Figure:
+def build_a24(*, model: str = "v4.1-flash", lang: str = "ko", canvas: Canvas = NATIVE) -> Chart:
     """Every layer in order, coloured by mode; KV groups and selection groups as brackets. On a
     phone's column the layers wrap into rows (fewer to a row where larger text needs wider cells),
     their brackets broken with them."""
@@ -132,7 +133,8 @@ def build_a24(*, model: str = "v4.1-flash", lang: str = "ko", canvas: Canvas = N
                        hovertext=hover_text, hoverinfo="text", showlegend=False)
     fig = go.Figure(data=[*legend, hover])
     bottom = -1.95 - (rows - 1) * A24_BLOCK - (0 if wide else 0.7 if apart else 1.1)
-    title = heading(t("a24.title", lang, m=spec.name, n=n), facts)
+    said = t("a24.title", lang, m=spec.name, n=n), facts
+    title = heading(*said)
     if canvas.screen_width:  # a page column: room over the plot for the title and the legend at its text size
         size = TEMPLATE.layout.title.font.size * scale
         lines = title["text"].count("<br>")
@@ -152,7 +154,12 @@ def build_a24(*, model: str = "v4.1-flash", lang: str = "ko", canvas: Canvas = N
         xaxis=dict(visible=False, range=[-0.2, per + 0.2]), yaxis=dict(visible=False, range=[bottom, 2.45]),
         legend=dict(orientation="h", x=1, xanchor="right", y=1.02, yanchor="bottom") if wide else
         dict(orientation="h", x=0, y=1, yanchor="bottom"), hovermode="closest")
-    return fig
+    records = tuple({"layer": r.index + 1, "stack": r.stack or None, "kind": r.label, "ratio": r.ratio,
+                     "kv_from": None if r.kv_from is None else r.kv_from + 1,
+                     "selection_from": None if r.sel_from is None else r.sel_from + 1,
+                     "stores_global_kv": r.stores_global, "stores_index_key": r.stores_index_key,
+                     "windowed": r.windowed} for r in roles)
+    return Chart(fig, records, *said)
 
 
 def _phone_layers(n: int, lang: str, canvas: Canvas, margin: float = 20) -> int:
@@ -366,7 +373,7 @@ def build_a27(*, prompt: int = 8, window: int = 2, encoder_layers: int = 2, deco
         subtitle=t("a27.sub", lang, w=window), lang=lang)
 
 
-def build_ced_ratio(*, lang: str = "ko", max_prompt: int = 1 << 20, canvas: Canvas = NATIVE) -> go.Figure:
+def build_ced_ratio(*, lang: str = "ko", max_prompt: int = 1 << 20, canvas: Canvas = NATIVE) -> Chart:
     """Executed-cell ratio of CED prefill against prompt length, for V4.1-Flash's layer split."""
     split = v41_layer_split()
     p = np.unique(np.geomspace(1, max_prompt, 200).astype(np.int64))
@@ -375,10 +382,10 @@ def build_ced_ratio(*, lang: str = "ko", max_prompt: int = 1 << 20, canvas: Canv
     fig = go.Figure(go.Scatter(x=p, y=r, mode="lines", line=dict(color=ROLE_COLOURS["main_kv"], width=2.5),
                                hovertemplate="prompt %{x:,}: %{y:.1%}<extra></extra>"))
     fig.add_hline(y=limit, line=dict(color=MUTED, dash="dot"))
+    said = t("ced.title", lang), t("ced.sub", lang, e=split.encoder_layers, d=split.decoder_layers, w=split.window)
     fig.update_layout(
         template="kv_atlas", height=360, margin=dict(l=10, r=20, t=80, b=10), showlegend=False,
-        title=heading(t("ced.title", lang),
-                      t("ced.sub", lang, e=split.encoder_layers, d=split.decoder_layers, w=split.window)),
+        title=heading(*said),
         xaxis=dict(type="log", title=dict(text=t("ced.x", lang)), exponentformat="SI"),
         yaxis=dict(title=dict(text=t("ced.y", lang)), tickformat=".0%", range=[0, 1.05]))
-    return fig
+    return Chart(fig, tuple({"prompt": int(x), "executed_ratio": float(y)} for x, y in zip(p, r)), *said)

@@ -1,25 +1,26 @@
 """The one layout pass: what a builder made (figures/made.py), drawn and fitted to the canvas it
-is built for (figures/canvas.py). A builder makes a chart (a plotly figure, with its records or
-without; the few that lay themselves out for a phone take the canvas as an argument) or a diagram
-(figures.matrix.Diagram: data, drawn here). Drawing renders a diagram for the canvas — several
-alike, as an animation's steps on one canvas —; fitting lays the drawn figure out for a page
-column (figures/layout/screen.py) or a slide (figures/layout/slide.py). Natively (an export of
-the screen figure) neither changes anything. A canvas's font scale (a slide's, or the reader's
-text size on a page column) is laid out here, never multiplied in after: the look only colours a
-figure built for it; the canvas's look (its theme) colours the result. `built` returns it typed
-(figures.made.Built).
+is built for (figures/canvas.py). A builder makes a chart (`Chart`: a plotly figure with its
+records, title and subtitle; the few that lay themselves out for a phone read the canvas) or a
+diagram (figures.matrix.Diagram: data, drawn here, its boxes its records). Drawing renders a
+diagram for the canvas — several alike, as an animation's steps on one canvas —; fitting lays the
+drawn figure out for a page column (figures/layout/screen.py) or a slide (figures/layout/slide.py).
+Natively (an export of the screen figure) neither changes anything. A canvas's font scale (a
+slide's, or the reader's text size on a page column) is laid out here, never multiplied in after:
+the look only colours a figure built for it; the canvas's look (its theme) colours the result.
+`built` returns it typed (figures.made.Built).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
+import numpy as np
 import plotly.graph_objects as go
 
 from ..canvas import Canvas
-from ..made import Built, Chart, Made
-from ..matrix import Diagram, render_alike
-from ..style import apply_look, heading_parts
+from ..made import Built, Made
+from ..matrix import Box, Diagram, render_alike, shape_label
+from ..style import apply_look
 from ..text import plain
 from .screen import screen_layout
 from .slide import slide_layout
@@ -28,7 +29,7 @@ from .slide import slide_layout
 def draw_alike(made: Sequence[Made], canvas: Canvas) -> list[go.Figure]:
     """Each made figure drawn for the canvas, its diagrams laid out alike (charts as they are)."""
     diagrams = iter(render_alike([m for m in made if isinstance(m, Diagram)], canvas))
-    return [next(diagrams) if isinstance(m, Diagram) else m.figure if isinstance(m, Chart) else m for m in made]
+    return [next(diagrams) if isinstance(m, Diagram) else m.figure for m in made]
 
 
 def is_diagram(made: Made) -> bool:
@@ -48,11 +49,37 @@ def fit(fig: go.Figure, canvas: Canvas, diagram: bool) -> go.Figure:
 def built(made: Made, canvas: Canvas) -> Built:
     """What a builder made, drawn and fitted to the canvas, in its look, with what it says beside the drawing."""
     fig, diagram = draw_alike([made], canvas)[0], is_diagram(made)
-    title, subtitle = (" ".join(plain(part).split()) for part in heading_parts(fig.layout.title.text))
-    return Built(looked(fit(fig, canvas, diagram), canvas), diagram, title, subtitle,  # the title before fitting
-                 captions=tuple(made.captions) if diagram else (),
-                 numbers=tuple(made.numbers) if isinstance(made, Chart) else (),
+    numbers = boxes(made) if diagram else tuple(made.numbers)
+    return Built(looked(fit(fig, canvas, diagram), canvas), diagram, one_line(made.title), one_line(made.subtitle),
+                 captions=tuple(made.captions) if diagram else (), numbers=numbers,
+                 columns=tuple(dict.fromkeys(k for row in numbers for k in row)),
                  font_scale=canvas.font_scale if canvas.slide or canvas.column else None)
+
+
+def one_line(html: str) -> str:
+    """A title's HTML as one line of plain text (its <br>s and tags gone)."""
+    return " ".join(plain((html or "").replace("<br>", " ")).split())
+
+
+def boxes(d: Diagram) -> tuple[dict, ...]:
+    """A diagram's numbers: every box with its shape as its label states it, and a box that shows values cell by
+    cell (a box drawn in several lanes once)."""
+    rows, seen = [], set()
+    for lane in d.lanes:
+        for box in lane:
+            if not isinstance(box, Box):
+                continue
+            name, shape = one_line(box.label), shape_label(box.shape)
+            key = (name, shape, None if box.values is None else np.asarray(box.values).tobytes())
+            if key in seen:
+                continue
+            seen.add(key)
+            if box.values is None:
+                rows.append({"box": name, "shape": shape, "row": None, "col": None, "value": None})
+                continue
+            rows += [{"box": name, "shape": shape, "row": r, "col": c, "value": value}
+                     for r, row in enumerate(np.asarray(box.values).tolist()) for c, value in enumerate(row)]
+    return tuple(rows)
 
 
 def looked(fig: go.Figure, canvas: Canvas) -> go.Figure:
