@@ -20,8 +20,7 @@ import urllib.request
 from contextlib import contextmanager
 from pathlib import Path
 
-from figures.style import heading_parts
-from figures.text import plain
+from figures import heading_parts, plain
 
 REPO_ROOT = Path(__file__).resolve().parent
 
@@ -365,7 +364,7 @@ def chart_findings(m: dict) -> dict:
     """What a reader would see wrong in one measured chart (`measure`): whether it is wider than its
     column, its texts under the screen's floor, the texts over one another, those cut by its edge,
     the empty bands wider than BAND_PX."""
-    from figures.canvas import SCREEN_TEXT
+    from figures import SCREEN_TEXT
 
     return dict(wider=m["overflow"] > 0.5, small=[s for s in m["sizes"] if s["size"] < SCREEN_TEXT - 1e-6],
                 overlaps=m["overlaps"], cut=m["cut"],
@@ -375,7 +374,7 @@ def chart_findings(m: dict) -> dict:
 def chart_problems(name: str, m: dict, *, bands: bool = False) -> list[str]:
     """`chart_findings` in words, each found one a line naming the chart (with `bands`, its empty
     bands too)."""
-    from figures.canvas import SCREEN_TEXT
+    from figures import SCREEN_TEXT
 
     f = chart_findings(m)
     return [problem for problem, found in (

@@ -20,7 +20,10 @@ from .blocks import (
            Tool,
            run_section,
 )
+from .prose import notation
 from .sections import SECTIONS, Section, article_title
+from .sections.any_model import HF_EXAMPLE, design_name, variant_source
 
-__all__ = ["SECTIONS", "AppField", "Ask", "Block", "Chart", "Either", "Heading", "Metrics", "Part", "Reading",
-           "Section", "Table", "Text", "Title", "Tool", "article_title", "run_section"]
+__all__ = ["HF_EXAMPLE", "SECTIONS", "AppField", "Ask", "Block", "Chart", "Either", "Heading", "Metrics", "Part",
+           "Reading", "Section", "Table", "Text", "Title", "Tool", "article_title", "design_name", "notation",
+           "run_section", "variant_source"]

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from core import Precision
-from figures.knobs import Knob
+from figures import Knob
 
 
 class Reading(Protocol):

@@ -9,10 +9,8 @@ Goal: the deck takes at most 2× the PNG export. Run: python -m benchmarks.bench
 import argparse
 
 from benchmarks.timing import measure, verdict
-from figures import ordered_ids
-from figures.canvas import SLIDE_SIZES
-from publish import deck
-from publish.export import files
+from figures import SLIDE_SIZES, ordered_ids
+from publish import DECK_SIZE, files, make_deck
 
 RATIO = 2.0
 LOOK = dict(lang="en", theme="dark")
@@ -24,11 +22,11 @@ if __name__ == "__main__":
     args = parser.parse_args()
 
     ids = ordered_ids()
-    width, height = SLIDE_SIZES[deck.DEFAULT_SIZE]
+    width, height = SLIDE_SIZES[DECK_SIZE]
     pngs = measure(lambda: list(files(ids, ["png"], **LOOK, size={"width": width, "height": height})),
                    repeat=args.repeat)  # the warm-up pass starts the kaleido server
     built = []  # the decks measured: the last one's size and failures are reported
-    slides = measure(lambda: built.append(deck.build(ids, **LOOK, size=deck.DEFAULT_SIZE)), repeat=args.repeat,
+    slides = measure(lambda: built.append(make_deck(ids, **LOOK, size=DECK_SIZE)), repeat=args.repeat,
                      warmup=0)
     data, failed = built[-1]
     ratio = slides.median / pngs.median

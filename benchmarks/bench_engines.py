@@ -12,8 +12,7 @@ from benchmarks.timing import measure, verdict
 from core import engines
 from core.capacity import plan
 from core.parallel import Parallel
-from figures import EXTRAS
-from figures.canvas import NATIVE
+from figures import EXTRAS, NATIVE
 
 GOAL_MS = 150.0
 MODELS = ("v3.2", "v4-flash", "gpt-oss-120b", "qwen3-next-80b-a3b", "nemotron-h-56b", "gemma-3n-e2b")

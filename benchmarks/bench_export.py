@@ -7,9 +7,8 @@ Goal: the warm server is ≥ 8× faster. Run: python -m benchmarks.bench_export 
 import argparse
 
 from benchmarks.timing import measure, verdict
-from figures import FIGURES
-from figures.canvas import NATIVE
-from publish.export import image
+from figures import FIGURES, NATIVE
+from publish import image
 
 SPEED_UP = 8.0
 

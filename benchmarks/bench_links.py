@@ -11,9 +11,7 @@ import argparse
 import tracemalloc
 
 from benchmarks.timing import measure, verdict
-from figures import SPECS
-from figures.canvas import NATIVE
-from figures.made import Incompatible
+from figures import NATIVE, SPECS, Incompatible
 
 GOAL_MS, GOAL_MB = 1000.0, 64.0
 HOSTILE = ("-1", "0", str(2**63), "inf", "-inf", "nan", "1e400", "text")

@@ -8,8 +8,7 @@ Run: python -m benchmarks.bench_planner [--repeat 5]
 import argparse
 
 from benchmarks.timing import measure
-from figures.builders.budget import build_budget
-from figures.builders.planner import build_capacity
+from figures import EXTRAS, NATIVE
 
 CASES = {
     "theory, requests (baseline)": dict(engine="theory"),
@@ -26,8 +25,8 @@ if __name__ == "__main__":
     args = parser.parse_args()
     base = None
     for name, kw in CASES.items():
-        t = measure(lambda kw=kw: build_capacity(lang="en", **kw), repeat=args.repeat)
+        t = measure(lambda kw=kw: EXTRAS["capacity"].build({"lang": "en", **kw}, NATIVE), repeat=args.repeat)
         base = base or t.median
         print(f"{name:>30}  {t}   × {t.median / base:.2f}")
-    t = measure(lambda: build_budget(lang="en"), repeat=args.repeat)
+    t = measure(lambda: EXTRAS["budget"].build({"lang": "en"}, NATIVE), repeat=args.repeat)
     print(f"{'the budget figure':>30}  {t}   × {t.median / base:.2f}")

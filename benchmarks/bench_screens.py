@@ -18,7 +18,7 @@ from pathlib import Path
 from playwright.sync_api import sync_playwright
 
 import browser_harness as bh
-from figures.canvas import SCREEN_TEXT
+from figures import SCREEN_TEXT
 
 
 def tally(page, url: str, lang: str) -> dict:

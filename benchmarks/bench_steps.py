@@ -2,30 +2,28 @@
 for it alone, in the same run.
 
 Laying steps out alike chooses one text size and packing for all of them (figures.matrix.fit) and
-draws each once: it costs the choice, not a second build of every step (which the renderer paid
-while it gathered the steps through a context variable). Goal: alike ≤ 1.5× the steps alone.
+draws each once: it costs the choice and the shared canvas, not a second build of every step (which
+the renderer paid while it gathered the steps through a context variable). Goal: alike ≤ 1.5× the
+steps alone.
 Run: python -m benchmarks.bench_steps [--check]
 """
 
 import argparse
 
 from benchmarks.timing import measure, verdict
-from figures.animation import steps
-from figures.canvas import Canvas
-from figures.layout import built, draw_alike, fit, is_diagram
-from figures.registry import PLAYS
+from figures import PLAYS, Canvas, steps, stills
 
 RATIO = 1.5
 PHONE = Canvas(column=360)
 
 
 def alone(spec, values) -> list:
-    return [built(spec.made(v, PHONE), PHONE).figure for v in values]
+    return [spec.build(v, PHONE).figure for v in values]
 
 
 def alike(spec, values) -> list:
-    made = [spec.made(v, PHONE) for v in values]
-    return [fit(f, PHONE, is_diagram(m)) for f, m in zip(draw_alike(made, PHONE), made)]
+    """The steps as the animation lays them out: alike, on one shared canvas (figures.stills)."""
+    return stills(spec.id, PHONE, **{k: v for k, v in values[0].items() if k != spec.play.knob})[0]
 
 
 if __name__ == "__main__":

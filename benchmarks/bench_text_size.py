@@ -8,9 +8,7 @@ larger text costs. Run: python -m benchmarks.bench_text_size [--column 360]
 import argparse
 
 from benchmarks.timing import measure
-from figures import SPECS
-from figures.canvas import Canvas
-from figures.knobs import FONT_SCALE
+from figures import FONT_SCALE, SPECS, Canvas
 
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])

@@ -15,7 +15,7 @@ import streamlit as st
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # streamlit puts benchmarks/ first
 
 import ui  # noqa: E402
-from figures.knobs import CONTEXT  # noqa: E402
+from figures import CONTEXT  # noqa: E402
 
 
 @st.fragment(key="a1")

@@ -9,9 +9,9 @@ import re
 
 from article import SECTIONS, Heading, Text
 from core import Precision
-from figures.knobs import CONTEXT
+from figures import CONTEXT
 from i18n import LANGS
-from publish.site import SiteView, blocks
+from publish import SiteView, blocks
 
 ARTICLE_KO = {"overview": 2700, "v2-mla": 4900, "v3-2-dsa": 5000, "v4-flash": 8400, "v4-1-flash": 8400,
               "token-axis": 5900}  # ≈ characters of the articles' own sections (issue 25)

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from .text import TEXT
 
+__all__ = ["DEFAULT_LANG", "LANGS", "TEXT", "model_name", "t"]
+
 LANGS = ("ko", "en")
 DEFAULT_LANG = "ko"
 

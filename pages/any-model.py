@@ -6,14 +6,13 @@ import pandas as pd
 import streamlit as st
 
 import ui
-from article.sections.any_model import HF_EXAMPLE, design_name, variant_source
+from article import HF_EXAMPLE, design_name, variant_source
 from core.config_import import import_config
 from core.config_json import ConfigError, read_config
 from core.units import fmt_bytes
 from core.variants import SGLANG_PAGE_TOKENS, VARIANTS
-from figures.builders.reconcile import variant_name
+from figures import variant_name
 from i18n import t
-from ui import hub as hf
 
 L = ui.view().lang
 
@@ -41,15 +40,15 @@ def import_panel() -> dict:
 def from_hub() -> None:
     """A model id typed or linked (?hf=org/name@revision): its config and safetensors headers from the Hub, the model
     added to the session's imports and, on a link's first visit, to the models compared below."""
-    text = st.text_input(t("by.hf", L), key=hf.KEY, bind="query-params", help=t("by.hf.help", L),
+    text = st.text_input(t("by.hf", L), key=ui.HF_KEY, bind="query-params", help=t("by.hf.help", L),
                          placeholder=HF_EXAMPLE)
     if not text.strip():
         return
     try:
         with st.spinner(t("by.hf.fetching", L, id=text.strip())):
-            found, imported, model_id = hf.fetch_model(text)
-    except hf.FAILURES as e:
-        st.error(hf.said(e, L))
+            found, imported, model_id = ui.fetch_model(text)
+    except ui.HUB_FAILURES as e:
+        st.error(ui.hub_failure(e, L))
         return
     ui.select_model(model_id)
     weights = t("by.hf.weights", L, p=f"{found.parameters:,}", b=fmt_bytes(found.weights_bytes)) \

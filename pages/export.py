@@ -8,12 +8,20 @@ built. The download is handed over as bytes: see the note at `offer`."""
 import streamlit as st
 
 import ui
-from figures import FIGURES, ordered_ids
-from figures.canvas import SLIDE_SIZES
-from figures.knobs import CONTEXT, PRECISION, UNITS
+from figures import CONTEXT, FIGURES, PRECISION, SLIDE_SIZES, UNITS, ordered_ids
 from i18n import t
-from publish import deck
-from publish.export import BUILD_LOCK, FORMATS, IMAGE_FORMATS, MAX_FILES, files, image_browser, write_zip
+from publish import (
+    BUILD_LOCK,
+    DECK_MIME,
+    DECK_SIZE,
+    FORMATS,
+    IMAGE_FORMATS,
+    MAX_FILES,
+    files,
+    image_browser,
+    make_deck,
+    write_zip,
+)
 
 v = ui.view()
 L = v.lang
@@ -81,13 +89,13 @@ def build_zip(ids: list[str]) -> None:
 
 def build_deck(ids: list[str]) -> None:
     st.caption(t("ex.deck.intro", L))
-    size = st.radio(t("ex.deck.size", L), SLIDE_SIZES, index=list(SLIDE_SIZES).index(deck.DEFAULT_SIZE),
+    size = st.radio(t("ex.deck.size", L), SLIDE_SIZES, index=list(SLIDE_SIZES).index(DECK_SIZE),
                     key="ex_deck_size", horizontal=True, format_func=lambda name: "{} × {}".format(*SLIDE_SIZES[name]))
     # a picture per slide; at most every figure, so under the zip's cap
     if ready(len(ids), True) and st.button(t("ex.deck.build", L), type="primary", key="ex_deck_build"):
-        data, failed = run(len(ids), lambda step: deck.build(ids, lang=L, theme=v.theme, font_scale=v.font_scale,
+        data, failed = run(len(ids), lambda step: make_deck(ids, lang=L, theme=v.theme, font_scale=v.font_scale,
                                                              params=PARAMS, size=size, progress=step))
-        offer(t("ex.deck.download", L, n=1 + len(ids) - len(failed)), data, "kv-atlas-talk.pptx", deck.MIME,
+        offer(t("ex.deck.download", L, n=1 + len(ids) - len(failed)), data, "kv-atlas-talk.pptx", DECK_MIME,
               key="ex_deck_download")
 
 

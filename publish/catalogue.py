@@ -7,8 +7,19 @@ from __future__ import annotations
 import inspect
 
 from core.mechanisms.matrix_text import MAX_SIZE
-from figures.knobs import ChoiceKnob, FloatKnob, IntKnob, Knob, MatrixKnob, PrecisionKnob, TupleKnob
-from figures.registry import EXTRAS, FIGURES, FigureSpec, ordered_ids
+from figures import (
+    EXTRAS,
+    FIGURES,
+    ChoiceKnob,
+    FigureSpec,
+    FloatKnob,
+    IntKnob,
+    Knob,
+    MatrixKnob,
+    PrecisionKnob,
+    TupleKnob,
+    ordered_ids,
+)
 
 HEAD = """# Figure catalogue
 

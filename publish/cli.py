@@ -18,10 +18,7 @@ import time
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from figures import FIGURES, ordered_ids
-from figures.animation import play_spec
-from figures.canvas import SLIDE_SIZES
-from figures.knobs import CONTEXT, FONT_SCALE, PRECISION, THEME, Knob
+from figures import CONTEXT, FIGURES, FONT_SCALE, PRECISION, SLIDE_SIZES, THEME, Knob, ordered_ids, play_spec
 from i18n import LANGS
 
 from . import deck as talk

@@ -22,13 +22,21 @@ from pptx.enum.text import MSO_AUTO_SIZE, PP_ALIGN
 from pptx.util import Emu, Inches, Pt
 
 from article import article_title
-from figures.canvas import SLIDE_SIZES
-from figures.contrast import hex_colour, readable, rgba
-from figures.describe import description
-from figures.knobs import LANG
-from figures.registry import FIGURES, ordered_ids
-from figures.style import BACKGROUNDS, MUTED, TEMPLATE, apply_look
-from figures.text import text_px
+from figures import (
+    BACKGROUNDS,
+    FIGURES,
+    LANG,
+    MUTED,
+    SLIDE_SIZES,
+    TEMPLATE,
+    apply_look,
+    description,
+    hex_colour,
+    ordered_ids,
+    readable,
+    rgba,
+    text_px,
+)
 from i18n import t
 
 from .export import NO_BROWSER, ImagesUnavailable, figure, image, image_browser, read_values

@@ -23,10 +23,7 @@ import pandas as pd
 import plotly.graph_objects as go
 import plotly.io as pio
 
-from figures.animation import animated
-from figures.canvas import Canvas, slide_size_of
-from figures.made import Built
-from figures.registry import FIGURES, SPECS
+from figures import FIGURES, SPECS, Built, Canvas, animated, slide_size_of
 
 IMAGE_FORMATS = ("svg", "png")
 FORMATS = ("svg", "png", "html", "csv", "json")

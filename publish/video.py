@@ -15,8 +15,7 @@ from pathlib import Path
 import numpy as np
 import plotly.graph_objects as go
 
-from figures.animation import slide_stills, stills
-from figures.canvas import Canvas, slide_size_of
+from figures import Canvas, slide_size_of, slide_stills, stills
 
 from .export import image
 

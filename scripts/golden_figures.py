@@ -19,9 +19,13 @@ import plotly.io as pio
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from figures import SPECS  # noqa: E402
-from figures.animation import animated, slide_stills  # noqa: E402
-from figures.canvas import SLIDE_SIZES, Canvas  # noqa: E402
+from figures import (  # noqa: E402  # noqa: E402
+    SLIDE_SIZES,
+    SPECS,  # noqa: E402
+    Canvas,
+    animated,
+    slide_stills,
+)
 
 COLUMNS = (280, 360, 900, 1400)
 

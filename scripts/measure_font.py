@@ -20,7 +20,7 @@ from fontTools.ttLib import TTFont
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from figures.text import FONT, WIDTHS_FILE  # noqa: E402
+from figures import FONT, WIDTHS_FILE  # noqa: E402
 
 EM = 1000
 BLOCKS = [(0x20, 0x7E), (0xA0, 0x24F), (0x370, 0x3FF), (0x2000, 0x206F), (0x2070, 0x209F), (0x20A0, 0x20CF),

@@ -16,7 +16,11 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = ("core", "figures", "article", "publish", "ui", "i18n")
 GRAPH = grimp.build_graph(*PACKAGES, cache_dir=None)
-CONTRACTS = ("each room imports only the rooms below it", "the cost model never imports the seeded mechanism runs")
+CONTRACTS = ("each room imports only the rooms below it", "the cost model never imports the seeded mechanism runs",
+             *(f"{room} front door: another room imports the package, never a module of it"
+               for room in ("figures'", "publish's", "article's", "i18n's")))
+FRONT_DOORS = ("figures", "publish", "article", "i18n", "ui")  # core's is to come: its modules are still imported
+SCRIPTS = ("pages", "scripts", "benchmarks")  # Python outside the packages, which import-linter cannot see
 
 
 def lint_imports(cwd: Path) -> subprocess.CompletedProcess:
@@ -34,12 +38,14 @@ def test_the_import_contracts_are_kept():
 
 
 def test_a_planted_import_breaks_each_contract(tmp_path):
-    """The contracts can fail: a copy of the rooms where core imports figures, and the cost model
-    a seeded run, breaks both."""
+    """The contracts can fail: a copy of the rooms where core imports figures, the cost model a seeded run, and
+    rooms import modules behind the front doors, breaks every one."""
     for package in PACKAGES:
         shutil.copytree(ROOT / package, tmp_path / package, ignore=shutil.ignore_patterns("__pycache__", "*.md"))
     shutil.copy(ROOT / "pyproject.toml", tmp_path)
-    for module, line in (("core/units.py", "import figures.style\n"), ("core/cost.py", "import core.mechanisms.mla\n")):
+    for module, line in (("core/units.py", "import figures.style\n"), ("core/cost.py", "import core.mechanisms.mla\n"),
+                         ("ui/state.py", "import publish.export\n"), ("ui/nav.py", "import article.prose\n"),
+                         ("figures/style.py", "import i18n.text\n")):
         path = tmp_path / module
         path.write_text(path.read_text(encoding="utf-8") + line, encoding="utf-8")
     done = lint_imports(tmp_path)
@@ -58,7 +64,7 @@ def test_no_module_imports_another_in_a_circle():
 def test_the_graph_holds_every_room_and_imports_inside_functions():
     assert {"core.cost", "core.mechanisms.mla", "figures.registry", "publish.export", "ui.charts"} <= GRAPH.modules
     assert "core.registry" in GRAPH.find_modules_directly_imported_by("core.cost")  # inside a function
-    assert "figures.animation" in GRAPH.find_modules_directly_imported_by("publish.export")
+    assert "figures" in GRAPH.find_modules_directly_imported_by("publish.export")  # by its front door
 
 
 @pytest.mark.parametrize("package", PACKAGES)
@@ -79,3 +85,24 @@ def test_every_figures_module_sits_in_a_layer_of_its_contract():
     placed = {name.strip() for layer in figures["layers"] for name in layer.split("|")}
     modules = {m.split(".")[1] for m in GRAPH.modules if m.startswith("figures.")}
     assert modules == placed, f"not in a layer: {modules - placed}; no such module: {placed - modules}"
+
+
+def _outside_files() -> list[Path]:
+    return [p for d in SCRIPTS for p in sorted((ROOT / d).rglob("*.py"))] + [ROOT / "app.py", ROOT / "browser_harness.py"]
+
+
+@pytest.mark.parametrize("path", _outside_files(), ids=lambda p: str(p.relative_to(ROOT)))
+def test_scripts_pages_and_benchmarks_enter_the_rooms_by_their_front_doors(path):
+    """What import-linter cannot see (pages are scripts with hyphens in their names): their imports of a room with
+    a front door name the package, never one of its modules."""
+    import ast
+
+    through = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        modules = [node.module] if isinstance(node, ast.ImportFrom) and node.module and not node.level else \
+            [a.name for a in node.names] if isinstance(node, ast.Import) else []
+        through += [m for m in modules if m.split(".")[0] in FRONT_DOORS and "." in m]
+        if isinstance(node, ast.ImportFrom) and node.module in FRONT_DOORS:  # a module by the package's attribute
+            through += [f"{node.module}.{a.name}" for a in node.names
+                        if (ROOT / node.module / f"{a.name}.py").exists() or (ROOT / node.module / a.name).is_dir()]
+    assert not through, f"{path.name} imports modules behind a front door: {through}"

@@ -10,6 +10,7 @@ article a section of the article (article/) drawn with Streamlit
 from .article import show
 from .charts import chart, figure_link
 from .embed import embed
+from .hub import HF_KEY, HUB_FAILURES, fetch_model, hub_failure
 from .nav import section_links
 from .state import (
     View,
@@ -25,6 +26,6 @@ from .state import (
     view,
 )
 
-__all__ = ["View", "chart", "control", "embed", "figure_link", "follows_context",
-           "imported_models", "language", "remember_import",
-           "run_completed", "section_links", "select_model", "show", "sidebar", "url_notes", "view"]
+__all__ = ["HF_KEY", "HUB_FAILURES", "View", "chart", "control", "embed", "fetch_model", "figure_link",
+           "follows_context", "hub_failure", "imported_models", "language", "remember_import", "run_completed",
+           "section_links", "select_model", "show", "sidebar", "url_notes", "view"]

@@ -9,9 +9,22 @@ from urllib.parse import urlencode
 import pandas as pd
 import streamlit as st
 
-from article import SECTIONS, Ask, Chart, Either, Heading, Metrics, Part, Table, Text, Title, Tool, run_section
-from article.prose import notation
-from figures.knobs import CONTEXT, FONT_SCALE, LANG, PRECISION, THEME, UNITS, Knob, TupleKnob
+from article import (
+    SECTIONS,
+    Ask,
+    Chart,
+    Either,
+    Heading,
+    Metrics,
+    Part,
+    Table,
+    Text,
+    Title,
+    Tool,
+    notation,
+    run_section,
+)
+from figures import CONTEXT, FONT_SCALE, LANG, PRECISION, THEME, UNITS, Knob, TupleKnob
 
 from .charts import chart
 from .state import control, follows_context, view

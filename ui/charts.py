@@ -9,19 +9,27 @@ from urllib.parse import urlencode
 import plotly.io as pio
 import streamlit as st
 
-from figures import FIGURES, SPECS
-from figures.animation import animated, at_step, steps
-from figures.canvas import SLIDE_SIZES, Canvas, narrow
-from figures.describe import description
-from figures.knobs import FONT_SCALE, LANG, THEME
-from figures.made import Built
-from figures.registry import PLAYS
-from figures.style import plotly_config
+from figures import (
+    FIGURES,
+    FONT_SCALE,
+    LANG,
+    PLAYS,
+    SLIDE_SIZES,
+    SPECS,
+    THEME,
+    Built,
+    Canvas,
+    animated,
+    at_step,
+    description,
+    narrow,
+    plotly_config,
+    steps,
+)
 from i18n import t
-from publish.export import IMAGE_FORMATS, figure_file, image_browser
+from publish import IMAGE_FORMATS, figure_file, image_browser
 
-from .hub import KEY as HF_KEY
-from .hub import linked
+from .hub import HF_KEY, linked
 from .plot import plot
 from .state import View, view
 

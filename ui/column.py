@@ -9,7 +9,7 @@ from pathlib import Path
 
 import streamlit as st
 
-from figures.canvas import SCREEN_WIDTHS, width_class
+from figures import SCREEN_WIDTHS, width_class
 
 _mount = st.components.v2.component("kv_atlas.column", js=Path(__file__).with_name("column.js").read_text(),
                                     isolate_styles=False)

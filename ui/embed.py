@@ -13,13 +13,12 @@ from dataclasses import replace
 
 import streamlit as st
 
-from figures import SPECS
-from figures.knobs import FONT_SCALE, LANG, THEME
+from figures import FONT_SCALE, LANG, SPECS, THEME
 from i18n import t
 
 from .charts import draw, figure
 from .column import column_width
-from .hub import FAILURES, fetch_model, linked, said
+from .hub import HUB_FAILURES, fetch_model, hub_failure, linked
 from .state import View, with_imports
 
 # no sidebar, no top bar (nor the room kept for it), and the column component (it only measures) takes no room
@@ -43,8 +42,8 @@ def embed() -> None:
     if linked():  # a model fetched by its id, kept before the knobs read the link's model ids
         try:
             fetch_model(linked())
-        except FAILURES as e:
-            st.caption(f":material/link: {said(e, lang)}")
+        except HUB_FAILURES as e:
+            st.caption(f":material/link: {hub_failure(e, lang)}")
     spec = replace(spec, knobs=tuple(with_imports(k) for k in spec.knobs))  # a model imported by the link's id
     built, values, notes = spec.from_link(params, lang, lambda values: figure(spec.id, theme, font_scale, v.canvas,
                                                                                **values))

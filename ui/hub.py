@@ -12,7 +12,7 @@ from i18n import t
 
 from .state import remember_import
 
-KEY = "hf"  # the link key, and the Any model page's field
+HF_KEY = "hf"  # the link key, and the Any model page's field
 
 
 def fetch_model(text: str):
@@ -23,7 +23,7 @@ def fetch_model(text: str):
     return found, imported, remember_import(imported)
 
 
-def said(e: Exception, lang: str) -> str:
+def hub_failure(e: Exception, lang: str) -> str:
     """A fetch's failure in one line of the reader's language."""
     if isinstance(e, hub.HubError):
         return t("by.hf.bad", lang, e=t(f"by.hf.why.{e.key}", lang, **e.facts))
@@ -32,7 +32,7 @@ def said(e: Exception, lang: str) -> str:
 
 def linked() -> str:
     """The id the page's link names, or ''."""
-    return (st.query_params.get(KEY) or "").strip()
+    return (st.query_params.get(HF_KEY) or "").strip()
 
 
-FAILURES = (hub.HubError, ConfigError)
+HUB_FAILURES = (hub.HubError, ConfigError)

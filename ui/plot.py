@@ -15,7 +15,7 @@ from pathlib import Path
 
 import streamlit as st
 
-from publish.plotly_js import bundle
+from publish import bundle
 
 PLOTLY_URL = f"app/static/{bundle().name}"  # relative: works under any base URL path
 COMPONENT = "kv_atlas.plot"

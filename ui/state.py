@@ -19,10 +19,9 @@ from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 from core import Precision
 from core.registry import register
-from figures import EXTRAS
-from figures.canvas import narrow
-from figures.knobs import (
+from figures import (
     CONTEXT,
+    EXTRAS,
     FONT_SCALE,
     LANG,
     PRECISION,
@@ -36,6 +35,7 @@ from figures.knobs import (
     MatrixKnob,
     TupleKnob,
     help_fields,
+    narrow,
 )
 from i18n import DEFAULT_LANG, t
 

@@ -8,8 +8,7 @@ from collections.abc import Callable, Generator
 from dataclasses import dataclass
 
 from core.open_models import OPEN_MODELS
-from figures import EXTRAS, FIGURES
-from figures.builders.kv_bars import generation_models
+from figures import EXTRAS, FIGURES, generation_models
 
 from .any_model import any_model
 from .common import article_title

@@ -26,9 +26,7 @@ from core.parallel import Parallel
 from core.summary import summarise
 from core.units import exact, fmt_bytes, fmt_exact, fmt_tokens
 from core.variants import SGLANG_PAGE_TOKENS, VARIANTS
-from figures import EXTRAS
-from figures.builders.planner import gpu_of
-from figures.builders.reconcile import variant_name
+from figures import EXTRAS, gpu_of, variant_name
 from i18n import model_name, t
 
 from ..blocks import AppField, Ask, Chart, Either, Heading, Reading, Table, Text, Title, Tool

@@ -10,8 +10,7 @@ from core.mechanisms.compression import entry_count
 from core.mechanisms.matrix_text import format_matrix
 from core.mechanisms.token_axis import ReadPlan, SummaryRun, read_plan, summarize
 from core.registry import get
-from figures import FIGURES
-from figures.matrix import Box
+from figures import FIGURES, Box
 from i18n import t
 
 from ..blocks import Ask, Chart, Either, Metrics, Reading, Text, Title

@@ -12,8 +12,7 @@ from multiprocessing import get_context
 from pathlib import Path
 
 from article import SECTIONS, Chart
-from figures import SPECS
-from figures.canvas import Canvas
+from figures import SPECS, Canvas
 from i18n import DEFAULT_LANG, LANGS
 
 from .. import export, plotly_js

@@ -8,12 +8,7 @@ import plotly.graph_objects as go
 import plotly.io as pio
 
 from article import Chart
-from figures import SPECS
-from figures.animation import animated
-from figures.canvas import Canvas
-from figures.describe import description
-from figures.knobs import UNITS
-from figures.made import Built
+from figures import SPECS, UNITS, Built, Canvas, animated, description
 
 CANVASES = (900, 360)  # px: the site's column on a desktop, on a phone (figures/canvas.py's width classes)
 # the charts' shared template, shipped once per page rather than in every figure

@@ -7,10 +7,8 @@ from functools import cache
 
 import orjson
 
-from figures.knobs import CONTEXT, CONTEXT_STOPS, PRECISION
-from figures.style import plotly_config
-from i18n import LANGS, t
-from i18n.text import TEXT
+from figures import CONTEXT, CONTEXT_STOPS, PRECISION, plotly_config
+from i18n import LANGS, TEXT, t
 
 from .charts import SHARED_TEMPLATE
 from .states import DEFAULT_STOP, PRESET, ROLES, precision, ticks

@@ -13,8 +13,7 @@ from jinja2 import Environment, FileSystemLoader, StrictUndefined
 from markdown_it import MarkdownIt
 from markupsafe import Markup, escape
 
-from article import SECTIONS, AppField, Heading, Metrics, Table, Text, Title
-from article.prose import notation
+from article import SECTIONS, AppField, Heading, Metrics, Table, Text, Title, notation
 from i18n import LANGS, t
 
 from .states import DEFAULT_STOP, PRESET, ROLES, AppControls, ticks

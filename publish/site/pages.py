@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from article import AppField, Chart, Text
 from core import Precision
-from figures.knobs import CONTEXT, CONTEXT_STOPS
+from figures import CONTEXT, CONTEXT_STOPS
 
 from . import markup
 from .charts import Figures

@@ -12,7 +12,7 @@ from article import SECTIONS, Ask, Chart, Either, Part, Tool, run_section
 from core import Precision
 from core.cost import formats
 from core.units import fmt_tokens
-from figures.knobs import CONTEXT, CONTEXT_STOPS, PRECISION, UNITS, Knob
+from figures import CONTEXT, CONTEXT_STOPS, PRECISION, UNITS, Knob
 
 PRESET, *ROLES = PRECISION.parts  # the preset; a format per component ("auto": the preset's)
 PRESET_COMBOS = tuple((preset, *("auto" for _ in ROLES)) for preset in PRESET.choices)
