@@ -85,7 +85,7 @@ TEXT: dict[str, dict[str, str]] = {
     "by.hf.why.id": {"ko": "입력한 {text}: Hugging Face 모델 ID 형식이 아닙니다. ID는 소유자/이름 꼴이며 영문자·숫자·'.'·'_'·'-'만 씁니다.", "en": "{text} is not a Hugging Face model id: it takes the form owner/name, in letters, digits, '.', '_' and '-'."},
     "by.hf.why.id.rev": {"ko": "@ 뒤의 {rev}: 리비전 이름(브랜치, 태그, 커밋)으로 쓸 수 없는 글자가 있습니다.", "en": "{rev}, after the @, cannot name a revision (a branch, a tag or a commit)."},
     "by.hf.why.unknown": {"ko": "Hub에 공개된 {repo} 모델이 없습니다. 이름이 틀렸거나 비공개 저장소입니다.", "en": "The Hub has no public model called {repo}: the name is wrong, or the repository is private."},
-    "by.hf.why.gated": {"ko": "{repo} 저장소는 약관에 동의한 사람만 받을 수 있는 저장소입니다. 이 앱은 토큰을 받지 않으므로 열 수 없습니다. config.json을 직접 받아 아래에 올려 주세요.", "en": "{repo} only opens to readers who accept its owner's terms, and this app takes no token. Download its config.json yourself and upload it below."},
+    "by.hf.why.gated": {"ko": "{repo} 저장소는 약관에 동의한 사람에게만 열립니다. 이 앱은 토큰을 받지 않으므로 열 수 없습니다. config.json을 직접 받아 아래에 올려 주세요.", "en": "{repo} only opens to readers who accept its owner's terms, and this app takes no token. Download its config.json yourself and upload it below."},
     "by.hf.why.revision": {"ko": "{repo}에는 {rev}라는 리비전이 없습니다.", "en": "{repo} has no revision called {rev}."},
     "by.hf.why.noconfig": {"ko": "{repo}에는 config.json이 없어 구조를 읽을 수 없습니다.", "en": "{repo} has no config.json, so there is no architecture to read."},
     "by.hf.why.noconfig.params": {"ko": "{repo}에는 config.json 없이 Mistral 형식의 params.json만 있습니다. 이 앱은 params.json을 읽지 않습니다.", "en": "{repo} holds only Mistral's params.json, not a config.json, and this app does not read params.json."},
