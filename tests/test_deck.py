@@ -17,6 +17,7 @@ from pptx.enum.shapes import MSO_SHAPE_TYPE
 from streamlit.runtime.memory_media_file_storage import MemoryMediaFileStorage
 from streamlit.testing.v1 import AppTest
 
+import publish
 from article import article_title
 from core import DEPLOYED, MODELS, storage_per_token
 from core.summary import summarise
@@ -240,7 +241,7 @@ def test_the_export_page_builds_a_deck_under_the_build_lock_and_hands_over_its_b
         stored.append((mimetype, path_or_data))
         return real_store(self, path_or_data, mimetype, kind, filename)
 
-    monkeypatch.setattr(deck, "build", spy)
+    monkeypatch.setattr(publish, "make_deck", spy)  # the page's name for it, from publish's front door
     monkeypatch.setattr(MemoryMediaFileStorage, "load_and_get_id", store)
     at = deck_page()
     at.multiselect(key="ex_ids").set_value(["B2", "A1"]).run()
@@ -267,8 +268,9 @@ def test_the_export_page_s_deck_waits_for_another_build():
 
 
 def test_the_export_page_s_deck_is_capped_like_the_zip(monkeypatch):
-    monkeypatch.setattr(export, "MAX_FILES", 1)
-    monkeypatch.setattr(export, "image_browser", lambda: "chromium")
+    for room in (export, publish):  # the module's own use, and the page's through the front door
+        monkeypatch.setattr(room, "MAX_FILES", 1)
+        monkeypatch.setattr(room, "image_browser", lambda: "chromium")
     at = deck_page()
     at.multiselect(key="ex_ids").set_value(["A1", "B2"]).run()
     assert not at.exception and not at.button
@@ -276,7 +278,8 @@ def test_the_export_page_s_deck_is_capped_like_the_zip(monkeypatch):
 
 
 def test_without_a_browser_the_export_page_s_deck_says_why(monkeypatch):
-    monkeypatch.setattr(export, "image_browser", lambda: None)
+    for room in (export, publish):
+        monkeypatch.setattr(room, "image_browser", lambda: None)
     at = deck_page()
     assert "Chromium" in at.warning[0].value and not at.button
 

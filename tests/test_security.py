@@ -99,9 +99,11 @@ def test_a_zip_is_streamed_to_disk_with_its_failures_listed(tmp_path):
 
 
 def test_without_a_browser_images_fail_with_one_clear_message_and_the_pages_say_so(monkeypatch):
+    import publish
     from figures import FIGURES
     from publish import export
-    monkeypatch.setattr(export, "image_browser", lambda: None)
+    for room in (export, publish):  # the module's own use, and the page's through the front door
+        monkeypatch.setattr(room, "image_browser", lambda: None)
     with pytest.raises(export.ImagesUnavailable, match="Chrome or Chromium"):
         export.image(FIGURES["A1"].build({}, NATIVE).figure)
     at = AppTest.from_file(str(ROOT / "pages" / "export.py"), default_timeout=60).run()
