@@ -204,6 +204,8 @@ def dcp_reason(m: Model, engine: str) -> tuple[str, str] | None:
     """Why `engine` offers no decode context parallelism for the model, and where its source says so; None where
     it does."""
     kinds = {ly.kind for ly in m.layers}
+    # these two sources still name the module core/engines.py (now this package's __init__.py): refusals quote
+    # them, and the split into a package changed no message
     if not kinds & {*ATTENTION_KINDS, "SWA", *V4_KINDS, "CSA2"}:
         return "no attention cache to split by token", "core/engines.py (dcp_supported)"
     if "CSA2" in kinds:
