@@ -204,12 +204,10 @@ def dcp_reason(m: Model, engine: str) -> tuple[str, str] | None:
     """Why `engine` offers no decode context parallelism for the model, and where its source says so; None where
     it does."""
     kinds = {ly.kind for ly in m.layers}
-    # these two sources still name the module core/engines.py (now this package's __init__.py): refusals quote
-    # them, and the split into a package changed no message
     if not kinds & {*ATTENTION_KINDS, "SWA", *V4_KINDS, "CSA2"}:
-        return "no attention cache to split by token", "core/engines.py (dcp_supported)"
+        return "no attention cache to split by token", "core/engines/__init__.py (dcp_supported)"
     if "CSA2" in kinds:
-        return "CSA2 layers are in neither engine's release read", "core/engines.py (allocation)"
+        return "CSA2 layers are in neither engine's release read", "core/engines/__init__.py (allocation)"
     if engine == "theory":
         return None
     vllm_window = "vllm/v1/kv_cache_interface.py:960-964; v1/core/single_type_kv_cache_manager.py:989"
