@@ -5,7 +5,7 @@ GPUs as `core.parallel.Parallel` describes them: dp attention ranks, each tp ran
 deep), or None when the engine runs it; `block_refusal(model, engine, block)` does the same for a
 --block-size / --page-size. A refused layout is never priced.
 
-Read from the released wheels, as core/engines.py reads them: vLLM 0.34.0 (vllm/_version.py: commit
+Read from the released wheels, as core.engines reads them: vLLM 0.34.0 (vllm/_version.py: commit
 62d4bc3c7) and SGLang 0.5.23 (paths under sglang/srt/, the repository's python/ tree). Defaults are
 each engine's on a Hopper GPU.
 

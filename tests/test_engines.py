@@ -364,7 +364,7 @@ def test_sglang_dcp_splits_the_latent_into_pages_of_page_times_dcp_tokens():
     # DSA under DCP runs on Blackwell only (its trtllm DSA backends); as SGLang prices it there, the latent shards
     # and the index keys stay whole (pool_configurator.py:398-409): pages of 64 × 8 tokens, 64 rows of latent and
     # all 512 tokens' keys a page on each rank
-    held, _, _ = engines._sglang(get("v3.2"), N, core.cost.fitted(get("v3.2"), ALL_BF16), 8, None, True, dcp=8)
+    held, _, _ = engines.sglang.allocate(get("v3.2"), N, core.cost.fitted(get("v3.2"), ALL_BF16), 8, None, True, dcp=8)
     pages = cdiv(131_072, 64 * 8)  # 256
     latent, keys = 64 * 61 * 576 * 2, 64 * 8 * 61 * 132  # 4,497,408 B and 4,122,624 B
     assert sum(h.nbytes for h in held) == pages * (latent + keys) == 256 * 8_620_032 == 2_206_728_192
