@@ -2,16 +2,15 @@
 for it alone, in the same run.
 
 Laying steps out alike chooses one text size and packing for all of them (figures.matrix.fit) and
-draws each once: it costs the choice and the shared canvas, not a second build of every step (which
-the renderer paid while it gathered the steps through a context variable). Goal: alike ≤ 1.5× the
-steps alone.
+draws each once: it costs the choice, not a second build of every step (which the renderer paid
+while it gathered the steps through a context variable). Goal: alike ≤ 1.5× the steps alone.
 Run: python -m benchmarks.bench_steps [--check]
 """
 
 import argparse
 
 from benchmarks.timing import measure, verdict
-from figures import PLAYS, Canvas, steps, stills
+from figures import PLAYS, Canvas, steps
 
 RATIO = 1.5
 PHONE = Canvas(column=360)
@@ -22,8 +21,7 @@ def alone(spec, values) -> list:
 
 
 def alike(spec, values) -> list:
-    """The steps as the animation lays them out: alike, on one shared canvas (figures.stills)."""
-    return stills(spec.id, PHONE, **{k: v for k, v in values[0].items() if k != spec.play.knob})[0]
+    return [b.figure for b in spec.build_alike(values, PHONE)]
 
 
 if __name__ == "__main__":

@@ -62,9 +62,8 @@ def _steps(figure_id: str, canvas: Canvas, knobs: dict) -> tuple[list[dict], ran
     column's, every step drawn alike for it —, in the canvas's look) as a dict on one shared canvas; the
     values stepped, and the index of the knobs' own value among them."""
     spec, values, values_at, at = _stepped(figure_id, knobs)
-    made = _made(spec, values, values_at, canvas)
-    figs = [looked(fit(f, canvas, is_diagram(m)), canvas) for f, m in zip(draw_alike(made, canvas), made)]
-    return _on_canvas(figs), values_at, values_at.index(at)
+    built = spec.build_alike([{**values, spec.play.knob: v} for v in values_at], canvas)
+    return _on_canvas([b.figure for b in built]), values_at, values_at.index(at)
 
 
 def _made(spec: FigureSpec, values: dict, values_at: range, canvas: Canvas) -> list[Made]:

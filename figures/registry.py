@@ -13,7 +13,7 @@ second and a few MB (benchmarks/bench_links.py measures it; the tests bound it).
 from __future__ import annotations
 
 import inspect
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from core import MODELS, local_kv
@@ -65,7 +65,7 @@ from .knobs import (
     TupleKnob,
     models,
 )
-from .layout import built
+from .layout import built, built_alike
 from .made import Built, Incompatible, Made
 
 
@@ -120,6 +120,11 @@ class FigureSpec:
         (figures/layout/) and in its look, with its title, captions and records. `Incompatible` where the
         values do not go together; a builder's own bug raises whatever it raises."""
         return built(self.made(values, canvas), canvas)
+
+    def build_alike(self, steps: Sequence[Mapping], canvas: Canvas) -> list[Built]:
+        """The figure at each of several knob values, built as `build` builds one, laid out alike (an animation's
+        steps: its diagrams share one text size and packing for the canvas)."""
+        return built_alike([self.made(values, canvas) for values in steps], canvas)
 
     def made(self, values: Mapping, canvas: Canvas) -> Made:
         """What the builder makes for the canvas, before the layout pass: for figures.animation, which lays

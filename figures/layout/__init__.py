@@ -48,7 +48,17 @@ def fit(fig: go.Figure, canvas: Canvas, diagram: bool) -> go.Figure:
 
 def built(made: Made, canvas: Canvas) -> Built:
     """What a builder made, drawn and fitted to the canvas, in its look, with what it says beside the drawing."""
-    fig, diagram = draw_alike([made], canvas)[0], is_diagram(made)
+    return built_alike([made], canvas)[0]
+
+
+def built_alike(made: Sequence[Made], canvas: Canvas) -> list[Built]:
+    """Each of several made figures built as `built` builds one, its diagrams laid out alike (an animation's
+    steps: one text size and packing for all of them)."""
+    return [_built(m, fig, canvas) for m, fig in zip(made, draw_alike(made, canvas))]
+
+
+def _built(made: Made, fig: go.Figure, canvas: Canvas) -> Built:
+    diagram = is_diagram(made)
     numbers = boxes(made) if diagram else tuple(made.numbers)
     return Built(looked(fit(fig, canvas, diagram), canvas), diagram, one_line(made.title), one_line(made.subtitle),
                  captions=tuple(made.captions) if diagram else (), numbers=numbers,
