@@ -263,6 +263,13 @@ def chart_title(found) -> str:
     return " · ".join(" ".join(plain(part).split()) for part in heading_parts(title) if part)
 
 
+def canvas_class(page, timeout: float = 60_000) -> int:
+    """The width class the page (or frame) drew for (ui/column.js's <html data-canvas>), once it has one: a state
+    waited for, since a page can read as ready a moment before its column component has reported."""
+    page.wait_for_function("() => /^\\d+$/.test(document.documentElement.dataset.canvas || '')", timeout=timeout)
+    return int(page.evaluate("document.documentElement.dataset.canvas"))
+
+
 def assert_ready_without_exception(page, timeout: float = 60_000) -> None:
     """Wait until the script has finished and every plotly chart is drawn, then assert that
     no exception is shown.

@@ -31,6 +31,7 @@ from browser_harness import (  # noqa: E402
     assert_opens_without_exception,
     assert_ready_without_exception,
     axe_violations,
+    canvas_class,
     chart,
     chart_problems,
     chart_title,
@@ -68,7 +69,8 @@ def measure_pages(page, app_url: str, lang: str, query: str = "", *, axe: bool =
     for path in PAGES:
         assert_opens_without_exception(page, f"{app_url}/{path}?lang={lang}{query}")
         # ready means laid out for the column it measured (ui/column.js), not for a guess
-        assert int(page.evaluate("document.documentElement.dataset.canvas")) in SCREEN_WIDTHS, path
+        assert canvas_class(page) in SCREEN_WIDTHS, path
+        assert_ready_without_exception(page)  # and the run that drew for that class has finished
         if axe:
             problems += [f"/{path}: {v}" for v in axe_violations(page)]
         for i in range(page.locator(PLOTLY_CHART).count()):
@@ -140,7 +142,7 @@ def test_every_figure_link_is_laid_out_for_a_phone(pw, browser, app_url):
                 figure_id = url.split("figure=")[1].split("&")[0]
                 plot = chart(tab, figure_id)
                 assert_ready_without_exception(tab)
-                assert int(tab.evaluate("document.documentElement.dataset.canvas")) == width_class(PHONE_COLUMN), url
+                assert canvas_class(tab) == width_class(PHONE_COLUMN), url
                 m = measure(plot)
                 problems += chart_problems(url.removeprefix(app_url), m, bands=True)
                 if m["width"] > tab.viewport_size["width"]:
@@ -201,7 +203,7 @@ def test_an_embedded_figure_is_laid_out_for_its_iframe(browser, app_url, width):
         expect(frame.locator(APP_READY)).to_have_count(1, timeout=60_000)
         plot = chart(page.frames[1], "A1")
         column = plot.evaluate(_COLUMN_JS)
-        drawn = int(page.frames[1].evaluate("document.documentElement.dataset.canvas"))
+        drawn = canvas_class(page.frames[1])
         assert drawn == width_class(column) and column < width, (width, column)
         assert not chart_problems(f"A1 in a {width} px iframe", measure(plot), bands=True)
 
