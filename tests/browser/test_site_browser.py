@@ -139,8 +139,9 @@ def test_the_language_link_lands_on_the_same_section(site, browser):
     url, _ = site
     context, page, _ = opened(browser, f"{url}/ko/v4-flash.html")
     with closing(context):
-        page.locator("header a.lang").click()
-        page.wait_for_url("**/en/v4-flash.html", wait_until="commit")  # the address; what it shows is awaited next
+        # the waiter set before the click: a navigation that commits before a wait begins is not missed
+        with page.expect_navigation(url="**/en/v4-flash.html", wait_until="commit"):
+            page.locator("header a.lang").click()  # the address; what it shows is awaited next
         assert page.locator("nav.row a[aria-current=page]").get_attribute("href") == "v4-flash.html"
 
 
@@ -298,8 +299,8 @@ def test_the_address_carries_the_view(site, browser, pw):
         expect(page.locator("#context-value")).to_contain_text(f"{n:,}")
         expect(page.get_by_label("bf16")).to_be_checked()
         page.locator(".metric .value", has_text=read).wait_for()
-        page.locator("header a.lang").click()  # the other language, the same view
-        page.wait_for_url(re.compile(r"/ko/overview\.html\?ctx=192K&prec=bf16$"), wait_until="commit")
+        with page.expect_navigation(url=re.compile(r"/ko/overview\.html\?ctx=192K&prec=bf16$"), wait_until="commit"):
+            page.locator("header a.lang").click()  # the other language, the same view
         expect(page.locator("#context-value")).to_contain_text(f"{n:,}")
         # a length between stops, a preset the site does not know: the nearest stop, the default
         page.goto(f"{url}/ko/overview.html?ctx=100000&prec=fp3&units=si")
