@@ -37,8 +37,7 @@ from .. import cost
 from ..checks import int_at_least, one_of, whole_numbers
 from ..gpus import get as get_gpu
 from ..models import ATTENTION_KINDS, Model
-from ..parallel import ENGINES, ONE_GPU, Parallel, published_config, stage_of
-from ..parallel import mtp_layer_parameters as _mtp_layer_parameters
+from ..parallel import ENGINES, ONE_GPU, Parallel, mtp_layer_parameters, published_config, stage_of
 from ..registry import get
 from . import sglang, vllm
 from .common import SGLANG, V4_KINDS, VLLM, EngineError, Held, Rule
@@ -268,7 +267,7 @@ def draft_parameters(model: Model | str) -> int:
     (vLLM v1/worker/gpu/spec_decode/eagle/utils.py:45-115). 0 without MTP layers or a config on file."""
     m = get(model)
     layers = mtp_layers(m)
-    one = _mtp_layer_parameters(m) if layers else None
+    one = mtp_layer_parameters(m) if layers else None
     return layers * one if one else 0
 
 
