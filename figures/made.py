@@ -14,6 +14,7 @@ from typing import NamedTuple
 
 import plotly.graph_objects as go
 
+from .charts import ChartModel
 from .matrix import Diagram
 
 
@@ -33,7 +34,7 @@ class Chart(NamedTuple):
     subtitle: str = ""
 
 
-Made = Chart | Diagram
+Made = Chart | Diagram | ChartModel  # a chart drawn by its builder, or data the layout pass draws
 
 
 @dataclass(frozen=True)

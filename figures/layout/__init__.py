@@ -18,7 +18,8 @@ import numpy as np
 import plotly.graph_objects as go
 
 from ..canvas import Canvas
-from ..made import Built, Made
+from ..charts import draw
+from ..made import Built, Chart, Made
 from ..matrix import Box, Diagram, render_alike, shape_label
 from ..style import apply_look
 from ..text import plain
@@ -29,7 +30,8 @@ from .slide import slide_layout
 def draw_alike(made: Sequence[Made], canvas: Canvas) -> list[go.Figure]:
     """Each made figure drawn for the canvas, its diagrams laid out alike (charts as they are)."""
     diagrams = iter(render_alike([m for m in made if isinstance(m, Diagram)], canvas))
-    return [next(diagrams) if isinstance(m, Diagram) else m.figure for m in made]
+    return [next(diagrams) if isinstance(m, Diagram) else m.figure if isinstance(m, Chart) else draw(m, canvas)
+            for m in made]
 
 
 def is_diagram(made: Made) -> bool:
