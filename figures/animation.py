@@ -110,8 +110,9 @@ def slide_stills(figure_id: str, canvas: Canvas, **knobs) -> tuple[list[go.Figur
     own build lays out one) — a video's frames at a slide size."""
     spec, values, values_at, _ = _stepped(figure_id, knobs)
     made = _made(spec, values, values_at, canvas)
-    return [looked(fit(go.Figure(d), canvas, is_diagram(m)), canvas)
-            for d, m in zip(_on_canvas(draw_alike(made, canvas)), made)], values_at
+    drawn = draw_alike(made, canvas)
+    return [looked(fit(go.Figure(d), canvas, is_diagram(m)), canvas, on_fill)
+            for d, m, (_, on_fill) in zip(_on_canvas([d.figure for d in drawn]), made, drawn)], values_at
 
 
 def _canvas(layouts: list[dict]) -> dict:

@@ -3,8 +3,7 @@
 A builder makes a chart — a `Chart`: a plotly figure with the records it draws (the rows an export
 writes as CSV/JSON), its title and subtitle — or a diagram (figures.matrix.Diagram: data the layout
 pass draws). `FigureSpec.build` returns a `Built`: the figure drawn and fitted to its canvas, with
-what it says beside the drawing typed (only the look's "on fill" mark stays on the texts it marks,
-for figures.style.apply_look, which sees the figure alone).
+what it says beside the drawing typed.
 """
 
 from __future__ import annotations

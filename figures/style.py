@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from typing import NamedTuple
 
 import plotly.graph_objects as go
 import plotly.io as pio
@@ -18,7 +19,22 @@ ROLE_COLOURS = {
     "weight": "#7b4bb7",  # purple: learned weight
 }
 MUTED = "#6b7280"
-ON_FILL = "on-fill"  # names text drawn on a fill of its own (a look leaves its colour alone)
+
+
+class OnFill(NamedTuple):
+    """Which texts of a drawn figure sit on a fill of their own (a box, a bar, a cell, a badge), by their index
+    among the figure's traces and annotations: their colour was chosen for that fill, and a look leaves it alone.
+    The drawing passes are append-only, so the indices a drawer gives hold through the layout pass."""
+
+    traces: frozenset[int] = frozenset()
+    annotations: frozenset[int] = frozenset()
+
+
+class Drawn(NamedTuple):
+    """A drawing and which of its texts sit on fills."""
+
+    figure: go.Figure
+    on_fill: OnFill = OnFill()
 
 TEMPLATE = go.layout.Template(pio.templates["plotly_white"])
 TEMPLATE.layout.font = dict(family=FONT, size=13, color="#1f2937")
@@ -57,9 +73,10 @@ BACKGROUNDS = {"light": ("#ffffff",), "dark": (_DARK["paper"],), "transparent": 
 _INKS = (None, INK, TEMPLATE.layout.font.color)  # the template's dark text
 
 
-def apply_look(fig: go.Figure, theme: str = "light", font_scale: float = 1.0) -> go.Figure:
+def apply_look(fig: go.Figure, theme: str = "light", font_scale: float = 1.0, on_fill: OnFill = OnFill()) -> go.Figure:
     """The talk look, identical on screen and in every export: background and text colours
-    for the theme, every font size times `font_scale`. Returns a new figure."""
+    for the theme (but for the texts `on_fill` names, which keep theirs), every font size times `font_scale`.
+    Returns a new figure."""
     if theme not in THEMES:
         raise ValueError(f"unknown theme {theme!r}; choose from {', '.join(THEMES)}")
     if not 0.5 <= font_scale <= 3:
@@ -74,7 +91,7 @@ def apply_look(fig: go.Figure, theme: str = "light", font_scale: float = 1.0) ->
         out.update_layout(paper_bgcolor="rgba(0,0,0,0)", plot_bgcolor="rgba(0,0,0,0)", legend_bgcolor="rgba(0,0,0,0)",
                           font_color=readable(TEMPLATE.layout.font.color, BACKGROUNDS[theme]))
     if theme != "light":
-        _recolour_text(out, theme)
+        _recolour_text(out, theme, on_fill)
     if font_scale != 1.0:
         scale_fonts(out, font_scale)
     return out
@@ -100,20 +117,20 @@ def _inline_colour(m: re.Match, theme: str) -> str:
         return m[0]
 
 
-def _recolour_text(fig: go.Figure, theme: str) -> None:
-    """Text on the page takes colours that read on it; text on a fill of its own (marked
-    ON_FILL, or an annotation with a background) keeps the colour its builder chose."""
+def _recolour_text(fig: go.Figure, theme: str, on_fill: OnFill) -> None:
+    """Text on the page takes colours that read on it (an annotation loses its background); text on a fill
+    of its own (`on_fill`) keeps the colour its drawer chose."""
     def inline(text: str) -> str:
         return _INLINE_COLOUR.sub(lambda m: _inline_colour(m, theme), text or "")
 
-    for a in fig.layout.annotations:
-        if a.name == ON_FILL:
+    for i, a in enumerate(fig.layout.annotations):
+        if i in on_fill.annotations:
             continue
         a.bgcolor = None
         a.font.color = _text_colour(a.font.color, theme)
         a.text = inline(a.text)
-    for tr in fig.data:
-        if "textfont" not in tr or tr.meta == ON_FILL:
+    for i, tr in enumerate(fig.data):
+        if "textfont" not in tr or i in on_fill.traces:
             continue
         c = tr.textfont.color
         tr.textfont.color = [_text_colour(x, theme) for x in c] if isinstance(c, (list, tuple)) else \
@@ -154,3 +171,4 @@ def _scale_title(axis, scale: float) -> None:
         axis.title.font.size *= scale
     if axis.tickfont.size:
         axis.tickfont.size *= scale
+ON_FILL = "on-fill"  # TEMP

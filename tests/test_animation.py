@@ -89,8 +89,7 @@ def _set(obj):
 
 def static(fid: str, step: int, theme="light", font_scale=1.0, **knobs) -> dict:
     spec = FIGURES[fid]
-    fig = spec.build({**knobs, spec.play.knob: step}, NATIVE).figure
-    return apply_look(fig, theme, font_scale).to_plotly_json()
+    return spec.build({**knobs, spec.play.knob: step}, Canvas(theme=theme, font_scale=font_scale)).figure.to_plotly_json()
 
 
 def _compare_frames(fid, fig, theme="light", font_scale=1.0, **knobs):

@@ -31,7 +31,7 @@ def values(fid: str) -> dict:
 def test_builts_fields_alone_give_the_title_the_text_alternative_and_the_csv(fid):
     spec, asked = SPECS[fid], values(fid)
     native = spec.build(asked, NATIVE)
-    drawn = draw_alike([spec.made(asked, NATIVE)], NATIVE)[0]  # the builder's own heading, before any fitting
+    drawn = draw_alike([spec.made(asked, NATIVE)], NATIVE)[0].figure  # the builder's own heading, before any fitting
     title, subtitle = (one_line(part) for part in heading_parts(drawn.layout.title.text))
     assert native.title == title and subtitle in native.subtitle  # a corner's note may be said there too
     assert native.title and native.numbers and native.columns
@@ -45,3 +45,24 @@ def test_builts_fields_alone_give_the_title_the_text_alternative_and_the_csv(fid
             table = pd.read_csv(io.BytesIO(to_bytes(built, "csv")))
             assert tuple(table.columns) == built.columns and len(table) == len(built.numbers)
             assert numbers(built).shape == (len(built.numbers), len(built.columns))
+
+
+ON_FILLS = ["A3", "A13", "A27"]  # boxes' names, cached badges, cells' numbers
+
+
+@pytest.mark.parametrize("fid", ON_FILLS)
+@pytest.mark.parametrize("theme", ["dark", "transparent"])
+def test_text_on_a_fill_keeps_its_drawers_colour_in_every_look_and_page_text_takes_the_looks(fid, theme):
+    """The drawer says which texts sit on a fill (figures.style.OnFill, by index): a look leaves exactly those
+    alone, and recolours the others for its page."""
+    spec, asked = SPECS[fid], values(fid)
+    on_fill = draw_alike([spec.made(asked, NATIVE)], NATIVE)[0].on_fill
+    light, looked = (spec.build(asked, Canvas(theme=look)).figure for look in ("light", theme))
+    notes = list(zip(light.layout.annotations, looked.layout.annotations))
+    assert on_fill.annotations or on_fill.traces
+    assert all(notes[i][0].font.color == notes[i][1].font.color for i in on_fill.annotations)
+    assert all(light.data[i].textfont.color == looked.data[i].textfont.color for i in on_fill.traces)
+    assert on_fill.traces or "heatmap" not in {tr.type for tr in light.data}
+    page = [(a.font.color, b.font.color) for i, (a, b) in enumerate(notes) if i not in on_fill.annotations]
+    assert any(before != after for before, after in page)  # the muted labels took the look's colour
+    assert all(b.bgcolor is None for i, (_, b) in enumerate(notes) if i not in on_fill.annotations)

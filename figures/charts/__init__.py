@@ -3,7 +3,7 @@
 A builder makes a chart's model: frozen dataclasses holding what the chart shows, its words already in
 the reader's language and its numbers from core, with no plotly and no canvas. The layout pass
 (figures/layout/) calls `draw(model, canvas)`, which places the model for the canvas (a phone's column, a
-desktop column, a slide, natively) and turns the placement into a plotly figure. Each kind of chart is a
+desktop column, a slide, natively) and turns the placement into a plotly figure (`figures.style.Drawn`). Each kind of chart is a
 module of this package holding its model, its layout and its drawer, and registers its drawer with
 `draw.register`; every geometric constant is named and said where it is defined.
 """
@@ -13,9 +13,8 @@ from __future__ import annotations
 from functools import singledispatch
 from typing import Protocol, runtime_checkable
 
-import plotly.graph_objects as go
-
 from ..canvas import Canvas
+from ..style import Drawn
 
 
 @runtime_checkable
@@ -29,8 +28,9 @@ class ChartModel(Protocol):
 
 
 @singledispatch
-def draw(model: ChartModel, canvas: Canvas) -> go.Figure:
-    """A chart's model placed for the canvas and drawn: each kind registers its own drawer."""
+def draw(model: ChartModel, canvas: Canvas) -> Drawn:
+    """A chart's model placed for the canvas and drawn, with which of its texts sit on fills (the look leaves
+    their colours alone): each kind registers its own drawer."""
     raise TypeError(f"no drawer for {type(model).__name__}")
 
 

@@ -6,7 +6,8 @@ diagram for the canvas — several alike, as an animation's steps on one canvas 
 drawn figure out for a page column (figures/layout/screen.py) or a slide (figures/layout/slide.py).
 Natively (an export of the screen figure) neither changes anything. A canvas's font scale (a
 slide's, or the reader's text size on a page column) is laid out here, never multiplied in after:
-the look only colours a figure built for it; the canvas's look (its theme) colours the result.
+the look only colours a figure built for it; the canvas's look (its theme) colours the result, but for the
+texts its drawer said sit on a fill of their own (figures.style.OnFill).
 `built` returns it typed (figures.made.Built).
 """
 
@@ -21,16 +22,17 @@ from ..canvas import Canvas
 from ..charts import draw
 from ..made import Built, Chart, Made
 from ..matrix import Box, Diagram, render_alike, shape_label
-from ..style import apply_look
+from ..style import Drawn, OnFill, apply_look
 from ..text import plain
 from .screen import screen_layout
 from .slide import slide_layout
 
 
-def draw_alike(made: Sequence[Made], canvas: Canvas) -> list[go.Figure]:
-    """Each made figure drawn for the canvas, its diagrams laid out alike (charts as they are)."""
+def draw_alike(made: Sequence[Made], canvas: Canvas) -> list[Drawn]:
+    """Each made figure drawn for the canvas, its diagrams laid out alike (a chart its builder drew as it is), with
+    which of its texts sit on fills."""
     diagrams = iter(render_alike([m for m in made if isinstance(m, Diagram)], canvas))
-    return [next(diagrams) if isinstance(m, Diagram) else m.figure if isinstance(m, Chart) else draw(m, canvas)
+    return [next(diagrams) if isinstance(m, Diagram) else Drawn(m.figure) if isinstance(m, Chart) else draw(m, canvas)
             for m in made]
 
 
@@ -56,13 +58,14 @@ def built(made: Made, canvas: Canvas) -> Built:
 def built_alike(made: Sequence[Made], canvas: Canvas) -> list[Built]:
     """Each of several made figures built as `built` builds one, its diagrams laid out alike (an animation's
     steps: one text size and packing for all of them)."""
-    return [_built(m, fig, canvas) for m, fig in zip(made, draw_alike(made, canvas))]
+    return [_built(m, drawn, canvas) for m, drawn in zip(made, draw_alike(made, canvas))]
 
 
-def _built(made: Made, fig: go.Figure, canvas: Canvas) -> Built:
+def _built(made: Made, drawn: Drawn, canvas: Canvas) -> Built:
     diagram = is_diagram(made)
     numbers = boxes(made) if diagram else tuple(made.numbers)
-    return Built(looked(fit(fig, canvas, diagram), canvas), diagram, one_line(made.title), one_line(made.subtitle),
+    return Built(looked(fit(drawn.figure, canvas, diagram), canvas, drawn.on_fill), diagram, one_line(made.title),
+                 one_line(made.subtitle),
                  captions=tuple(made.captions) if diagram else (), numbers=numbers,
                  columns=tuple(dict.fromkeys(k for row in numbers for k in row)),
                  font_scale=canvas.font_scale if canvas.slide or canvas.column else None)
@@ -94,10 +97,10 @@ def boxes(d: Diagram) -> tuple[dict, ...]:
     return tuple(rows)
 
 
-def looked(fig: go.Figure, canvas: Canvas) -> go.Figure:
+def looked(fig: go.Figure, canvas: Canvas, on_fill: OnFill = OnFill()) -> go.Figure:
     """A figure fitted to the canvas in its look (figures.style.apply_look): on a slide or a page column laid out
     for the canvas's font scale already, so only coloured; natively its text also `font_scale` times its size."""
     scale = 1.0 if canvas.slide or canvas.column else canvas.font_scale
     if (canvas.theme, scale) == ("light", 1.0):
         return fig
-    return apply_look(fig, canvas.theme, scale)
+    return apply_look(fig, canvas.theme, scale, on_fill)

@@ -10,7 +10,7 @@ import plotly.graph_objects as go
 from i18n import t
 
 from ..contrast import INK, ink_on
-from ..style import MUTED, ON_FILL, heading
+from ..style import MUTED, Drawn, OnFill, heading
 from .geometry import (
     BLOCK_GAP,
     COLUMN_PAD,
@@ -60,6 +60,20 @@ class Drawing:
 
     def __init__(self, measured: bool = False):
         self.shapes, self.notes, self.traces, self.measured = [], [], [], measured
+        self.fill_notes, self.fill_traces = set(), set()  # indices of the texts on a fill of their own
+
+    def on_fill(self, note: dict) -> None:
+        """An annotation on a fill of its own (a look keeps its colour)."""
+        self.fill_notes.add(len(self.notes))
+        self.notes.append(note)
+
+    def trace(self, trace: dict, on_fill: bool = False) -> None:
+        if on_fill:
+            self.fill_traces.add(len(self.traces))
+        self.traces.append(trace)
+
+    def marks(self) -> OnFill:
+        return OnFill(frozenset(self.fill_traces), frozenset(self.fill_notes))
 
 
 def draw_block(d: Diagram, lanes: list[int], x0: float, y0: float, ranks, m: TextSizes, out: Drawing):
@@ -130,7 +144,7 @@ def _layout(d: Diagram, m: TextSizes, rows: Rows | None, ranks) -> tuple[Drawing
     return out, width, at + (0.05 * m.grow if captions else -0.35 * m.grow)
 
 
-def native_figure(d: Diagram) -> go.Figure:
+def native_figure(d: Diagram) -> Drawn:
     ranks = diagram_ranks(d)
     out, width, y = _layout(d, SCREEN, None, ranks)
     top = title_room(d)
@@ -144,7 +158,7 @@ def title_text(d: Diagram) -> str:
     return heading(d.title, d.subtitle)["text"]
 
 
-def _figure(d: Diagram, out: Drawing, width: float, y: float, top: int, pad: int = 10) -> go.Figure:
+def _figure(d: Diagram, out: Drawing, width: float, y: float, top: int, pad: int = 10) -> Drawn:
     layout = dict(
         template="kv_atlas", title=heading(d.title, d.subtitle), shapes=out.shapes, annotations=out.notes,
         xaxis=dict(visible=False, range=[-0.1, width + 0.1], constrain="domain"),
@@ -153,15 +167,15 @@ def _figure(d: Diagram, out: Drawing, width: float, y: float, top: int, pad: int
         margin=dict(l=pad, r=pad, t=top, b=pad), showlegend=False,
         plot_bgcolor="white", hovermode="closest",
     )
-    return go.Figure(data=out.traces, layout=layout)
+    return Drawn(go.Figure(data=out.traces, layout=layout), out.marks())
 
 
-def slide_figure(d: Diagram, layout: SlideLayout) -> go.Figure:
+def slide_figure(d: Diagram, layout: SlideLayout) -> Drawn:
     out, w, h = _layout(d, layout.metrics, layout.rows, diagram_ranks(d))
     return _figure(d, out, w, h, top=0, pad=0)
 
 
-def column_figure(d: Diagram, layout: SlideLayout, width: int) -> go.Figure:
+def column_figure(d: Diagram, layout: SlideLayout, width: int) -> Drawn:
     """The diagram for a page column: its own drawing, as wide as its content (its title, broken to
     the column by figures.layout.screen, widens it up to the column)."""
     out, w, h = _layout(d, layout.metrics, layout.rows, diagram_ranks(d))
@@ -199,17 +213,17 @@ def _draw_box(b: Box, x, y, w, h, cached_label, m: TextSizes, out: Drawing):
                            line=dict(color=line, width=3 if b.cached else 1.4, dash="solid")))
     if b.values is None:  # dark ink on the box's light fill, in every look
         names = "<br>".join(f"<b>{line}</b>" for line in name_lines(b, m))
-        out.notes.append(_text(x + w / 2, y + h / 2, f"{names}<br>{shape_label(b.shape)}",
-                               m.font(12),
-                               colour=ink_on(fill), on_fill=True))
+        out.on_fill(_text(x + w / 2, y + h / 2, f"{names}<br>{shape_label(b.shape)}", m.font(12),
+                          colour=ink_on(fill)))
     else:
         out.notes.append(_text(x - lw + label_centre(b, m), y - 0.05, "<br>".join(value_label(b, m)), m.font(12),
                                yanchor="bottom"))
-        out.traces += [] if out.measured else _heatmap(b, x, y, cw, ch, m)
+        for trace, on_fill in [] if out.measured else _heatmap(b, x, y, cw, ch, m):
+            out.trace(trace, on_fill)
     if b.cached:  # a badge on the top-right corner, outside the box (above a value box's label)
-        out.notes.append(dict(x=x + w, y=y, text=f" {cached_label} ", xref="x", yref="y", xanchor="right",
-                              yanchor="bottom", showarrow=False, font=dict(size=m.font(10), color=ink_on(line)),
-                              bgcolor=line, name=ON_FILL, yshift=badge_shift(b, m)))
+        out.on_fill(dict(x=x + w, y=y, text=f" {cached_label} ", xref="x", yref="y", xanchor="right",
+                         yanchor="bottom", showarrow=False, font=dict(size=m.font(10), color=ink_on(line)),
+                         bgcolor=line, yshift=badge_shift(b, m)))
     if b.note:
         below = (0.3 if drawn_col_labels(b, m) else 0.05) * m.grow
         centre = x + w / 2 if b.values is None else x - lw + label_centre(b, m)
@@ -217,9 +231,9 @@ def _draw_box(b: Box, x, y, w, h, cached_label, m: TextSizes, out: Drawing):
                                colour=MUTED))
 
 
-def _heatmap(b: Box, x, y, cw, ch, m: TextSizes) -> list[dict]:
+def _heatmap(b: Box, x, y, cw, ch, m: TextSizes) -> list[tuple[dict, bool]]:
     """The cells as a heatmap (colour and hover) and their numbers as a text trace, each in
-    the ink that reads on its own cell."""
+    the ink that reads on its own cell; each trace with whether its text sits on a fill."""
     v = np.asarray(b.values, dtype=float)
     r, c = v.shape
     finite = np.where(np.isfinite(v), v, np.nan)
@@ -235,7 +249,7 @@ def _heatmap(b: Box, x, y, cw, ch, m: TextSizes) -> list[dict]:
     heat = dict(type="heatmap", z=finite.tolist(), x0=x + cw / 2, dx=cw, y0=y + ch / 2, dy=ch, text=text,
                 showscale=False, xgap=1, ygap=1, hovertemplate=f"{b.label}: %{{text}}<extra></extra>", **scale)
     if folded(b, m):  # its numbers as colours only: a tap shows a value
-        return [heat]
+        return [(heat, False)]
     fills = _cell_colours(finite, scale)
     on, off = [], []  # cells with a colour; cells drawn empty (±∞) show the page
     for i in range(r):
@@ -243,7 +257,8 @@ def _heatmap(b: Box, x, y, cw, ch, m: TextSizes) -> list[dict]:
             if text[i][j] != "":
                 (on if fills[i][j] else off).append((x + (j + 0.5) * cw, y + (i + 0.5) * ch, text[i][j],
                                                      ink_on(fills[i][j]) if fills[i][j] else None))
-    return [heat, *(_cell_text(points, m.font(9), fill) for points, fill in ((on, True), (off, False)) if points)]
+    return [(heat, False), *((_cell_text(points, m.font(9), fill), fill) for points, fill in ((on, True), (off, False))
+                             if points)]
 
 
 def _cell_colours(z: np.ndarray, scale: dict) -> list[list[str | None]]:
@@ -261,8 +276,7 @@ def _cell_colours(z: np.ndarray, scale: dict) -> list[list[str | None]]:
 def _cell_text(points, size: float, on_fill: bool) -> dict:
     xs, ys, texts, inks = zip(*points)
     return dict(type="scatter", mode="text", x=list(xs), y=list(ys), text=list(texts), hoverinfo="skip",
-                textfont=dict(size=size, color=list(inks) if on_fill else None), showlegend=False,
-                meta=ON_FILL if on_fill else None)
+                textfont=dict(size=size, color=list(inks) if on_fill else None), showlegend=False)
 
 
 def _draw_op(op: Op, x, y, m: TextSizes, out: Drawing):
@@ -273,7 +287,6 @@ def _draw_op(op: Op, x, y, m: TextSizes, out: Drawing):
                                colour=MUTED))
 
 
-def _text(x, y, text, size, *, yanchor="middle", colour=None, on_fill=False) -> dict:
-    note = dict(x=x, y=y, text=text, xref="x", yref="y", showarrow=False, xanchor="center", yanchor=yanchor,
+def _text(x, y, text, size, *, yanchor="middle", colour=None) -> dict:
+    return dict(x=x, y=y, text=text, xref="x", yref="y", showarrow=False, xanchor="center", yanchor=yanchor,
                 font=dict(size=size, color=colour))
-    return {**note, "name": ON_FILL} if on_fill else note

@@ -7,9 +7,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-import plotly.graph_objects as go
-
 from ..canvas import NATIVE, SCREEN_TEXT, SLIDE_TEXT, Canvas, diagram_area, unit
+from ..style import Drawn
 from .drawing import Drawing, column_figure, draw_block, extent, native_figure, slide_figure, title_text
 from .geometry import ITEM_GAP, PX, SlideLayout, TextSizes, column_room, diagram_ranks, lane_groups, pack, packings
 from .model import Diagram
@@ -18,7 +17,7 @@ TEXT_STEPS = tuple(0.5 + 0.125 * i for i in range(21))  # text multipliers a sli
 SLIDE_COMFORT = 24  # px: of layouts that fill alike, the one whose smallest text is nearest this
 
 
-def render_alike(ds: Sequence[Diagram], canvas: Canvas = NATIVE) -> list[go.Figure]:
+def render_alike(ds: Sequence[Diagram], canvas: Canvas = NATIVE) -> list[Drawn]:
     """Each diagram drawn for the canvas, laid out alike: on a slide or a page column one text size
     and one packing of lane groups chosen for all of them at once, as if one diagram were the
     largest of each (an animation's steps on a canvas that holds every step). A diagram whose lane
