@@ -30,11 +30,14 @@ class OnFill(NamedTuple):
     annotations: frozenset[int] = frozenset()
 
 
+NONE_ON_FILL = OnFill()
+
+
 class Drawn(NamedTuple):
     """A drawing and which of its texts sit on fills."""
 
     figure: go.Figure
-    on_fill: OnFill = OnFill()
+    on_fill: OnFill = NONE_ON_FILL
 
 TEMPLATE = go.layout.Template(pio.templates["plotly_white"])
 TEMPLATE.layout.font = dict(family=FONT, size=13, color="#1f2937")
@@ -73,7 +76,8 @@ BACKGROUNDS = {"light": ("#ffffff",), "dark": (_DARK["paper"],), "transparent": 
 _INKS = (None, INK, TEMPLATE.layout.font.color)  # the template's dark text
 
 
-def apply_look(fig: go.Figure, theme: str = "light", font_scale: float = 1.0, on_fill: OnFill = OnFill()) -> go.Figure:
+def apply_look(fig: go.Figure, theme: str = "light", font_scale: float = 1.0,
+               on_fill: OnFill = NONE_ON_FILL) -> go.Figure:
     """The talk look, identical on screen and in every export: background and text colours
     for the theme (but for the texts `on_fill` names, which keep theirs), every font size times `font_scale`.
     Returns a new figure."""

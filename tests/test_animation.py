@@ -19,9 +19,8 @@ from test_app import ROOT, page_charts
 from figures import FIGURES
 from figures.animation import CONTROLS_PX, animated, at_step, steps, stills
 from figures.builders.v4 import build_a14
-from figures.canvas import NATIVE, Canvas
+from figures.canvas import Canvas
 from figures.registry import PLAYS, FigureSpec, Play
-from figures.style import apply_look
 from publish.cli import main
 from publish.export import files, image_browser
 from publish.video import pictures
@@ -89,7 +88,8 @@ def _set(obj):
 
 def static(fid: str, step: int, theme="light", font_scale=1.0, **knobs) -> dict:
     spec = FIGURES[fid]
-    return spec.build({**knobs, spec.play.knob: step}, Canvas(theme=theme, font_scale=font_scale)).figure.to_plotly_json()
+    canvas = Canvas(theme=theme, font_scale=font_scale)
+    return spec.build({**knobs, spec.play.knob: step}, canvas).figure.to_plotly_json()
 
 
 def _compare_frames(fid, fig, theme="light", font_scale=1.0, **knobs):

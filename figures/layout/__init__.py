@@ -22,7 +22,7 @@ from ..canvas import Canvas
 from ..charts import draw
 from ..made import Built, Chart, Made
 from ..matrix import Box, Diagram, render_alike, shape_label
-from ..style import Drawn, OnFill, apply_look
+from ..style import NONE_ON_FILL, Drawn, OnFill, apply_look
 from ..text import plain
 from .screen import screen_layout
 from .slide import slide_layout
@@ -97,7 +97,7 @@ def boxes(d: Diagram) -> tuple[dict, ...]:
     return tuple(rows)
 
 
-def looked(fig: go.Figure, canvas: Canvas, on_fill: OnFill = OnFill()) -> go.Figure:
+def looked(fig: go.Figure, canvas: Canvas, on_fill: OnFill = NONE_ON_FILL) -> go.Figure:
     """A figure fitted to the canvas in its look (figures.style.apply_look): on a slide or a page column laid out
     for the canvas's font scale already, so only coloured; natively its text also `font_scale` times its size."""
     scale = 1.0 if canvas.slide or canvas.column else canvas.font_scale
