@@ -8,8 +8,9 @@ import pytest
 import core
 from core.units import fmt_bytes
 from figures import EXTRAS, FIGURES
-from figures.builders.kv_bars import LOCAL_TEXT, bar_colour
+from figures.builders.kv_bars import LOCAL_TEXT
 from figures.canvas import NATIVE
+from figures.charts.bars import bar_colour
 from figures.contrast import READABLE, contrast
 from figures.knobs import CONTEXT_STOPS as CONTEXTS
 from figures.style import ROLE_COLOURS

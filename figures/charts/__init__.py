@@ -35,3 +35,5 @@ def draw(model: ChartModel, canvas: Canvas) -> Drawn:
 
 
 __all__ = ["ChartModel", "draw"]
+
+from . import bars  # noqa: E402, F401  (registers its drawer)
