@@ -47,7 +47,7 @@ def test_builts_fields_alone_give_the_title_the_text_alternative_and_the_csv(fid
             assert numbers(built).shape == (len(built.numbers), len(built.columns))
 
 
-ON_FILLS = ["A3", "A13", "A27"]  # boxes' names, cached badges, cells' numbers
+ON_FILLS = ["A1", "A3", "A13", "A27"]  # a bar's value inside it, boxes' names, cached badges, cells' numbers
 
 
 @pytest.mark.parametrize("fid", ON_FILLS)
@@ -63,6 +63,8 @@ def test_text_on_a_fill_keeps_its_drawers_colour_in_every_look_and_page_text_tak
     assert all(notes[i][0].font.color == notes[i][1].font.color for i in on_fill.annotations)
     assert all(light.data[i].textfont.color == looked.data[i].textfont.color for i in on_fill.traces)
     assert on_fill.traces or "heatmap" not in {tr.type for tr in light.data}
-    page = [(a.font.color, b.font.color) for i, (a, b) in enumerate(notes) if i not in on_fill.annotations]
+    page = [(a.font.color, b.font.color) for i, (a, b) in enumerate(notes) if i not in on_fill.annotations] + \
+        [(str(a.textfont.color), str(b.textfont.color)) for i, (a, b) in enumerate(zip(light.data, looked.data))
+         if "textfont" in a and i not in on_fill.traces]
     assert any(before != after for before, after in page)  # the muted labels took the look's colour
     assert all(b.bgcolor is None for i, (_, b) in enumerate(notes) if i not in on_fill.annotations)

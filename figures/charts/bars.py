@@ -25,7 +25,7 @@ import plotly.graph_objects as go
 
 from ..canvas import LINE, SUP_FOOT, Canvas, legend_rows, title_at_top, title_top
 from ..contrast import hex_colour, ink_on, over
-from ..style import MUTED, ON_FILL, ROLE_COLOURS, TEMPLATE, heading
+from ..style import MUTED, ROLE_COLOURS, TEMPLATE, Drawn, OnFill, heading
 from ..text import text_px, wrapped, wrapped_parts
 from . import draw
 
@@ -298,16 +298,17 @@ def _lines(html: str) -> int:
 
 
 @draw.register
-def draw_bars(model: Bars, canvas: Canvas) -> go.Figure:
+def draw_bars(model: Bars, canvas: Canvas) -> Drawn:
     """The bars placed for the canvas and drawn."""
     place = placed(model, canvas)
     return _draw_stacked(model, place) if isinstance(place, Stacked) else _draw_wide(model, place)
 
 
-def _draw_wide(model: Bars, place: Wide) -> go.Figure:
-    traces, axes = [], {}
+def _draw_wide(model: Bars, place: Wide) -> Drawn:
+    traces, fills, axes = [], set(), {}
     for xref, p in zip(PANELS, place.panels):
-        traces += _bar_traces(model, p, xref, "y") + _text_traces(p.labels, xref, "y")
+        traces += _bar_traces(model, p, xref, "y")
+        _add_texts(traces, fills, p.labels, xref, "y")
         axes[_axis("xaxis", xref)] = dict(type="log", range=[p.panel.lo, p.panel.hi], domain=p.x_domain, anchor="y",
                                           exponentformat="SI", title=dict(text=p.axis_title))
     n = len(model.rows)
@@ -325,13 +326,14 @@ def _draw_wide(model: Bars, place: Wide) -> go.Figure:
         hovermode="closest",
         **axes,
     )
-    return go.Figure(data=traces, layout=layout)
+    return Drawn(go.Figure(data=traces, layout=layout), OnFill(traces=frozenset(fills)))
 
 
-def _draw_stacked(model: Bars, place: Stacked) -> go.Figure:
-    traces, axes = [], {}
+def _draw_stacked(model: Bars, place: Stacked) -> Drawn:
+    traces, fills, axes = [], set(), {}
     for xref, yref, p in zip(PANELS, ("y", "y2"), place.panels):
-        traces += _bar_traces(model, p, xref, yref) + _text_traces(p.labels, xref, yref)
+        traces += _bar_traces(model, p, xref, yref)
+        _add_texts(traces, fills, p.labels, xref, yref)
         axes[_axis("xaxis", xref)] = dict(type="log", range=[p.panel.lo, p.panel.hi], domain=p.x_domain, anchor=yref,
                                           exponentformat="SI", title=dict(text=p.axis_title))
         axes[_axis("yaxis", yref)] = dict(domain=p.y_domain, range=[p.height, 0], visible=False, fixedrange=True)
@@ -342,7 +344,7 @@ def _draw_stacked(model: Bars, place: Stacked) -> go.Figure:
                   legend=dict(orientation="h", x=0, xanchor="left", y=place.legend_y, yanchor="bottom",
                               font=dict(size=LEGEND_SIZE)),
                   **axes)
-    return go.Figure(data=traces, layout=layout)
+    return Drawn(go.Figure(data=traces, layout=layout), OnFill(traces=frozenset(fills)))
 
 
 def _axis(kind: str, ref: str) -> str:
@@ -376,14 +378,23 @@ def _bar_traces(model: Bars, p: PanelPlace, xref: str, yref: str) -> list[dict]:
     ]
 
 
-def _text_traces(labels: list[Label], xref: str, yref: str) -> list[dict]:
-    """One text trace per look (position, size, colour) of a panel's labels. The points carry
-    invisible markers: plotly sets text off by the marker's radius, the labels' padding."""
+def _add_texts(traces: list[dict], fills: set[int], labels: list[Label], xref: str, yref: str) -> None:
+    """A panel's labels added to `traces`, the indices of those on a bar's fill to `fills`."""
+    for trace, on_fill in _text_traces(labels, xref, yref):
+        if on_fill:
+            fills.add(len(traces))
+        traces.append(trace)
+
+
+def _text_traces(labels: list[Label], xref: str, yref: str) -> list[tuple[dict, bool]]:
+    """One text trace per look (position, size, colour, whether on a fill) of a panel's labels, each with
+    whether it sits on a fill. The points carry invisible markers: plotly sets text off by the marker's radius,
+    the labels' padding."""
     looks: dict[tuple, list[Label]] = {}
     for label in labels:
         looks.setdefault((label.position, label.size, label.colour, label.on_fill), []).append(label)
-    return [dict(type="scatter", mode="markers+text", x=[lb.x for lb in group], y=[lb.y for lb in group],
-                 text=[lb.text for lb in group], textposition=position, marker=dict(size=LABEL_PAD, opacity=0),
-                 textfont=dict(size=size, color=colour), xaxis=xref, yaxis=yref, cliponaxis=False,
-                 hoverinfo="skip", showlegend=False, meta=ON_FILL if on_fill else None)
+    return [(dict(type="scatter", mode="markers+text", x=[lb.x for lb in group], y=[lb.y for lb in group],
+                  text=[lb.text for lb in group], textposition=position, marker=dict(size=LABEL_PAD, opacity=0),
+                  textfont=dict(size=size, color=colour), xaxis=xref, yaxis=yref, cliponaxis=False,
+                  hoverinfo="skip", showlegend=False), on_fill)
             for (position, size, colour, on_fill), group in looks.items()]
