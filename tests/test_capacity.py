@@ -388,17 +388,17 @@ def test_tp_beyond_the_kv_heads_replicates_them_in_the_engines_too():
 def test_the_planner_says_why_on_the_chart():
     from figures.builders.planner import build_capacity
     chart = build_capacity(models=("v3.2", "v4.1-flash", "kimi-k2"), parallel="tp", lang="en")
-    labels = dict(zip(chart.figure.data[0].y, chart.figure.data[0].text))
+    labels = {row.name: row.label for row in chart.rows}
     assert "DP attention would fit 40" in labels["V3.2"]  # a count another mode changes more than 2×
     assert "parameter count not published" in labels["V4.1-Flash"]
     # Kimi K2's FP8 weights leave 1.90 GB a GPU: 0, and why
     assert labels["Kimi K2"].startswith("0 · 1.90 GB per GPU is left for KV, a request takes 9.21 GB")
     one = build_capacity(models=("v3.2",), tp=1, lang="en")
-    assert one.figure.data[0].text[0].startswith("0 · weights of 671 GB and a reserve of 14.1 GB per GPU")
-    gemma = build_capacity(models=("gemma-3-4b",), lang="en").figure.data[0].text[0]
+    assert one.rows[0].label.startswith("0 · weights of 671 GB and a reserve of 14.1 GB per GPU")
+    gemma = build_capacity(models=("gemma-3-4b",), lang="en").rows[0].label
     assert "as SGLang runs it: 27" in gemma  # another rule that changes the count more than 2×
     vllm = build_capacity(models=("v4.1-flash",), engine="vllm", lang="en")
-    assert "no CSA2 layers" in vllm.figure.data[0].text[0] and vllm.numbers[0]["max_requests"] is None
+    assert "no CSA2 layers" in vllm.rows[0].label and vllm.numbers[0]["max_requests"] is None
 
 
 def test_the_planner_runs_each_engine_as_core_serving_does():
@@ -407,18 +407,18 @@ def test_the_planner_runs_each_engine_as_core_serving_does():
     from core.serving import serve
     from figures.builders.planner import build_capacity
     v = build_capacity(models=("v3.2", "llama-3.1-8b", "kimi-k2"), engine="vllm", context=8192, lang="en")
-    bars = dict(zip(v.figure.data[0].y, v.figure.data[0].x))
-    labels = dict(zip(v.figure.data[0].y, v.figure.data[0].text))
+    bars = {row.name: row.count for row in v.rows}
+    labels = {row.name: row.label for row in v.rows}
     assert bars["V3.2"] == serve("v3.2", 8192, "h200", "vllm", Parallel(tp=8)).requests == 152
     assert bars["Llama 3.1 8B"] == 1_024 and "capped at 1,024 by vLLM's max_num_seqs" in labels["Llama 3.1 8B"]
     assert "assumes CUDA graphs of 2.15 GB; without it 36" in labels["Kimi K2"]  # tests/test_serving.py
     dcp = build_capacity(models=("v3.2", "gemma-3-4b"), engine="vllm", parallel="dcp", lang="en")
-    labels = dict(zip(dcp.figure.data[0].y, dcp.figure.data[0].text))
+    labels = {row.name: row.label for row in dcp.rows}
     assert "DCP 4: 4 of the 8 TP ranks" in labels["V3.2"]
     assert labels["Gemma 3 4B"].startswith("vLLM refuses this layout") and "sliding window" in labels["Gemma 3 4B"]
     assert dcp.numbers[0]["dcp"] == 4 and dcp.numbers[1]["max_requests"] is None
     ctx = build_capacity(models=("v3.2",), engine="vllm", ask="context", requests=5, lang="en")
-    assert list(ctx.figure.data[0].x) == [249_472] and ctx.numbers[0]["longest_context"] == 249_472
+    assert [row.count for row in ctx.rows] == [249_472] and ctx.numbers[0]["longest_context"] == 249_472
 
 
 def test_the_planner_on_a_card_smaller_than_the_runtime_says_so_for_every_rule():
@@ -427,4 +427,4 @@ def test_the_planner_on_a_card_smaller_than_the_runtime_says_so_for_every_rule()
     for engine in ("theory", "vllm", "sglang"):
         chart = build_capacity(models=("v3.2", "llama-3.1-8b"), gpu="custom", memory_gb=1.0, engine=engine,
                                lang="en")
-        assert list(chart.figure.data[0].x) == [0, 0]
+        assert [row.count for row in chart.rows] == [0, 0]

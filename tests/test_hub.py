@@ -172,9 +172,9 @@ def test_the_planner_row_of_a_fetched_model_says_its_weights_are_as_stored(fake)
 
     model_id = register(hub.imported(hub.fetch("fake/llama-fp8")).model)
     chart = build_capacity(models=(model_id,), lang="en", bytes_per_parameter=2.0)
-    (label,) = chart.figure.data[0].text
-    assert "weights as the checkpoint stores them, 16.8 MB" in label
+    (row,) = chart.rows
+    assert "weights as the checkpoint stores them, 16.8 MB" in row.label
     # 8 × H200 (141 GB less the 10 % reserve, less 16,789,504 / 8 B of weights each), Llama 3.1 8B's BF16 KV at 128K
     # (32 layers × 2 × 8 heads × 128 × 2 B a token) split over 8 ranks by head
     per_gpu = (141 * 10**9 - 141 * 10**8 - 16_789_504 // 8) // (32 * 2 * 8 * 128 * 2 * 131_072 // 8)
-    assert tuple(chart.figure.data[0].x) == (per_gpu,) == (59,)
+    assert row.count == per_gpu == 59

@@ -17,10 +17,11 @@ from core.units import fmt_bytes
 from i18n import model_name, t
 
 from ..canvas import LEGEND_SYMBOL, LINE, NATIVE, Canvas, title_at_top
+from ..charts.capacity import TITLE_PX
 from ..made import Chart, Incompatible
 from ..style import MUTED, ROLE_COLOURS, TEMPLATE, heading
 from ..text import SUP, text_px, wrapped, wrapped_parts
-from .planner import TITLE_PX, gpu_of
+from .planner import gpu_of
 
 # the models all three rules split: a published parameter count and a config.json for the activation estimate
 BUDGET_MODELS = tuple(m for m in (*MODELS, *OPEN_MODELS) if B.splittable(m))

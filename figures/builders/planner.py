@@ -1,5 +1,6 @@
 """Beyond the article: how many requests fit on a GPU node at a context length, and the least
-time a decode step can spend reading the cache. Both from core.capacity on core.cost."""
+time a decode step can spend reading the cache. Both from core.capacity on core.cost, as models
+(figures/charts/capacity.py, read_floor.py) the layout pass places for the canvas and draws."""
 
 from __future__ import annotations
 
@@ -7,7 +8,6 @@ from collections.abc import Sequence
 from typing import NamedTuple
 
 import numpy as np
-import plotly.graph_objects as go
 
 from core import DEPLOYED, Precision, get
 from core import budget as B
@@ -22,13 +22,10 @@ from core.serving import Refused, longest_context, serve, widest_dcp
 from core.units import fmt_bytes, fmt_tokens
 from i18n import model_name, t
 
-from ..canvas import LINE, NATIVE, Canvas, title_at_top
-from ..made import Chart, Incompatible
-from ..style import MUTED, ROLE_COLOURS, TEMPLATE, heading
-from ..text import SUP, text_px, wrapped, wrapped_parts
-
-NOTE_WIDTH = 640  # px a subtitle note is broken to for the builder's own layout (an export's 700 px, less margins)
-TITLE_PX = TEMPLATE.layout.title.font.size  # plotly spaces a title's lines, a subtitle's too, by this size
+from ..canvas import NATIVE, Canvas
+from ..charts.capacity import CapacityChart, CapacityRow
+from ..charts.read_floor import FloorLine, ReadFloorChart
+from ..made import Incompatible
 
 PLANNER_MODELS = ("v3.2", "v4-flash", "v4.1-flash", "llama-3.1-8b", "qwen3-32b", "gemma-3-4b", "gpt-oss-120b",
                   "kimi-k2")
@@ -39,10 +36,6 @@ RECORD_KEYS = ("model", "context", "gpu", "parallel", "tp", "pp", "dp", "dcp", "
 ASKS = ("requests", "context")  # the question: requests at a context, or the longest context for N requests
 PLANNER_MODES = (*MODES, "dcp")  # core.parallel's spreads, and TP with decode context parallelism
 REQUESTS = (1, 1 << 12)  # the requests knob's range, for the question asked the other way round
-DASHES = ("solid", "dash", "dot", "dashdot", "longdash", "longdashdot")
-# a phone's column (figures.canvas.narrow), px at the reader's text size 1: a row's name and count, the lines
-# under its bar; the bar's thickness (not text: it keeps its size), the space after a row
-PHONE_TEXT, PHONE_UNDER, PHONE_BAR, PHONE_GAP = 13, 12, 18, 12
 
 
 def gpu_of(gpu: str, memory_gb: float, bandwidth_tb: float) -> G.GPU:
@@ -59,7 +52,7 @@ def build_capacity(*, models: Sequence[str] = PLANNER_MODELS, context: int = 131
                    bandwidth_tb: float = 4.8, bytes_per_parameter: float = 1.0, reserved: float = 0.1,
                    block: int = 16, tp: int = 8, parallel: str = "tp", engine: str = "theory", spec: int = 0,
                    ask: str = "requests", requests: int = 64, lang: str = "ko", units: str = "decimal",
-                   canvas: Canvas = NATIVE) -> Chart:
+                   canvas: Canvas = NATIVE) -> CapacityChart:  # the layout pass places the model (charts.capacity)
     """Concurrent requests at `context` on a node of tp GPUs spread one way (PLANNER_MODES), per model, as
     `engine` runs it (core.serving: the theory's flat reserve, or the engine's own memory budget, caps and
     set-asides; `spec` speculative tokens in an engine), or with `ask` "context" the longest context at which
@@ -80,77 +73,20 @@ def build_capacity(*, models: Sequence[str] = PLANNER_MODELS, context: int = 131
         every = {key: run.served(m, *key) for key in dict.fromkeys([(parallel, engine), *others])}
         p = every[parallel, engine]
         if isinstance(p, str):  # this engine or this way of spreading cannot serve the model: the row says why
-            rows.append((_name(m, lang), 0, p, p, _record(m, None, parallel, engine)))
+            rows.append((CapacityRow(_name(m, lang), 0, p, p), _record(m, None, parallel, engine)))
             continue
         lines = [run.count(p), *run.said(p), *_why(p, every, lang)]
-        rows.append((_name(m, lang), p.requests, "<br>".join(lines), run.hover(p), _record(m, p, parallel, engine)))
-    names, counts, labels, hovers, records = zip(*rows)
+        rows.append((CapacityRow(_name(m, lang), p.requests, "<br>".join(lines), run.hover(p)),
+                     _record(m, p, parallel, engine)))
     key = "cap.title.ctx" if ask == "context" else "cap.title"
     title = t(key, lang, tp=tp, g=g.name, n=fmt_tokens(context), r=f"{requests:,}")
     sub = t("cap.sub" if engine == "theory" else "cap.sub.engine", lang, b=bytes_per_parameter, r=f"{reserved:.0%}",
             blk=block, e=t(f"eng.{engine}", lang))
     if spec and engine != "theory":
         sub += " · " + t("cap.spec.on", lang, k=spec)
-    assumed = _mode_note(Parallel.mode("tp" if parallel == "dcp" else parallel, tp), parallel, engine, lang, canvas)
+    note = _mode_note(Parallel.mode("tp" if parallel == "dcp" else parallel, tp), parallel, engine, lang)
     axis = t("cap.x.ctx" if ask == "context" else "cap.x", lang)
-    subtitle = "<br>".join((sub, *assumed))
-    if canvas.narrow:
-        return Chart(_capacity_stacked(names, counts, labels, hovers, heading(title, subtitle), axis, canvas), records,
-                     title, subtitle)
-    room = 1.8
-    size = TEMPLATE.layout.font.size * canvas.text
-    if canvas.screen_width:  # a page column: the labels right of the bars broken to the room there
-        names_px = max(text_px(name, size) for name in names) + 20
-        labels = ["<br>".join(wrapped(label, (canvas.screen_width - names_px - 70) * (1 - 1 / room), size))
-                  for label in labels]
-    row_px = max(52 * canvas.text, max(label.count("<br>") + 1 for label in labels) * LINE * size + 16)
-    # constraintext: plotly would shrink a label of several lines to its bar's thickness; its row holds it
-    bars = go.Bar(y=list(names), x=list(counts), orientation="h", text=list(labels), textposition="outside",
-                  constraintext="none", cliponaxis=False, marker_color=ROLE_COLOURS["main_kv"], customdata=list(hovers),
-                  hovertemplate="%{customdata}<extra></extra>")
-    height = 140 + row_px * len(rows) + len(assumed) * LINE * TITLE_PX
-    return Chart(go.Figure(bars, layout=dict(
-        template="kv_atlas", title=title_at_top(heading(title, subtitle), height, TITLE_PX),
-        height=height, margin=dict(l=10, r=40, t=90 + len(assumed) * LINE * TITLE_PX, b=10), showlegend=False,
-        xaxis=dict(title=dict(text=axis), range=[0, max(max(counts), 1) * room], rangemode="tozero"),
-        yaxis=dict(autorange="reversed"))), records, title, subtitle)
-
-
-def _capacity_stacked(names, counts, labels, hovers, title: dict, axis_title: str, canvas: Canvas) -> go.Figure:
-    """A phone's column (for its text): each bar as wide as the column allows, under a line with its
-    model's name and count, what the count rests on in lines under it, all broken to the column. A y
-    axis in px places each bar under its own lines."""
-    scale, width = canvas.text, canvas.screen_width - 20
-    name_size, under_size = PHONE_TEXT * scale, PHONE_UNDER * scale
-    top_px = max(counts) or 1
-    tiny = top_px * 1e-3  # a hair inside the axis: plotly drops a text point on the range's edge
-    y, bars, heads, unders = 0.0, [], [], []
-    for name, label in zip(names, labels):
-        first, *rest = label.split("<br>")
-        head = wrapped_parts([f"<b>{name}</b>", first], width, name_size)
-        y += len(head) * LINE * name_size + 6
-        bars.append(y + PHONE_BAR / 2)
-        heads.append((y, "<br>".join(head)))
-        y += PHONE_BAR
-        if rest:
-            under = wrapped("<br>".join(rest), width, under_size)
-            unders.append((y, "<br>".join(under)))
-            y += len(under) * LINE * under_size + 8
-        y += PHONE_GAP * scale
-    text = [go.Scatter(x=[tiny] * len(points), y=[at for at, _ in points], text=[s for _, s in points],
-                       mode="markers+text", textposition=where, marker=dict(size=10, opacity=0), cliponaxis=False,
-                       textfont=dict(size=size, color=colour), hoverinfo="skip", showlegend=False)
-            for points, where, size, colour in ((heads, "top right", PHONE_TEXT, None),
-                                                (unders, "bottom right", PHONE_UNDER, MUTED)) if points]
-    bars_trace = go.Bar(y=bars, x=list(counts), orientation="h", width=PHONE_BAR, marker_color=ROLE_COLOURS["main_kv"],
-                        customdata=list(hovers), hovertemplate="%{customdata}<extra></extra>")
-    top = 120  # the screen pass sets the title's room
-    bottom = 20  # and the axis's
-    return go.Figure([bars_trace, *text], layout=dict(
-        template="kv_atlas", title=title_at_top(title, top + y + bottom, TITLE_PX), height=top + y + bottom,
-        margin=dict(l=10, r=10, t=top, b=bottom), showlegend=False,
-        xaxis=dict(title=dict(text=axis_title), range=[0, top_px * 1.05], rangemode="tozero"),
-        yaxis=dict(range=[y, 0], visible=False, fixedrange=True)))
+    return CapacityChart(title, sub, note, axis, tuple(row for row, _ in rows), tuple(record for _, record in rows))
 
 
 class _Count(NamedTuple):
@@ -212,7 +148,7 @@ class _Runner:
         return plan(model, self.context, self.g, weights, fitted(model, self.precision), reserved=self.reserved,
                     block_tokens=self.block, parallel=par, engine=engine)
 
-    def longest(self, model: str, mode: str, engine: str, requests: int):
+    def longest(self, model: str, mode: str, engine: str, requests: int) -> tuple[CapacityRow, dict]:
         """A row of the question asked the other way round: the longest context at which `requests` fit."""
         lang, par, name = self.lang, _spread(mode, self.tp, model, engine), _name(model, self.lang)
         try:
@@ -225,19 +161,19 @@ class _Runner:
                                 block=self.block if engine == "theory" else None, reserved=self.reserved)
         except Refused as e:
             why = t("cap.refused", lang, e=t(f"eng.{engine}", lang), why=e.refusal.reason)
-            return name, 0, why, why, _record(model, None, mode, engine)
+            return CapacityRow(name, 0, why, why), _record(model, None, mode, engine)
         except EngineError as e:
             why = t(f"eng.none.{e.why}", lang, e=t(f"eng.{engine}", lang))
-            return name, 0, why, why, _record(model, None, mode, engine)
+            return CapacityRow(name, 0, why, why), _record(model, None, mode, engine)
         except ValueError as e:
-            return name, 0, str(e), str(e), _record(model, None, mode, engine)
+            return CapacityRow(name, 0, str(e), str(e)), _record(model, None, mode, engine)
         label = t("cap.ctx.row", lang, n=f"{n:,}", r=f"{requests:,}") if n else t("cap.ctx.none", lang,
                                                                                       r=f"{requests:,}")
         limit = sglang_context_length(model) if published_config(model) else None
         if limit and n > limit:  # memory allows more than the model was trained for
             label += "<br>" + t("cap.ctx.limit", lang, n=f"{limit:,}")
         record = _record(model, None, mode, engine) | {"longest_context": n, "requests": requests}
-        return name, n, label, label, record
+        return CapacityRow(name, n, label, label), record
 
     def count(self, c: _Count) -> str:
         """The count and what a request takes; where none fits, why."""
@@ -316,12 +252,10 @@ def _why(c: _Count, every: dict, lang: str) -> list[str]:
     return lines
 
 
-def _mode_note(par: Parallel, mode: str, engine: str, lang: str, canvas: Canvas) -> list[str]:
-    """How the node is spread, and by which allocation, as subtitle lines (broken for the builder's own width;
-    on a page, figures.layout.screen breaks it to the column)."""
+def _mode_note(par: Parallel, mode: str, engine: str, lang: str) -> str:
+    """How the node is spread, and by which allocation: the subtitle's last line (the layout breaks it)."""
     how = f"cap.how.{mode}.vllm" if mode == "dp" and engine == "vllm" else f"cap.how.{mode}"
-    note = t(how, lang, mode=par.name) + " · " + t(f"cap.engine.{engine}", lang)
-    return [note] if canvas.screen_width else wrapped(note, NOTE_WIDTH, TITLE_PX * SUP)
+    return t(how, lang, mode=par.name) + " · " + t(f"cap.engine.{engine}", lang)
 
 
 def _floor_us(model: str, n, precision: Precision, g: G.GPU, batch: int, tp: int):
@@ -345,7 +279,8 @@ def _record(model: str, c: _Count | None, mode: str, engine: str) -> dict:
 
 def build_read_floor(*, models: Sequence[str] = PLANNER_MODELS, precision: Precision = DEPLOYED,
                      gpu: str = "h200", memory_gb: float = 141.0, bandwidth_tb: float = 4.8, batch: int = 1,
-                     tp: int = 8, lang: str = "ko", canvas: Canvas = NATIVE) -> Chart:
+                     tp: int = 8, lang: str = "ko",
+                     canvas: Canvas = NATIVE) -> ReadFloorChart:  # the layout pass places the model
     """The least time a decode step can spend reading the cache (KV + index key, and a hybrid's
     states) over HBM bandwidth, against context: a lower bound, not a speed prediction."""
     if not models:
@@ -353,27 +288,8 @@ def build_read_floor(*, models: Sequence[str] = PLANNER_MODELS, precision: Preci
     g = gpu_of(gpu, memory_gb, bandwidth_tb)
     n = np.unique(np.geomspace(1 << 10, 1 << 20, 41).astype(np.int64))
     floors = {m: _floor_us(m, n, precision, g, batch, tp) for m in models}
-    traces = [dict(type="scatter", x=n, y=floors[m], mode="lines", name=_name(m, lang),
-                   line=dict(width=2.5, dash=DASHES[i % len(DASHES)]),
-                   hovertemplate="N=%{x:,}<br>%{y:,.1f} µs<extra>%{fullData.name}</extra>")
-              for i, m in enumerate(models)]
     records = tuple({"model": m, "context": int(x), "floor_us": float(y)} for m in models for x, y in zip(n, floors[m]))
-    title = t("floor.title", lang)
     what = t("floor.what.state" if any(get(m).state for m in models) else "floor.what", lang)
     sub = t("floor.sub", lang, g=g.name, tp=tp, bw=f"{g.bandwidth_bytes_per_s * tp / 1e12:g}", b=batch, what=what)
-    bound = t("floor.bound", lang)
-    # that the floor is a bound: in the plot's corner; on a phone's column, a last subtitle line (the
-    # screen pass breaks it to the width, which a note beside the y axis's labels cannot know)
-    notes = [] if canvas.narrow else [dict(text=bound, x=1, y=0, xref="paper", yref="paper", xanchor="right",
-                                           yanchor="bottom", showarrow=False, font=dict(size=11, color=MUTED))]
-    # on a phone's column (for its text) the legend under the plot, not over its lines (the screen pass
-    # places it under the axis)
-    legend = dict(orientation="h", x=0, y=-0.2, yanchor="top") if canvas.narrow else \
-        dict(x=0.01, y=0.99, bgcolor="rgba(255,255,255,0.8)")
-    subtitle = f"{sub}<br>{bound}"  # said on every canvas: under the title on a phone, else in the plot's corner
-    return Chart(go.Figure(data=traces, layout=dict(
-        template="kv_atlas", title=heading(title, subtitle if canvas.narrow else sub),
-        height=440 if canvas.narrow else 480, margin=dict(l=10, r=20, t=90, b=10),
-        xaxis=dict(type="log", title=dict(text=t("x.axis.x", lang)), exponentformat="SI"),
-        yaxis=dict(type="log", title=dict(text=t("floor.y", lang)), exponentformat="SI"),
-        legend=legend, annotations=notes)), records, title, subtitle)
+    return ReadFloorChart(t("floor.title", lang), sub, t("floor.bound", lang), t("x.axis.x", lang),
+                          t("floor.y", lang), n, tuple(FloorLine(_name(m, lang), floors[m]) for m in models), records)
