@@ -8,32 +8,7 @@ Each kind of chart is a module of this package holding its model, its layout and
 its drawer with `draw.register`; every geometric constant is named and said where it is defined.
 """
 
-from __future__ import annotations
-
-from functools import singledispatch
-from typing import Protocol, runtime_checkable
-
-from ..canvas import Canvas
-from ..style import Drawn
-
-
-@runtime_checkable
-class ChartModel(Protocol):
-    """What every chart's model says beside its drawing: its title and subtitle (plain text, or the little HTML a
-    heading takes), and its records (one dict per row: what an export writes as CSV/JSON)."""
-
-    title: str
-    subtitle: str
-    numbers: tuple[dict, ...]
-
-
-@singledispatch
-def draw(model: ChartModel, canvas: Canvas) -> Drawn:
-    """A chart's model placed for the canvas and drawn, with which of its texts sit on fills (the look leaves
-    their colours alone): each kind registers its own drawer."""
-    raise TypeError(f"no drawer for {type(model).__name__}")
-
+from . import bars, capacity, read_floor, reconciliation  # noqa: F401  (each registers its drawer)
+from .kind import ChartModel, draw
 
 __all__ = ["ChartModel", "draw"]
-
-from . import bars  # noqa: E402, F401  (registers its drawer)

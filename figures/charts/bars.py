@@ -27,7 +27,7 @@ from ..canvas import LINE, SUP_FOOT, Canvas, legend_rows, title_at_top, title_to
 from ..contrast import hex_colour, ink_on, over
 from ..style import MUTED, ROLE_COLOURS, TEMPLATE, Drawn, OnFill, heading
 from ..text import text_px, wrapped, wrapped_parts
-from . import draw
+from .kind import draw
 
 ROLES = ("main_kv", "index_key")  # a bar's two parts, from the axis's start: blue, then red
 

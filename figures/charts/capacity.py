@@ -12,9 +12,9 @@ from typing import NamedTuple
 import plotly.graph_objects as go
 
 from ..canvas import LINE, Canvas, title_at_top
-from ..style import MUTED, ROLE_COLOURS, TEMPLATE, heading
+from ..style import MUTED, ROLE_COLOURS, TEMPLATE, Drawn, heading
 from ..text import SUP, text_px, wrapped, wrapped_parts
-from . import draw
+from .kind import draw
 
 TITLE_PX = TEMPLATE.layout.title.font.size  # plotly spaces a title's lines, a subtitle's too, by this size
 NOTE_WIDTH = 640  # px the subtitle's note is broken to natively (an export's 700 px, less margins)
@@ -146,9 +146,9 @@ def stacked(model: CapacityChart, canvas: Canvas) -> Stacked:
 
 
 @draw.register
-def _(model: CapacityChart, canvas: Canvas) -> go.Figure:
+def _(model: CapacityChart, canvas: Canvas) -> Drawn:
     placed = place(model, canvas)
-    return drawn_stacked(model, placed) if isinstance(placed, Stacked) else drawn_beside(model, placed)
+    return Drawn(drawn_stacked(model, placed) if isinstance(placed, Stacked) else drawn_beside(model, placed))
 
 
 def drawn_beside(model: CapacityChart, placed: Beside) -> go.Figure:

@@ -13,8 +13,8 @@ import numpy as np
 import plotly.graph_objects as go
 
 from ..canvas import Canvas
-from ..style import MUTED, heading
-from . import draw
+from ..style import MUTED, Drawn, heading
+from .kind import draw
 
 DASHES = ("solid", "dash", "dot", "dashdot", "longdash", "longdashdot")  # a line's dash by its place, repeating
 LINE_WIDTH = 2.5  # px
@@ -72,7 +72,7 @@ def place(canvas: Canvas) -> Placed:
 
 
 @draw.register
-def _(model: ReadFloorChart, canvas: Canvas) -> go.Figure:
+def _(model: ReadFloorChart, canvas: Canvas) -> Drawn:
     placed = place(canvas)
     traces = [dict(type="scatter", x=model.contexts, y=line.floors_us, mode="lines", name=line.name,
                    line=dict(width=LINE_WIDTH, dash=DASHES[i % len(DASHES)]),
@@ -80,9 +80,9 @@ def _(model: ReadFloorChart, canvas: Canvas) -> go.Figure:
               for i, line in enumerate(model.lines)]
     notes = [dict(text=model.bound, x=1, y=0, xref="paper", yref="paper", xanchor="right", yanchor="bottom",
                   showarrow=False, font=dict(size=NOTE_SIZE, color=MUTED))] if placed.bound_in_corner else []
-    return go.Figure(data=traces, layout=dict(
+    return Drawn(go.Figure(data=traces, layout=dict(
         template="kv_atlas", title=heading(model.title, model.lead if placed.bound_in_corner else model.subtitle),
         height=placed.height, margin=dict(MARGIN),
         xaxis=dict(type="log", title=dict(text=model.x_title), exponentformat="SI"),
         yaxis=dict(type="log", title=dict(text=model.y_title), exponentformat="SI"),
-        legend=placed.legend, annotations=notes))
+        legend=placed.legend, annotations=notes)))

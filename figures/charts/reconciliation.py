@@ -16,9 +16,9 @@ import plotly.graph_objects as go
 
 from ..canvas import LINE, SUP_FOOT, Canvas, legend_rows, title_at_top, title_top
 from ..contrast import INK
-from ..style import MUTED, ROLE_COLOURS, TEMPLATE, heading
+from ..style import MUTED, ROLE_COLOURS, TEMPLATE, Drawn, heading
 from ..text import text_px, wrap, wrapped
-from . import draw
+from .kind import draw
 
 PANELS = ("x", "x2")  # the storage panel's x axis, the read panel's
 BAR_COLOUR = ROLE_COLOURS["main_kv"]
@@ -179,9 +179,9 @@ def stacked(model: ReconciliationChart, canvas: Canvas) -> Stacked:
 
 
 @draw.register
-def _(model: ReconciliationChart, canvas: Canvas) -> go.Figure:
+def _(model: ReconciliationChart, canvas: Canvas) -> Drawn:
     placed = place(model, canvas)
-    return drawn_stacked(model, placed) if isinstance(placed, Stacked) else drawn_side_by_side(model, placed)
+    return Drawn(drawn_stacked(model, placed) if isinstance(placed, Stacked) else drawn_side_by_side(model, placed))
 
 
 def traces(model: ReconciliationChart, ys: tuple | None = None) -> list[dict]:
