@@ -23,7 +23,7 @@ _lock = threading.Lock()
 def register(model: Model) -> str:
     """Keep an imported model so that every function taking a model id takes it; the id,
     'custom-' and a digest of the spec (its own id aside), is the same for the same spec."""
-    key = f"custom-{_digest(model)}"
+    key = imported_id(model)
     with _lock:
         if key not in _registered:
             _registered[key] = replace(model, id=key)
@@ -38,12 +38,13 @@ def forget() -> None:
         _registered.clear()
 
 
-def _digest(m: Model) -> str:
-    """Ten hex digits of a hash over everything a spec says but its id."""
-    caches = [(c.role, c.entry.__module__, c.entry.__qualname__, c.deployed) for c in m.cache]
-    spec = (m.name, astuple(m.dims), m.layers, caches, m.index_topk, m.window, m.pool_blocks,
-            m.pool_block_size, m.parameters, m.stored_bytes, m.source, m.state)
-    return hashlib.sha256(repr(spec).encode()).hexdigest()[:10]
+def imported_id(model: Model) -> str:
+    """The id of an imported model: 'custom-' and ten hex digits of a hash over everything its spec says but its
+    own id, so the same spec has the same id in every process and any change to it gives another."""
+    caches = [(c.role, c.entry.__module__, c.entry.__qualname__, c.deployed) for c in model.cache]
+    spec = (model.name, astuple(model.dims), model.layers, caches, model.index_topk, model.window,
+            model.pool_blocks, model.pool_block_size, model.parameters, model.stored_bytes, model.source, model.state)
+    return "custom-" + hashlib.sha256(repr(spec).encode()).hexdigest()[:10]
 
 
 def lookup(model_id: str) -> Model | None:
