@@ -1,6 +1,9 @@
-"""Every model an id names: the article's (`core.models`), the open presets (`core.open_models`,
-imported from their published configs) and the ones kept with `register` at run time. Every
-function that takes a model takes its id through `get`.
+"""Every model an id names: the article's (`core.models`) and the open presets (`core.open_models`,
+imported from their published configs). Every function that takes a model takes its id or the
+`Model` itself through `get`: a model imported at run time (an uploaded config.json, a model fetched
+by its Hugging Face id) is passed as its `Model`, never kept here. Its id, `imported_id`, is a pure
+function of its spec, so a link that names it reads the same on every server; the session that
+imported it holds it (ui.state) and puts the Model in place of the id before a figure is built.
 
 It sits above the specs and the importer, which builds on them, so neither imports it.
 """
@@ -8,34 +11,11 @@ It sits above the specs and the importer, which builds on them, so neither impor
 from __future__ import annotations
 
 import hashlib
-import threading
-from dataclasses import astuple, replace
+from dataclasses import astuple
 
 from . import models
 from .models import Model
 from .open_models import OPEN_MODELS
-
-MAX_REGISTERED = 1000  # the oldest registered model is dropped beyond this; the app registers on every run
-_registered: dict[str, Model] = {}
-_lock = threading.Lock()
-
-
-def register(model: Model) -> str:
-    """Keep an imported model so that every function taking a model id takes it; the id,
-    'custom-' and a digest of the spec (its own id aside), is the same for the same spec."""
-    key = imported_id(model)
-    with _lock:
-        if key not in _registered:
-            _registered[key] = replace(model, id=key)
-            while len(_registered) > MAX_REGISTERED:
-                del _registered[next(iter(_registered))]
-    return key
-
-
-def forget() -> None:
-    """Drop every registered model, as a fresh server starts (tests)."""
-    with _lock:
-        _registered.clear()
 
 
 def imported_id(model: Model) -> str:
@@ -48,18 +28,17 @@ def imported_id(model: Model) -> str:
 
 
 def lookup(model_id: str) -> Model | None:
-    """The spec kept under an id: the article's models, then the open presets, then the
-    registered ones; None for an unknown id."""
-    return models.MODELS.get(model_id) or OPEN_MODELS.get(model_id) or _registered.get(model_id)
+    """The spec an id names: the article's models, then the open presets; None for any other id."""
+    return models.MODELS.get(model_id) or OPEN_MODELS.get(model_id)
 
 
 def get(model: Model | str) -> Model:
-    """The spec of a model id ('v4-flash', 'llama-3.1-8b', a registered 'custom-…'); a Model
-    passes through, so every function that takes a model takes either."""
+    """The spec of a model id ('v4-flash', 'llama-3.1-8b'); a Model passes through (an imported one comes
+    as its Model), so every function that takes a model takes either."""
     if isinstance(model, Model):
         return model
     found = lookup(model) if isinstance(model, str) else None
     if found is None:
         raise ValueError(f"unknown model {model!r}; choose from {', '.join(models.MODELS)}, "
-                         "an open preset or a registered id")
+                         "an open preset, or pass an imported model as its Model")
     return found
