@@ -18,10 +18,10 @@ from .cost import (
 )
 from .formats import PRECISIONS, Layout
 from .models import A1_MODELS, ARTICLE_CONTEXT, MODELS, ROLES, Dims, Layer, Model
-from .registry import get
+from .registry import get, imported_id
 
 __all__ = [
     "A1_MODELS", "ALL_BF16", "ARTICLE_CONTEXT", "DEPLOYED", "MODELS", "PRECISIONS", "PRESETS", "ROLES",
     "Dims", "Layer", "Layout", "Model", "Parts", "Precision", "cache_at", "crossover", "crossover_tokens",
-    "entry_bytes", "get", "local_kv", "ratio_to", "reads", "state_bytes", "storage_per_token",
+    "entry_bytes", "get", "imported_id", "local_kv", "ratio_to", "reads", "state_bytes", "storage_per_token",
 ]

@@ -18,7 +18,7 @@ import numpy as np
 from .checks import one_of, whole_numbers
 from .formats import LAYOUT_PRECISIONS, Layout
 from .models import ROLES, Component, Model
-from .registry import get, lookup
+from .registry import get
 from .units import exact
 
 PRESETS = ("deployed", "bf16")
@@ -201,14 +201,14 @@ def _coefficients(m: Model, what: str, precision: Precision) -> dict[Term, int]:
 
 @lru_cache(maxsize=256)
 def _kept_coefficients(m: Model, what: str, precision: Precision) -> dict[Term, int]:
-    # kept per spec object (frozen, so hashable), not per id: a spec replaced under the same id
-    # (a re-import, a test's changed spec) gets sums of its own
+    # kept per spec by value (frozen, so hashable and compared field by field), not per id: a spec
+    # changed under the same id (a test's changed V4-Flash) gets sums of its own, and an imported
+    # model, passed as its Model, is asked for again and again like the article's
     return _coefficients(m, what, precision)
 
 
 def _evaluate(m: Model, what: str, n, precision: Precision) -> Parts:
-    registered = lookup(m.id) is m  # a registered spec is asked for again and again: its sums are kept
-    coef = _kept_coefficients(m, what, precision) if registered else _coefficients(m, what, precision)
+    coef = _kept_coefficients(m, what, precision)
     out: dict[str, object] = {}
     counts: dict[tuple[int, int | None], np.ndarray] = {}
     for (role, ratio, cap), nbytes in coef.items():

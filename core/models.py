@@ -11,7 +11,7 @@ schedules follow) or, where the configs are silent, against the article.
 
 Open models (`core.open_models`) and imported config.json files (`core.config_import`) are
 specs of the same type, built by the importer; `core.registry.get` resolves an id among the
-article's models, the open presets and the models kept with `register`.
+article's models and the open presets, and passes an imported model, which comes as its Model, through.
 """
 
 from __future__ import annotations

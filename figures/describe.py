@@ -6,7 +6,7 @@ token and read per generated token — the records core computed, as the build g
 
 from __future__ import annotations
 
-from core import get
+from core import Model, get
 from core.units import fmt_bytes, fmt_exact
 from i18n import model_name, t
 
@@ -14,13 +14,15 @@ from .made import Built
 from .text import plain
 
 
-def description(built: Built, lang: str, units: str = "decimal") -> str:
+def description(built: Built, lang: str, units: str = "decimal", models=()) -> str:
     """What the figure shows and its numbers, a line each: title, subtitle, captions, and for the
-    bar charts each model's storage per token and read per generated token at the context."""
+    bar charts each model's storage per token and read per generated token at the context. `models`: the
+    figure's models as its knob gave them, for the name of an imported one (a Model, which no id names in core)."""
     lines = [built.title, built.subtitle, *map(plain, built.captions)]
     rows = [r for r in built.numbers if "storage_per_token" in r]
     if rows:
-        names = [model_name(r["model"], get(r["model"]).name, lang) for r in rows]
+        given = {m.id: m for m in models if isinstance(m, Model)}
+        names = [model_name(r["model"], get(given.get(r["model"], r["model"])).name, lang) for r in rows]
         stored = " · ".join(f"{n} {fmt_exact(r['storage_per_token'])}" for n, r in zip(names, rows))
         read = " · ".join(f"{n} {fmt_bytes(r['read_total'], units)}" for n, r in zip(names, rows))
         context = f"{rows[0]['context']:,}"

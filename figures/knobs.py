@@ -20,7 +20,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import KW_ONLY, dataclass, field, replace
 from typing import ClassVar
 
-from core import PRESETS, Precision, get
+from core import PRESETS, Model, Precision, get
 from core.formats import LAYOUT_PRECISIONS
 from core.mechanisms.matrix_text import format_matrix, parse_matrix
 from core.units import UNITS as UNITS_CHOICES
@@ -232,14 +232,24 @@ class ChoiceKnob(Knob):
             raise ValueError(f"{self.name}: a choice knob needs choices")
 
     def _clamp(self, value):
+        """A choice, or a model passed as its `Model` (ui puts a session's imported models in place of their ids
+        before a build): one whose id is among the choices, or with `imports` any; a multi pick in the choices'
+        order, models beyond them last."""
         if self.multi:
-            picked = tuple(c for c in self.choices if c in tuple(value))
+            given: dict = {}
+            for v in tuple(value):
+                given.setdefault(_id(v), v)
+            picked = (*(given[c] for c in self.choices if c in given),
+                      *(v for k, v in given.items() if k not in self.choices and self._takes(v)))
             if not picked:
-                raise Invalid(",".join(map(str, value)))
+                raise Invalid(",".join(map(str, map(_id, value))))
             return picked
-        if value not in self.choices:
-            raise Invalid(str(value))
+        if not self._takes(value):
+            raise Invalid(str(_id(value)))
         return value
+
+    def _takes(self, value) -> bool:
+        return _id(value) in self.choices or (self.imports and isinstance(value, Model))
 
     def _parse(self, text: str, values: list[str]):
         items = [s for v in values for s in (v.split(",") if self.multi else [v]) if s.strip()]
@@ -273,10 +283,13 @@ class ChoiceKnob(Knob):
         return super().display(value, lang)
 
     def dump(self, value, lang: str = "en") -> dict[str, str | list[str]]:
-        """One entry per choice for a multi-choice knob, as its widget writes them."""
-        if self.multi and value != self.default:
-            return {self.key: [self.display(v, lang) for v in value]}
-        return super().dump(value, lang)
+        """One entry per choice for a multi-choice knob, as its widget writes them; a model passed as its `Model`
+        as its id (an imported model's names one spec, on every server; its name may be any file's)."""
+        if value == self.default:
+            return {}
+        if self.multi:
+            return {self.key: [_written(v, self.display(v, lang)) for v in value]}
+        return {self.key: _written(value, self.display(value, lang))}
 
 
 @dataclass(frozen=True)
@@ -374,6 +387,15 @@ class MatrixKnob(Knob):
         return format_matrix(value)
 
 
+def _id(value):
+    """A choice as the choices list it: a model passed as its `Model` by its id."""
+    return value.id if isinstance(value, Model) else value
+
+
+def _written(value, shown: str) -> str:
+    return value.id if isinstance(value, Model) else shown
+
+
 def _only(found: list, text: str):
     if not found or found[0] is None:
         raise Invalid(text)
@@ -383,7 +405,8 @@ def _only(found: list, text: str):
 # --- knobs shared by many figures and by the sidebar -------------------------------------
 
 def _model(value, lang: str) -> str:
-    return model_name(value, get(value).name, lang)
+    m = get(value)  # an id, or an imported model's Model
+    return model_name(m.id, m.name, lang)
 
 
 def _tokens(value, lang: str) -> str:

@@ -215,3 +215,48 @@ def test_the_texts_numbers_are_core_s():
     stored = core.storage_per_token("deepseek-v3.2").total
     assert f"{int(engine):,} B a token for DeepSeek-V3.2, not {stored:,} B" in text
     assert "chunks of 8,192 tokens" in text
+
+
+def test_two_sessions_that_import_different_models_do_not_see_each_others():
+    """A session holds its own imports, and core keeps none: one session's model is among its own choices, not
+    another's, and a link naming it opens in a session without it as the link's other models, with a note."""
+    from core.config_import import import_config
+
+    texts = {name: LLAMA.decode().replace('"num_hidden_layers": 32', f'"num_hidden_layers": {n}').encode()
+             for name, n in (("mine", 30), ("yours", 31))}
+    sessions = {}
+    for name, text in texts.items():
+        at = assert_page_runs()
+        sessions[name] = at.file_uploader(key="cfg_file").upload(f"{name}.json", text, "application/json").run()
+        assert not sessions[name].exception
+    for name, other in (("mine", "yours"), ("yours", "mine")):
+        options = sessions[name].multiselect(key="models").options
+        assert name in options and other not in options
+    mine = core.imported_id(import_config(texts["mine"], name="mine").model)
+    with pytest.raises(ValueError, match="unknown model"):
+        core.get(mine)
+    at = sessions["mine"].multiselect(key="models").select("mine").run()  # its own session shows its row
+    table = at.table[2].value
+    assert table[table.iloc[:, 0] == "mine"].iloc[0].iloc[3] == 30 * 2 * 8 * 128 * 2
+    at = assert_page_runs(models=["v3.2", mine])  # a session that never imported it
+    assert at.multiselect(key="models").value == ["v3.2"]
+    assert any(mine in note for note in at.session_state["_url_notes"])
+
+
+def test_a_model_the_session_imported_is_charted_on_the_overview_as_its_last_pick():
+    """The overview's picks reach the builders as Models for the session's imports (ui.state.as_models): the
+    last pick, the metrics' model when none is highlighted, may be one."""
+    from dataclasses import replace
+
+    from core.config_import import import_config
+
+    found = import_config(LLAMA, name="my-llama")
+    model_id = core.imported_id(found.model)
+    at = AppTest.from_file(str(ROOT / "pages/overview.py"), default_timeout=90)
+    at.session_state["_view"] = ui.View(lang="en")
+    at.session_state["_imported"] = {model_id: replace(found, model=replace(found.model, id=model_id))}
+    at.query_params["models"] = ["v2", model_id]
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    a1 = charts(at)[0]
+    assert "my-llama" in json.dumps(a1["data"]) and at.metric[0].value == "131,072 B"  # 32 × 2 × 8 × 128 × 2 B

@@ -1,6 +1,6 @@
 """config.json import: what it detects and reads, one clear line for every kind of bad input,
-the registry that lets an imported model go wherever a model id goes, and properties of the
-cost model on generated configs."""
+an imported model's id (a digest of its spec) and the model going wherever a model id goes as its
+Model, and properties of the cost model on generated configs."""
 
 from __future__ import annotations
 
@@ -374,33 +374,74 @@ def test_a_value_shown_in_a_message_is_short_and_on_one_line():
     assert "\n" not in text and len(text) < 120 and '"line one\\nline two' in text
 
 
-# --- registered models go wherever a model id goes ----------------------------------------------
+# --- an imported model goes wherever a model id goes, as its Model -----------------------------------
 
 
-def test_register_keeps_an_imported_model_under_an_id_derived_from_its_content():
+def imported(m: core.Model) -> core.Model:
+    """An imported model under its id, as the app's session keeps it (ui.state.remember_import)."""
+    return dataclasses.replace(m, id=core.imported_id(m))
+
+
+def test_an_imported_models_id_is_derived_from_its_content_alone():
     m = import_config(config(num_hidden_layers=7)).model
-    key = core.registry.register(m)
+    key = core.imported_id(m)
     assert key.startswith("custom-") and len(key) == len("custom-") + 10
-    assert core.registry.register(m) == key == core.registry.register(core.get(key))  # idempotent
-    assert core.get(key).id == key and core.get(key).layers == m.layers
-    assert core.storage_per_token(key, core.ALL_BF16).total == 7 * 4096
-    other = core.registry.register(import_config(config(num_hidden_layers=8)).model)
-    assert other != key
+    assert core.imported_id(imported(m)) == key  # its own id aside
+    assert core.imported_id(import_config(config(num_hidden_layers=7)).model) == key  # the same spec, the same id
+    assert core.imported_id(import_config(config(num_hidden_layers=8)).model) != key
+
+
+def test_an_imported_models_id_is_the_same_in_a_fresh_process():
+    """A link that names an imported model reads the same on every server: the id is a digest, not a counter."""
+    import pathlib
+    import subprocess
+    import sys
+
+    text = config(num_hidden_layers=7)
+    code = ("import sys, core; from core.config_import import import_config; "
+            "print(core.imported_id(import_config(sys.argv[1], name='mine').model))")
+    out = subprocess.run([sys.executable, "-c", code, text], capture_output=True, text=True, check=True,
+                         cwd=pathlib.Path(__file__).resolve().parent.parent)
+    assert out.stdout.strip() == core.imported_id(import_config(text, name="mine").model)
+
+
+def test_an_imported_model_passes_as_its_model_and_core_keeps_no_id_of_it():
+    m = imported(import_config(config(num_hidden_layers=7)).model)
+    assert core.get(m) is m and core.storage_per_token(m, core.ALL_BF16).total == 7 * 4096
+    assert registry.lookup(m.id) is None  # nothing is kept process-wide: its session holds it
+    with pytest.raises(ValueError, match="unknown model"):
+        core.get(m.id)
 
 
 def test_two_models_that_differ_only_in_their_state_are_two_models():
     m = core.get("qwen3-next-80b-a3b")
     wider = dataclasses.replace(m, state=dataclasses.replace(m.state, parts=m.state.parts[:1]))
-    assert core.registry.register(m) != core.registry.register(wider)
+    assert core.imported_id(m) != core.imported_id(wider)
 
 
 def test_the_same_config_under_another_name_is_another_model():
-    a = core.registry.register(import_config(config(), name="mine").model)
-    b = core.registry.register(import_config(config(), name="yours").model)
-    assert a != b and core.get(a).name == "mine"
+    a = core.imported_id(import_config(config(), name="mine").model)
+    b = core.imported_id(import_config(config(), name="yours").model)
+    assert a != b
 
 
-def test_get_resolves_the_article_then_the_presets_then_registered_ids_and_passes_a_model_through():
+def test_the_cost_sums_are_kept_per_spec_by_value():
+    """Equal specs share their kept sums, whatever object holds them; a changed spec under the same id has its own."""
+    from core.cost import _kept_coefficients
+
+    m = imported(import_config(config(num_hidden_layers=7)).model)
+    again = imported(import_config(config(num_hidden_layers=7)).model)
+    assert again == m and hash(again) == hash(m) and again is not m
+    before = _kept_coefficients.cache_info()
+    core.cache_at(m, 1000, core.ALL_BF16), core.cache_at(again, 1000, core.ALL_BF16)
+    after = _kept_coefficients.cache_info()
+    assert after.misses - before.misses <= 1 and after.hits > before.hits and after.maxsize == 256
+    changed = dataclasses.replace(m, layers=m.layers[:1])  # the same id, another spec
+    assert core.storage_per_token(changed, core.ALL_BF16).total == 4096
+    assert core.cache_at(changed, 10, core.ALL_BF16).total == 10 * 4096
+
+
+def test_get_resolves_the_article_then_the_presets_and_passes_a_model_through():
     assert core.get("v3") is core.MODELS["v3"]
     assert core.get("llama-3.1-8b").name == "Llama 3.1 8B"
     m = import_config(config()).model
@@ -408,13 +449,6 @@ def test_get_resolves_the_article_then_the_presets_then_registered_ids_and_passe
     assert registry.lookup("nope") is None
     with pytest.raises(ValueError, match="unknown model 'nope'"):
         core.get("nope")
-
-
-def test_the_registry_drops_its_oldest_model_beyond_its_limit(monkeypatch):
-    monkeypatch.setattr(registry, "MAX_REGISTERED", 2)
-    monkeypatch.setattr(registry, "_registered", {})
-    ids = [registry.register(import_config(config(num_hidden_layers=n)).model) for n in (1, 2, 3)]
-    assert registry.lookup(ids[0]) is None and registry.lookup(ids[2]) is not None
 
 
 def test_the_articles_models_stay_the_cost_modules_models():

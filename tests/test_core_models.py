@@ -197,8 +197,8 @@ def test_the_articles_models_have_no_kv_head_count_and_offer_the_articles_precis
 
 
 def test_an_unknown_id_names_the_articles_models_and_the_other_places_an_id_may_be():
-    with pytest.raises(ValueError, match=r"unknown model 'v5'; choose from mha, .*v4\.1-flash, an open preset or a "
-                                         r"registered id"):
+    with pytest.raises(ValueError, match=r"unknown model 'v5'; choose from mha, .*v4\.1-flash, an open preset, or "
+                                         r"pass an imported model as its Model"):
         core.get("v5")
     with pytest.raises(ValueError, match="unknown model 5"):
         core.get(5)

@@ -167,11 +167,10 @@ def test_the_cli_prices_a_model_by_its_id(hub_url, tmp_path):
 
 
 def test_the_planner_row_of_a_fetched_model_says_its_weights_are_as_stored(fake):
-    from core.registry import register
     from figures.builders.planner import build_capacity
 
-    model_id = register(hub.imported(hub.fetch("fake/llama-fp8")).model)
-    chart = build_capacity(models=(model_id,), lang="en", bytes_per_parameter=2.0)
+    model = hub.imported(hub.fetch("fake/llama-fp8")).model  # passed as its Model, as the app's session passes it
+    chart = build_capacity(models=(model,), lang="en", bytes_per_parameter=2.0)
     (row,) = chart.rows
     assert "weights as the checkpoint stores them, 16.8 MB" in row.label
     # 8 × H200 (141 GB less the 10 % reserve, less 16,789,504 / 8 B of weights each), Llama 3.1 8B's BF16 KV at 128K

@@ -7,6 +7,7 @@ import pytest
 from fakehub import COMMIT
 from test_app import assert_page_runs as run_page
 
+import core
 import ui
 from core import hub
 
@@ -42,29 +43,33 @@ def test_a_link_the_hub_cannot_serve_is_one_line_in_the_readers_language(fake, l
         assert str(hub_error(model_id)) not in error.value
 
 
-def test_a_figure_link_names_the_fetched_model_so_a_fresh_server_shows_it(fake):
-    """A figure link from a page opened by ?hf= carries the id; a server that never saw the model (its registry
-    empty) fetches it before the knobs read the link's model id. Without the id the model is dropped, with a note."""
+def test_a_figure_link_names_the_fetched_model_so_a_fresh_session_shows_it(fake):
+    """A figure link from a page opened by ?hf= carries the Hugging Face id and the model's own id (a digest of its
+    spec); a session that never imported the model (every session starts without: nothing is kept process-wide)
+    fetches it before the knobs read the link's model id. Without the hf= the model is dropped, with a note."""
     from streamlit.testing.v1 import AppTest
     from test_app import assert_runs, page_charts
-
-    from core import registry
 
     def link():
         import streamlit as st
 
+        import ui
         from figures import EXTRAS
         from ui.charts import figure_link
+        from ui.state import imported_models
 
         st.query_params["hf"] = "fake/llama-fp8"
-        st.code(figure_link("capacity", EXTRAS["capacity"].defaults))
+        *_, model_id = ui.fetch_model("fake/llama-fp8")
+        defaults = EXTRAS["capacity"].defaults
+        st.code(figure_link("capacity", {**defaults, "models": ("v3.2", imported_models()[model_id].model)}))
 
     at = AppTest.from_function(link).run()
-    assert "hf=fake%2Fllama-fp8" in at.code[0].value
-    model_id = registry.register(hub.imported(hub.fetch("fake/llama-fp8")).model)
+    model_id = core.imported_id(hub.imported(hub.fetch("fake/llama-fp8")).model)
+    assert "hf=fake%2Fllama-fp8" in at.code[0].value and f"models=V3.2&models={model_id}" in at.code[0].value
+    with pytest.raises(ValueError, match="unknown model"):
+        core.get(model_id)  # the page's session held it; core keeps no imported model
     name = f"fake/llama-fp8@{COMMIT[:7]}"
     for hf, shown in (("fake/llama-fp8", True), (None, False)):
-        registry.forget()
         at = assert_runs(figure="capacity", models=model_id, lang="en", **({"hf": hf} if hf else {}))
         (chart,) = page_charts(at)
         assert (name in chart["data"][0]["y"]) is shown

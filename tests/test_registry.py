@@ -217,6 +217,24 @@ def test_model_picks_read_ids_or_names_in_either_language_in_article_order():
     assert values == ("v2",) and notes[0].code == "clamped"
 
 
+def test_a_model_pick_takes_an_imported_model_as_its_model_and_writes_it_as_its_id():
+    """ui puts a session's imported model in place of its id before a build: a knob that takes imports holds the
+    Model (after the choices), one that does not takes a Model only by an id among its choices; a link says the id."""
+    from dataclasses import replace
+
+    llama = core.get("llama-3.1-8b")
+    mine = replace(llama, name="mine")
+    mine = replace(mine, id=core.imported_id(mine))
+    picks, highlight = FIGURES["A1"].knob("models"), FIGURES["A1"].knob("highlight")
+    assert picks.clamp((mine, llama, "v2")) == ("v2", llama, mine)
+    assert picks.dump(("v2", mine)) == {"models": ["V2", mine.id]}
+    assert highlight.clamp(llama) is llama and highlight.dump(llama) == {"hl": "llama-3.1-8b"}
+    with pytest.raises(ValueError):
+        highlight.clamp(mine)
+    built = FIGURES["A1"].build({"models": ("v2", mine)}, NATIVE)
+    assert [r["model"] for r in built.numbers] == ["v2", mine.id]
+
+
 def test_values_that_do_not_combine_fall_back_to_the_defaults_with_a_note():
     _, values, notes = FIGURES["A1"].from_link({"models": "v2", "hl": "v3.2"}, "ko")
     assert values == {**FIGURES["A1"].defaults, "lang": "ko"} and notes[-1].code == "build"

@@ -9,6 +9,7 @@ from urllib.parse import urlencode
 import plotly.io as pio
 import streamlit as st
 
+from core import Model, imported_id
 from figures import (
     FIGURES,
     FONT_SCALE,
@@ -33,10 +34,14 @@ from .hub import HF_KEY, linked
 from .plot import plot
 from .state import View, view
 
+# An imported model comes as its Model (ui.state.as_models), which Streamlit cannot hash: it is keyed by its id
+# and a digest of its spec (core.imported_id), so the same spec is one entry whichever session asks.
+MODEL_KEY = {Model: lambda m: (m.id, imported_id(m))}
+
 
 # Figures (≈ 0.2–1.2 MB each) serve only downloads and a first serialisation; their JSON is
-# what every run needs, so that cache is the large one.
-@st.cache_resource(max_entries=2 * len(SPECS), show_spinner=False)  # every figure twice: as shown, as downloaded
+# what every run needs, so that cache is the large one. Every figure is kept twice: as shown, as downloaded.
+@st.cache_resource(max_entries=2 * len(SPECS), show_spinner=False, hash_funcs=MODEL_KEY)
 def figure(figure_id: str, theme: str = "light", font_scale: float = 1.0, column: int | None = None,
            **knobs) -> Built:
     """Build a registered figure once per distinct set of knobs, look, text size and column width
@@ -48,27 +53,27 @@ def figure(figure_id: str, theme: str = "light", font_scale: float = 1.0, column
     return SPECS[figure_id].build(knobs, Canvas(column=column, font_scale=font_scale, theme=theme))
 
 
-@st.cache_resource(max_entries=500, show_spinner=False)
+@st.cache_resource(max_entries=500, show_spinner=False, hash_funcs=MODEL_KEY)
 def figure_json(figure_id: str, theme: str = "light", font_scale: float = 1.0, column: int | None = None,
                 **knobs) -> str:
     """The figure's JSON, serialised once per set of knobs, look and column width."""
     return pio.to_json(figure(figure_id, theme, font_scale, column, **knobs).figure, validate=False)
 
 
-@st.cache_resource(max_entries=500, show_spinner=False)
+@st.cache_resource(max_entries=500, show_spinner=False, hash_funcs=MODEL_KEY)
 def alternative(figure_id: str, theme: str = "light", font_scale: float = 1.0, column: int | None = None,
                 **knobs) -> tuple[str, str]:
     """The chart's text alternative, from the figure the page shows: its title (the accessible
     name) and a description with the numbers core computed (figures/describe.py), in its language."""
     built = figure(figure_id, theme, font_scale, column, **knobs)
     lang = knobs.get("lang", SPECS[figure_id].defaults.get("lang", LANG.default))
-    return built.title, description(built, lang, knobs.get("units", "decimal"))
+    return built.title, description(built, lang, knobs.get("units", "decimal"), knobs.get("models") or ())
 
 
 # A figure's animation: every step's build, a few MB while building (seconds for the largest);
 # kept as JSON (0.1–1.1 MB). Its frames do not depend on the stepped knob's value within the play
 # range, so a step of that knob redraws the built animation at another step (≈ 10 ms).
-@st.cache_resource(max_entries=2 * len(PLAYS), show_spinner=False)
+@st.cache_resource(max_entries=2 * len(PLAYS), show_spinner=False, hash_funcs=MODEL_KEY)
 def _animation(figure_id: str, theme: str = "light", font_scale: float = 1.0, column: int | None = None,
                **knobs) -> str:
     # on a column the steps are built for the text size (the look then only colours them)
@@ -76,7 +81,7 @@ def _animation(figure_id: str, theme: str = "light", font_scale: float = 1.0, co
                        validate=False)
 
 
-@st.cache_resource(max_entries=2 * len(PLAYS), show_spinner=False)
+@st.cache_resource(max_entries=2 * len(PLAYS), show_spinner=False, hash_funcs=MODEL_KEY)
 def animation(figure_id: str, theme: str = "light", font_scale: float = 1.0, column: int | None = None,
               **knobs) -> str:
     """A figure with a play control, a frame per step (figures/animation.py), as JSON, built

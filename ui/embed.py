@@ -19,7 +19,7 @@ from i18n import t
 from .charts import draw, figure
 from .column import column_width
 from .hub import HUB_FAILURES, fetch_model, hub_failure, linked
-from .state import View, with_imports
+from .state import View, as_models, with_imports
 
 # no sidebar, no top bar (nor the room kept for it), and the column component (it only measures) takes no room
 _CHROME = ("<style>[data-testid='stSidebar'],[data-testid='stHeader'],"
@@ -44,9 +44,15 @@ def embed() -> None:
             fetch_model(linked())
         except HUB_FAILURES as e:
             st.caption(f":material/link: {hub_failure(e, lang)}")
+    plain = spec.knobs  # with `imports` where a knob takes imported models
     spec = replace(spec, knobs=tuple(with_imports(k) for k in spec.knobs))  # a model imported by the link's id
+
+    def models(values: dict) -> dict:  # an imported model's id as this session's Model, as builders take it
+        return {k.name: as_models(k, values[k.name]) for k in plain}
+
     built, values, notes = spec.from_link(params, lang, lambda values: figure(spec.id, theme, font_scale, v.canvas,
-                                                                               **values))
+                                                                               **models(values)))
+    values = models(values)
     fig = built.figure
     for note in (*notes, *look_notes, *scale_notes):
         st.caption(f":material/link: {note.text(lang)}")

@@ -17,8 +17,7 @@ import streamlit as st
 from streamlit.runtime.pages_manager import PagesManager
 from streamlit.runtime.scriptrunner import get_script_run_ctx
 
-from core import Precision
-from core.registry import register
+from core import Precision, imported_id
 from figures import (
     CONTEXT,
     EXTRAS,
@@ -188,18 +187,35 @@ def _outside_router() -> bool:
 
 
 def with_imports(knob: Knob) -> Knob:
-    """A knob that takes imported models (`imports`) with the models this session imported among its choices."""
+    """A knob that takes imported models (`imports`) with the ids of the models this session imported among its
+    choices, each shown by its name; its widget and a link hold the id (`as_models` puts the Model in its place)."""
     if isinstance(knob, ChoiceKnob) and knob.imports:
-        return replace(knob, choices=(*knob.choices, *imported_models()), imports=False)
+        show = knob.show
+        return replace(knob, choices=(*knob.choices, *imported_models()), imports=False,
+                       show=show and (lambda value, lang: show(_as_model(value), lang)))
     return knob
+
+
+def as_models(knob: Knob, value):
+    """A knob's value as builders and core take it: for a knob that takes imported models, each id of a model this
+    session imported replaced by its Model (core resolves the article's and the presets' ids, never an import)."""
+    if not (isinstance(knob, ChoiceKnob) and knob.imports):
+        return value
+    return tuple(map(_as_model, value)) if knob.multi and isinstance(value, tuple | list) else _as_model(value)
+
+
+def _as_model(value):
+    found = imported_models()
+    return found[value].model if isinstance(value, str) and value in found else value
 
 
 def control(knob: Knob, where=None, *, lang: str | None = None, on_change=None, label_visibility: str = "visible"):
     """The widget for a knob (its label, range and default from the registry), bound to
-    the URL under the knob's key; returns its value. A tuple knob takes one container per
-    part; a matrix knob returns None (with an error shown) while its text does not parse."""
+    the URL under the knob's key; returns its value (a model this session imported as its Model:
+    `as_models`). A tuple knob takes one container per part; a matrix knob returns None (with an
+    error shown) while its text does not parse."""
     lang = lang or view().lang
-    knob = with_imports(knob)
+    asked, knob = knob, with_imports(knob)
     if isinstance(knob, TupleKnob):
         places = where or [None] * len(knob.parts)
         return tuple(control(replace(p, default=d), w, lang=lang)
@@ -211,7 +227,7 @@ def control(knob: Knob, where=None, *, lang: str | None = None, on_change=None, 
     kw = dict(key=knob.key, bind=QP, on_change=on_change, label_visibility=label_visibility,
               help=t(knob.help, lang, **help_fields()) if knob.help else None)
     widget = knob.widget or WIDGET_OF_KIND[type(knob)]
-    return WIDGETS[widget](knob, where or st, label, kw, lang)
+    return as_models(asked, WIDGETS[widget](knob, where or st, label, kw, lang))
 
 
 def _number(knob, where, label: str, kw: dict, lang: str):
@@ -303,24 +319,23 @@ def _tidy_url(knob: Knob, lang: str) -> None:
 
 
 MAX_IMPORTS = 20  # per session: the newest are kept, so a session's state stays bounded
+_IMPORTS = "_imported"
 
 
 def imported_models() -> dict:
-    """The configs this session imported (model id → core.config_import.Imported). Each is
-    registered again on every run: core's registry is bounded and shared by every session."""
-    found = st.session_state.setdefault("_imported", {})
-    for imported in found.values():
-        register(imported.model)
-    return found
+    """The configs this session imported (model id → core.config_import.Imported, its model under that id). They
+    are this session's alone: no other session sees them, nor does core, which takes an imported model as its
+    Model (`as_models`). A link that names one opens where the session holds it, or fetches it first (?hf=)."""
+    return st.session_state.setdefault(_IMPORTS, {})
 
 
 def remember_import(imported) -> str:
-    """Register an imported config and keep it for this session (the oldest beyond
-    MAX_IMPORTS is dropped); returns its model id."""
+    """Keep an imported config for this session (the oldest beyond MAX_IMPORTS is dropped), its model under its id
+    (core.imported_id: a digest of the spec, so the same on every server); returns the id."""
     found = imported_models()
-    model_id = register(imported.model)
+    model_id = imported_id(imported.model)
     found.pop(model_id, None)  # re-importing makes it the newest
-    found[model_id] = imported
+    found[model_id] = replace(imported, model=replace(imported.model, id=model_id))
     while len(found) > MAX_IMPORTS:
         del found[next(iter(found))]
     return model_id

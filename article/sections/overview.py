@@ -62,7 +62,7 @@ def overview(v: Reading) -> Blocks:
         per-token number, the counting rules' examples, the table and its CSV."""
         if models:
             rows = [summarise(m, v.context, v.precision) for m in models]
-            s = next(r for r in rows if r.model.id == (highlight or models[-1]))
+            s = next(r for r in rows if r.model.id == (highlight or get(models[-1]).id))  # the last: an id or a Model
             yield metrics(s, v, ("storage", "cache", "read"))
             yield Chart("A1", dict(context=v.context, precision=v.precision, models=models, highlight=highlight,
                                    lang=L, units=v.units))

@@ -48,7 +48,7 @@ def build_crossover(
         name, dash, p = get(mid).name, DASHES[i % len(DASHES)], fitted(mid, precision)
         growth = storage_per_token(mid, p).total
         full, meet = local_kv(mid, p), crossover(mid, p)
-        records.append({"model": mid, "global_kv_bytes_per_token": growth, "local_kv_bytes": full,
+        records.append({"model": get(mid).id, "global_kv_bytes_per_token": growth, "local_kv_bytes": full,
                         "crossover_tokens": crossover_tokens(mid, p), "crossover_exact": meet})
         lines = (("main_kv", growth * n, "x.global"), ("local_kv", local_kv(mid, p, n), "x.local"))
         for role, y, label in lines:

@@ -51,8 +51,8 @@ def build_factors(*, lang: str = "ko", models=A1_MODELS, canvas: Canvas = NATIVE
                           yanchor="top", align="left", showarrow=False, font=dict(size=body, **font)))
         y += len(lines) * line + BETWEEN * size
 
-    for m in models:
-        name, kinds = model_name(m, get(m).name, lang), storing(m)
+    for m in map(get, models):  # an id, or an imported model's Model
+        name, kinds = model_name(m.id, m.name, lang), storing(m)
         total = sum((k.per_token for k in kinds), Fraction(0))
         head = f"<b>{name}</b>"
         if len(kinds) > 1:
@@ -66,7 +66,7 @@ def build_factors(*, lang: str = "ko", models=A1_MODELS, canvas: Canvas = NATIVE
             ys.append(y + BAR * size / 2)
             xs.append(float(k.per_token))
             hover.append(f"{_kind(k)}: {k.layers:,} × {k.entry:,} B ÷ {k.ratio:,} = {_bytes(k.per_token)}")
-            records.append({"model": m, "kind": k.kind, "stack": k.stack, "layers": k.layers, "width": k.width,
+            records.append({"model": m.id, "kind": k.kind, "stack": k.stack, "layers": k.layers, "width": k.width,
                             "entry_bytes": k.entry, "bytes_per_value": float(k.bytes_per_value), "ratio": k.ratio,
                             "per_token": float(k.per_token), "model_per_token": float(total)})
             y += (BAR + AFTER_BAR) * size

@@ -43,8 +43,9 @@ def gpu_of(gpu: str, memory_gb: float, bandwidth_tb: float) -> G.GPU:
     return G.custom(memory_gb, bandwidth_tb) if gpu == "custom" else G.get(gpu)
 
 
-def _name(model_id: str, lang: str) -> str:
-    return model_name(model_id, get(model_id).name, lang)
+def _name(model, lang: str) -> str:
+    m = get(model)  # an id, or an imported model's Model
+    return model_name(m.id, m.name, lang)
 
 
 def build_capacity(*, models: Sequence[str] = PLANNER_MODELS, context: int = 131072,
@@ -265,11 +266,11 @@ def _floor_us(model: str, n, precision: Precision, g: G.GPU, batch: int, tp: int
 def _record(model: str, c: _Count | None, mode: str, engine: str) -> dict:
     """A row's numbers for the CSV and JSON downloads (None where the rule or the spread cannot serve it)."""
     if c is None:
-        return dict.fromkeys(RECORD_KEYS) | {"model": model, "engine": engine, "parallel": mode}
+        return dict.fromkeys(RECORD_KEYS) | {"model": get(model).id, "engine": engine, "parallel": mode}
     src, par = c.source, c.source.parallel
     said = [f"{a.part}: {a.without}" for a in getattr(src, "assumptions", ())]
     return dict.fromkeys(RECORD_KEYS) | {
-        "model": model, "context": int(src.context), "gpu": src.gpu.name, "parallel": par.name, "tp": par.tp,
+        "model": get(model).id, "context": int(src.context), "gpu": src.gpu.name, "parallel": par.name, "tp": par.tp,
         "pp": par.pp, "dp": par.dp, "dcp": par.dcp, "engine": c.engine, "spec": getattr(src, "spec", 0),
         "block": getattr(src, "block_tokens", None), "weights_per_gpu_bytes": c.weights,
         "kv_budget_per_gpu_bytes": c.pool, "per_request_bytes": c.whole, "per_request_per_gpu_bytes": c.share,
@@ -288,7 +289,8 @@ def build_read_floor(*, models: Sequence[str] = PLANNER_MODELS, precision: Preci
     g = gpu_of(gpu, memory_gb, bandwidth_tb)
     n = np.unique(np.geomspace(1 << 10, 1 << 20, 41).astype(np.int64))
     floors = {m: _floor_us(m, n, precision, g, batch, tp) for m in models}
-    records = tuple({"model": m, "context": int(x), "floor_us": float(y)} for m in models for x, y in zip(n, floors[m]))
+    records = tuple({"model": get(m).id, "context": int(x), "floor_us": float(y)}
+                    for m in models for x, y in zip(n, floors[m]))
     what = t("floor.what.state" if any(get(m).state for m in models) else "floor.what", lang)
     sub = t("floor.sub", lang, g=g.name, tp=tp, bw=f"{g.bandwidth_bytes_per_s * tp / 1e12:g}", b=batch, what=what)
     return ReadFloorChart(t("floor.title", lang), sub, t("floor.bound", lang), t("x.axis.x", lang),
