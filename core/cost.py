@@ -71,12 +71,15 @@ def fitted(model: Model | str, precision: Precision) -> Precision:
     return replace(precision, **back) if back else precision
 
 
-def formats(model: Model | str, precision: Precision = DEPLOYED) -> dict[str, Layout]:
+def role_layouts(model: Model | str, precision: Precision = DEPLOYED) -> dict[str, Layout]:
     """What each cached role of the model stores in a precision (fitted: a layout the model does
     not offer leaves its deployed one). Two precisions that give the same price every number alike."""
     m = get(model)
     p = fitted(m, precision)
     return {c.role: c.layout(p.of(c)) for c in m.components}
+
+
+formats = role_layouts  # TEMP until merge: figures/builders/kv_bars.py still imports the old name
 
 
 def entry_bytes(model: Model, precision: Precision = DEPLOYED) -> dict[str, int]:

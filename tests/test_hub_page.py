@@ -61,7 +61,7 @@ def test_a_figure_link_names_the_fetched_model_so_a_fresh_server_shows_it(fake):
 
     at = AppTest.from_function(link).run()
     assert "hf=fake%2Fllama-fp8" in at.code[0].value
-    model_id = registry.register(hub.imported(hub.fetch("fake/llama-fp8")).model)
+    model_id = registry.register(hub.import_fetched(hub.fetch("fake/llama-fp8")).model)
     name = f"fake/llama-fp8@{COMMIT[:7]}"
     for hf, shown in (("fake/llama-fp8", True), (None, False)):
         registry.forget()

@@ -17,8 +17,7 @@ import streamlit as st
 from streamlit.runtime.pages_manager import PagesManager
 from streamlit.runtime.scriptrunner import get_script_run_ctx
 
-from core import Precision
-from core.registry import register
+from core import Precision, register
 from figures import (
     CONTEXT,
     EXTRAS,
