@@ -6,9 +6,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from core import Layout, Precision
-from core.cost import DEPLOYED, ReadTerm, storage_groups
-from core.units import fmt_bytes, fmt_exact
+from core import DEPLOYED, Layout, Precision, ReadTerm, fmt_bytes, fmt_exact, storage_groups
 from i18n import t
 
 

@@ -14,7 +14,7 @@ import numpy as np
 
 import core
 from benchmarks.timing import measure, verdict
-from core.mechanisms import mla
+from core.mechanisms import content_score_orders, output_orders, run_mla
 
 GOAL_MS, MLA_GOAL_MS = 20.0, 50.0
 
@@ -28,9 +28,9 @@ def sweep_cache(n):
 
 
 def mla_run():
-    r = mla.run_mla()
-    mla.content_score_orders(r, precision="fp8")
-    mla.output_orders(r, precision="fp8")
+    r = run_mla()
+    content_score_orders(r, precision="fp8")
+    output_orders(r, precision="fp8")
 
 
 def baseline(n):

@@ -9,9 +9,7 @@ Run: python -m benchmarks.bench_engines [--check]
 import argparse
 
 from benchmarks.timing import measure, verdict
-from core import engines
-from core.capacity import plan
-from core.parallel import Parallel
+from core import ENGINES, Parallel, allocation, plan
 from figures import EXTRAS, NATIVE
 
 GOAL_MS = 150.0
@@ -24,14 +22,14 @@ if __name__ == "__main__":
 
     one = measure(lambda: plan("v3.2", 131_072, "h200", 671 * 10**9, parallel=Parallel(tp=8)), repeat=50)
     print(f"{'one theory plan':>28}: {one}")
-    for engine in engines.ENGINES[1:]:
-        t = measure(lambda e=engine: [engines.allocation(m, 131_072, engine=e) for m in MODELS], repeat=20)
+    for engine in ENGINES[1:]:
+        t = measure(lambda e=engine: [allocation(m, 131_072, engine=e) for m in MODELS], repeat=20)
         print(f"{engine + ' allocation ×6 models':>28}: {t}   ratio {t.median / one.median:5.1f}×")
     capacity = EXTRAS["capacity"]
     base = measure(lambda: capacity.build({**capacity.defaults, "engine": "theory"}, NATIVE))
     print(f"{'chart, theory':>28}: {base}")
     misses = []
-    for engine in engines.ENGINES[1:]:
+    for engine in ENGINES[1:]:
         t = measure(lambda e=engine: capacity.build({**capacity.defaults, "engine": e}, NATIVE))
         print(f"{'chart, ' + engine:>28}: {t}   ratio {t.median / base.median:5.1f}×")
         if t.median > GOAL_MS:

@@ -7,6 +7,7 @@ Run: python -m benchmarks.bench_hub [--repeat 20]
 
 import argparse
 import os
+import shutil
 import sys
 import tempfile
 from pathlib import Path
@@ -16,7 +17,9 @@ from benchmarks.timing import measure
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 from fakehub import fake_hub  # noqa: E402
 
-from core import hub  # noqa: E402
+CACHE = Path(tempfile.mkdtemp())  # the Hub's cache on disk, here to be emptied
+os.environ["KV_ATLAS_HUB_CACHE"] = str(CACHE)  # core reads it when imported
+from core import fetch, forget_fetched  # noqa: E402
 
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -27,17 +30,17 @@ if __name__ == "__main__":
         os.environ["HF_ENDPOINT"] = url
 
         def first():
-            hub.CACHE_DIR = Path(tempfile.mkdtemp())  # nothing kept: every call asks the Hub
-            hub.forget()
-            hub.fetch(model)
+            shutil.rmtree(CACHE, ignore_errors=True)  # nothing kept: every call asks the Hub
+            forget_fetched()
+            fetch(model)
 
         cold = measure(first, repeat=args.repeat)
         asked = len(calls) // (args.repeat + 1)
-        memory = measure(lambda: hub.fetch(model), repeat=args.repeat)
+        memory = measure(lambda: fetch(model), repeat=args.repeat)
 
         def disk():
-            hub.forget()
-            hub.fetch(model)
+            forget_fetched()
+            fetch(model)
 
         kept = measure(disk, repeat=args.repeat)
     print(f"first fetch ({asked} requests to the Hub)  {cold}")

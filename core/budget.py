@@ -66,14 +66,13 @@ from typing import NamedTuple
 from . import capacity, engines
 from .checks import int_at_least, one_of
 from .engines import ENGINES, vllm_batch  # re-exported: `vllm serve`'s batch by the GPU (the A100 row included)
-from .gpus import GPU, MiB
-from .gpus import get as get_gpu
+from .gpus import GPU, MiB, get_gpu
 from .models import Model
 from .parallel import ONE_GPU, Parallel, published_config
 from .registry import get
 
 GiB = 1 << 30
-PARTS = ("runtime", "weights", "activations", "graphs", "margin", "reserve", "kv", "states", "left")
+BUDGET_PARTS = ("runtime", "weights", "activations", "graphs", "margin", "reserve", "kv", "states", "left")
 
 # --- stated assumptions (the engines measure these; neither computes them) ---------------------------
 RUNTIME_BYTES = 1 * GiB  # CUDA context, cuBLAS handles and workspaces, NCCL buffers on each GPU
@@ -138,15 +137,15 @@ class Budget:
 
     def __post_init__(self):
         one_of("engine", self.engine, ENGINES)
-        for name in (*PARTS[:-1], "short"):
+        for name in (*BUDGET_PARTS[:-1], "short"):
             int_at_least(name, getattr(self, name), 0)
         if sum(self.parts.values()) != self.total:
             raise ValueError(f"{self.engine}: parts sum to {sum(self.parts.values()):,} B, not {self.total:,} B")
 
     @property
     def parts(self) -> dict[str, int]:
-        """Every part by name (PARTS), zeros included."""
-        return {name: getattr(self, name) for name in PARTS}
+        """Every part by name (BUDGET_PARTS), zeros included."""
+        return {name: getattr(self, name) for name in BUDGET_PARTS}
 
     @property
     def pool(self) -> int:
@@ -469,8 +468,8 @@ def sglang(model: Model | str, gpu: GPU | str, parallel: Parallel = ONE_GPU, byt
 
 # --- all three, and the CLI's JSON -----------------------------------------------------------------------
 
-def budget(model: Model | str, gpu: GPU | str, engine: str = "theory", parallel: Parallel = ONE_GPU,
-           bytes_per_parameter: float = 1.0, *, config: dict | None = None, reserved: float = 0.1) -> Budget:
+def gpu_budget(model: Model | str, gpu: GPU | str, engine: str = "theory", parallel: Parallel = ONE_GPU,
+               bytes_per_parameter: float = 1.0, *, config: dict | None = None, reserved: float = 0.1) -> Budget:
     """One rule's split of one GPU (ENGINES); `reserved` the theory's flat reserve."""
     one_of("engine", engine, ENGINES)
     if engine == "theory":
@@ -478,10 +477,10 @@ def budget(model: Model | str, gpu: GPU | str, engine: str = "theory", parallel:
     return (vllm if engine == "vllm" else sglang)(model, gpu, parallel, bytes_per_parameter, config=config)
 
 
-def side_by_side(model: Model | str, gpu: GPU | str, parallel: Parallel = ONE_GPU, bytes_per_parameter: float = 1.0,
-                 *, config: dict | None = None) -> tuple[Budget, ...]:
+def budgets_side_by_side(model: Model | str, gpu: GPU | str, parallel: Parallel = ONE_GPU,
+                         bytes_per_parameter: float = 1.0, *, config: dict | None = None) -> tuple[Budget, ...]:
     """The theory's, vLLM's and SGLang's splits of the same GPU."""
-    return tuple(budget(model, gpu, e, parallel, bytes_per_parameter, config=config) for e in ENGINES)
+    return tuple(gpu_budget(model, gpu, e, parallel, bytes_per_parameter, config=config) for e in ENGINES)
 
 
 def as_json(model: Model | str, gpu: GPU | str, engine: str = "theory", parallel: Parallel = ONE_GPU,
@@ -490,7 +489,7 @@ def as_json(model: Model | str, gpu: GPU | str, engine: str = "theory", parallel
     total_bytes), the pool, whether it fits, and what each part rests on; for a model the rule cannot
     split (no parameter count, no config.json for the activation estimate), {"error": why}."""
     try:
-        b = budget(model, gpu, engine, parallel, bytes_per_parameter, config=config)
+        b = gpu_budget(model, gpu, engine, parallel, bytes_per_parameter, config=config)
     except ValueError as e:
         return {"engine": engine, "error": str(e)}
     release = {"vllm": engines.VLLM, "sglang": engines.SGLANG}.get(engine, "the planner (core.capacity)")

@@ -42,8 +42,7 @@ import numpy as np
 
 from . import cost, engines
 from .checks import int_at_least, whole_numbers
-from .gpus import GPU
-from .gpus import get as get_gpu
+from .gpus import GPU, get_gpu
 from .models import Model
 from .parallel import ONE_GPU, Parallel, stages, whole_parameters
 from .registry import get

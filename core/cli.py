@@ -402,7 +402,7 @@ def _model_and_gpu(p: argparse.ArgumentParser, a: argparse.Namespace, mode: str)
     except ValueError as e:
         p.error(f"argument --model: {e}")
     try:
-        gpu = gpus.get(a.gpu.strip().lower())
+        gpu = gpus.get_gpu(a.gpu.strip().lower())
     except ValueError as e:
         p.error(f"argument --gpu: {e}")
     return model, gpu
@@ -420,13 +420,14 @@ RULE_NAMES = {"theory": "theory (planner)", "vllm": engines.VLLM.split(" (")[0],
 def budget_table(model, gpu, parallel: Parallel, bytes_per_parameter: float, rules=B.ENGINES) -> str:
     """The budget as a table: a row per part, a column per rule, exact bytes (the parts of a column sum to the
     total), the pool, and whether the weights leave one."""
-    budgets = [B.budget(model, gpu, rule, parallel, bytes_per_parameter) for rule in rules]
+    budgets = [B.gpu_budget(model, gpu, rule, parallel, bytes_per_parameter) for rule in rules]
     memory = (f"the driver reports {gpu.reported_mib:,} MiB = {gpu.reported_bytes:,} B" if gpu.reported_mib
               else f"{gpu.reported_bytes:,} B")
     lines = [f"{model.name} · one {gpu.name} · {parallel.name} · weights {bytes_per_parameter:g} B per parameter "
              f"· {memory} (data sheet {gpu.memory_bytes:,} B)"]
     rows = [("part", *(RULE_NAMES[r] for r in rules))]
-    rows += [(part, *(f"{getattr(b, part):,}" if getattr(b, part) else "—" for b in budgets)) for part in B.PARTS]
+    rows += [(part, *(f"{getattr(b, part):,}" if getattr(b, part) else "—" for b in budgets))
+             for part in B.BUDGET_PARTS]
     rows += [("total", *(f"{b.total:,}" for b in budgets)), ("pool (kv + states)", *(f"{b.pool:,}" for b in budgets)),
              ("", *(fmt_bytes(b.pool) if b.fits else f"short by {fmt_bytes(b.short)}" for b in budgets))]
     widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
@@ -462,7 +463,7 @@ def _from_hub(p: argparse.ArgumentParser, text: str, mtp: bool):
     """A model id's fetch, its spec and whether it has routed experts, or exit 2 with the Hub's one line."""
     try:
         found = hub.fetch(text)
-        return found, hub.imported(found, mtp=mtp).model, layouts.experts(found.config) > 0
+        return found, hub.import_fetched(found, mtp=mtp).model, layouts.experts(found.config) > 0
     except hub.HubError as e:
         p.error(f"argument --hf: {e}")
     except ConfigError as e:

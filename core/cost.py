@@ -71,7 +71,7 @@ def fitted(model: Model | str, precision: Precision) -> Precision:
     return replace(precision, **back) if back else precision
 
 
-def formats(model: Model | str, precision: Precision = DEPLOYED) -> dict[str, Layout]:
+def role_layouts(model: Model | str, precision: Precision = DEPLOYED) -> dict[str, Layout]:
     """What each cached role of the model stores in a precision (fitted: a layout the model does
     not offer leaves its deployed one). Two precisions that give the same price every number alike."""
     m = get(model)

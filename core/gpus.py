@@ -82,7 +82,7 @@ GPUS: dict[str, GPU] = {
 }
 
 
-def custom(memory_gb: float, bandwidth_tb_s: float, name: str = "Custom GPU") -> GPU:
+def custom_gpu(memory_gb: float, bandwidth_tb_s: float, name: str = "Custom GPU") -> GPU:
     """A caller's GPU from data-sheet numbers: decimal GB and TB/s, rounded to whole bytes."""
     return GPU(id="custom", name=name, memory_bytes=_decimal("memory_gb", memory_gb, GB),
                bandwidth_bytes_per_s=_decimal("bandwidth_tb_s", bandwidth_tb_s, TB))
@@ -94,7 +94,7 @@ def _decimal(name: str, value, unit: int) -> int:
     return round(value * unit)
 
 
-def get(gpu: GPU | str) -> GPU:
+def get_gpu(gpu: GPU | str) -> GPU:
     """The preset of a GPU id ('h200'); a GPU passes through."""
     if isinstance(gpu, GPU):
         return gpu

@@ -117,7 +117,7 @@ def fetch(text: str, *, timeout: float = TIMEOUT_S) -> Fetched:
         return found
 
 
-def forget() -> None:
+def forget_fetched() -> None:
     """Empty the memory cache (tests)."""
     with _lock:
         _memory.clear()
@@ -214,7 +214,7 @@ def _from_hub(repo: str, revision: str, *, timeout: float) -> Fetched:
     return found
 
 
-def imported(found: Fetched, *, mtp: bool = False):
+def import_fetched(found: Fetched, *, mtp: bool = False):
     """The fetched config as a spec (core.config_import, as an upload), named by what was priced, with the
     safetensors' parameter count and stored bytes as its weights. ConfigError where the importer refuses it."""
     spec = import_config(found.config, name=found.name, mtp=mtp)

@@ -35,7 +35,7 @@ from .models import ATTENTION_KINDS, Layer, Model
 from .open_models import CONFIGS, OPEN_MODELS
 from .registry import get
 
-MODES = ("tp", "dp", "pp")  # how the planner spreads a node: all TP, DP attention (+ EP), all PP
+PARALLEL_MODES = ("tp", "dp", "pp")  # how the planner spreads a node: all TP, DP attention (+ EP), all PP
 
 
 @dataclass(frozen=True)
@@ -54,8 +54,8 @@ class Parallel:
 
     @classmethod
     def mode(cls, name: str, gpus: int) -> Parallel:
-        """A node of `gpus` GPUs spread one way (MODES)."""
-        one_of("parallel mode", name, MODES)
+        """A node of `gpus` GPUs spread one way (PARALLEL_MODES)."""
+        one_of("parallel mode", name, PARALLEL_MODES)
         gpus = int_at_least("gpus", gpus)
         return cls(**{name: gpus})
 

@@ -30,8 +30,7 @@ from typing import NamedTuple
 from . import budget as B
 from . import capacity, cost, engines, layouts
 from .checks import MAX_CONTEXT, int_between, one_of
-from .gpus import GPU
-from .gpus import get as get_gpu
+from .gpus import GPU, get_gpu
 from .models import Model
 from .parallel import ENGINES, ONE_GPU, Parallel, stages
 from .registry import get
@@ -178,7 +177,7 @@ def _checked(model, gpu, engine: str, parallel: Parallel, context, spec):
 
 def _fixed(m: Model, g: GPU, engine: str, par: Parallel, bytes_per_parameter: float, precision, spec: int,
            reserved: float) -> _Fixed:
-    budget = B.budget(m, g, engine, par, bytes_per_parameter, reserved=reserved)
+    budget = B.gpu_budget(m, g, engine, par, bytes_per_parameter, reserved=reserved)
     if engine == "theory":
         return _Fixed(budget, 0, 0, 0, None, "")
     # per pipeline stage: each stage's GPUs set aside, reserve and pool for their own layers; the most loaded binds

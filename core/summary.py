@@ -30,7 +30,7 @@ class Summary:
 def summarise(model: Model | str, context: int, precision: cost.Precision = cost.DEPLOYED) -> Summary:
     """One model's row: an id (the article's, an open preset) or a spec (an imported model's)."""
     m = get(model)
-    formats = cost.formats(m, precision)
+    formats = cost.role_layouts(m, precision)
     precision = cost.fitted(m, precision)
     return Summary(
         model=m,

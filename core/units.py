@@ -8,14 +8,14 @@ from fractions import Fraction
 
 from .checks import one_of
 
-UNITS = ("decimal", "binary")
+BYTE_UNITS = ("decimal", "binary")
 _PREFIX = {"decimal": (1000, ("B", "kB", "MB", "GB", "TB", "PB")),
            "binary": (1024, ("B", "KiB", "MiB", "GiB", "TiB", "PiB"))}
 
 
 def fmt_bytes(x: float, units: str = "decimal", sig: int = 3) -> str:
     """'515 GB', '9.06 GB', '35.0 MB': `sig` significant digits; below 1 kB, whole bytes."""
-    base, names = _PREFIX[one_of("units", units, UNITS)]
+    base, names = _PREFIX[one_of("units", units, BYTE_UNITS)]
     x = float(x)
     if abs(x) < base:
         return fmt_exact(x)

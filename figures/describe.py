@@ -6,8 +6,7 @@ token and read per generated token — the records core computed, as the build g
 
 from __future__ import annotations
 
-from core import Model, get
-from core.units import fmt_bytes, fmt_exact
+from core import Model, fmt_bytes, fmt_exact, get
 from i18n import model_name, t
 
 from .made import Built

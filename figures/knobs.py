@@ -20,11 +20,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import KW_ONLY, dataclass, field, replace
 from typing import ClassVar
 
-from core import PRESETS, Model, Precision, get
-from core.formats import LAYOUT_PRECISIONS
-from core.mechanisms.matrix_text import format_matrix, parse_matrix
-from core.units import UNITS as UNITS_CHOICES
-from core.units import fmt_tokens
+from core import BYTE_UNITS, LAYOUT_PRECISIONS, PRESETS, Model, Precision, fmt_tokens, get
+from core.mechanisms import format_matrix, parse_matrix
 from i18n import DEFAULT_LANG, LANGS, model_name, t
 
 from .style import THEMES
@@ -423,8 +420,8 @@ def _named(prefix: str, kept: tuple = ()):
 
 
 LANG = ChoiceKnob("lang", choices=LANGS, label="app.lang", widget="radio", default=DEFAULT_LANG)
-UNITS = ChoiceKnob("units", choices=UNITS_CHOICES, label="app.units", widget="radio", show=_named("choice.units"),
-             default=UNITS_CHOICES[0])
+UNITS = ChoiceKnob("units", choices=BYTE_UNITS, label="app.units", widget="radio", show=_named("choice.units"),
+             default=BYTE_UNITS[0])
 # 1K … 3M tokens, two steps per octave (K = 1,024); 128K = 131,072 is the article's N. A link
 # may ask for any N up to 2^30: the cost model is closed-form, its time does not grow with N.
 CONTEXT_STOPS = tuple(sorted({int(f * 2 ** (10 + k)) for k in range(12) for f in (1, 1.5)}))

@@ -16,15 +16,8 @@ import inspect
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from core import MODELS, local_kv
-from core import gpus as G
-from core.capacity import BLOCK_TOKENS
-from core.engines import ENGINES
-from core.mechanisms.mla import MLADims
-from core.mechanisms.numerics import PRECISIONS as CALC_PRECISIONS
-from core.open_models import OPEN_MODELS
-from core.parallel import MODES as PARALLEL_MODES
-from core.variants import VARIANTS
+from core import BLOCK_TOKENS, ENGINES, GPUS, MODELS, OPEN_MODELS, PARALLEL_MODES, VARIANTS, local_kv
+from core.mechanisms import CALC_PRECISIONS, MLADims
 from i18n import t
 
 from .builders.budget import BUDGET_MODELS, build_budget
@@ -199,11 +192,11 @@ ALL_MODELS = (*MODELS, *OPEN_MODELS)  # the article's and the open presets (impo
 
 
 def _gpu_name(gpu: str, lang: str) -> str:
-    return G.GPUS[gpu].name if gpu in G.GPUS else t("gpu.custom", lang)
+    return GPUS[gpu].name if gpu in GPUS else t("gpu.custom", lang)
 
 
 GPU_KNOBS = (
-    ChoiceKnob("gpu", choices=(*G.GPUS, "custom"), label="gpu.gpu", widget="select", show=_gpu_name),
+    ChoiceKnob("gpu", choices=(*GPUS, "custom"), label="gpu.gpu", widget="select", show=_gpu_name),
     FloatKnob("memory_gb", 1.0, 4000.0, 1.0, label="gpu.memory", widget="number"),
     FloatKnob("bandwidth_tb", 0.1, 100.0, 0.1, label="gpu.bandwidth", widget="number"),
     ChoiceKnob("tp", choices=(1, 2, 4, 8, 16), label="gpu.tp", help="gpu.tp.help", widget="select_slider"),

@@ -7,10 +7,7 @@ import streamlit as st
 
 import ui
 from article import HF_EXAMPLE, design_name, variant_source
-from core.config_import import import_config
-from core.config_json import ConfigError, read_config
-from core.units import fmt_bytes
-from core.variants import SGLANG_PAGE_TOKENS, VARIANTS
+from core import SGLANG_PAGE_TOKENS, VARIANTS, ConfigError, fmt_bytes, import_config, read_config
 from figures import variant_name
 from i18n import t
 

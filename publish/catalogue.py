@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import inspect
 
-from core.mechanisms.matrix_text import MAX_SIZE
+from core.mechanisms import MAX_MATRIX_SIZE
 from figures import (
     EXTRAS,
     FIGURES,
@@ -91,7 +91,8 @@ RANGES = {
     ChoiceKnob: lambda k: ", ".join(f"`{c}`" for c in k.choices) + (", or none" if k.nullable else ""),
     TupleKnob: _parts,
     PrecisionKnob: _parts,
-    MatrixKnob: lambda k: f"up to {MAX_SIZE} × {MAX_SIZE} numbers: rows by `;`, values by `,` (`ln 3` allowed)",
+    MatrixKnob: lambda k: f"up to {MAX_MATRIX_SIZE} × {MAX_MATRIX_SIZE} numbers: rows by `;`, values by `,` "
+                          "(`ln 3` allowed)",
 }
 
 

@@ -12,11 +12,26 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from core import cost, engines, get  # noqa: E402
-from core.capacity import plan, weights_bytes  # noqa: E402
-from core.cli import parse_context  # noqa: E402
-from core.parallel import MODES, Parallel, attention_parameters  # noqa: E402
-from core.units import fmt_bytes, fmt_exact  # noqa: E402
+from core import (  # noqa: E402
+    DEPLOYED,
+    ENGINES,
+    PARALLEL_MODES,
+    SGLANG_PAGE,
+    VLLM_BLOCK,
+    EngineError,
+    Parallel,
+    allocation,
+    attention_parameters,
+    cache_at,
+    fitted,
+    fmt_bytes,
+    fmt_exact,
+    get,
+    parse_context,
+    plan,
+    storage_per_token,
+    weights_bytes,
+)
 
 MODELS = ("llama-3.1-8b", "kimi-k2", "deepseek-v3.2", "v4-flash", "gpt-oss-120b", "gemma-3-4b", "gemma-3n-e2b",
           "qwen3-next-80b-a3b", "nemotron-h-56b", "kimi-linear-48b-a3b", "mistral-7b-v0.1")
@@ -28,11 +43,11 @@ def counts(model: str, n: int, gpu: str, gpus: int, engine: str) -> str:
     weights = weights_bytes(m.parameters, 1.0) if m.parameters else 0
     attention = min(weights_bytes(attention_parameters(m), 1.0), weights) if m.parameters else 0
     out = []
-    for mode in MODES:
+    for mode in PARALLEL_MODES:
         try:
-            p = plan(m, n, gpu, weights, cost.fitted(m, cost.DEPLOYED), parallel=Parallel.mode(mode, gpus),
+            p = plan(m, n, gpu, weights, fitted(m, DEPLOYED), parallel=Parallel.mode(mode, gpus),
                      attention_weights=attention, engine=engine, block_tokens=16 if engine == "theory" else
-                     (engines.VLLM_BLOCK if engine == "vllm" else engines.SGLANG_PAGE))
+                     (VLLM_BLOCK if engine == "vllm" else SGLANG_PAGE))
             out.append(f"{p.max_requests:,}")
         except ValueError:
             out.append("—")
@@ -52,17 +67,17 @@ def main() -> None:
     for model in MODELS:
         m = get(model)
         row = [m.name, " + ".join(f"{c} {k}" for k, c in m.layer_counts.items()),
-               fmt_exact(cost.storage_per_token(m).total)]
-        at = [fmt_bytes(cost.cache_at(m, n).total)]
-        for engine in engines.ENGINES[1:]:
+               fmt_exact(storage_per_token(m).total)]
+        at = [fmt_bytes(cache_at(m, n).total)]
+        for engine in ENGINES[1:]:
             try:
-                alloc = engines.allocation(m, n, cost.DEPLOYED, engine)
+                alloc = allocation(m, n, DEPLOYED, engine)
                 row.append(fmt_exact(float(alloc.per_token)))
                 at.append(fmt_bytes(int(alloc.charge)))
-            except engines.EngineError:
+            except EngineError:
                 row.append("—")
                 at.append("—")
-        row += at + [counts(model, n, args.gpu, args.gpus, e) for e in engines.ENGINES]
+        row += at + [counts(model, n, args.gpu, args.gpus, e) for e in ENGINES]
         print("| " + " | ".join(row) + " |")
 
 

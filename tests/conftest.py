@@ -55,7 +55,7 @@ def fake(hub_url, monkeypatch, tmp_path):
     url, calls = hub_url
     monkeypatch.setenv("HF_ENDPOINT", url)
     monkeypatch.setattr(hub, "CACHE_DIR", tmp_path)
-    hub.forget()
+    hub.forget_fetched()
     calls.clear()
     yield calls
-    hub.forget()
+    hub.forget_fetched()

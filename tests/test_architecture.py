@@ -1,7 +1,8 @@
 """The rooms and the one-way flow between them: core → figures → article → publish → ui (i18n
-beside core), and core's cost model apart from core/mechanisms/, the seeded runs. The rules are
-import-linter contracts in pyproject.toml; grimp, its import graph (imports inside functions
-too), finds circles between modules."""
+beside core), and core's cost model apart from core/mechanisms/, the seeded runs. Each room has a front
+door (its `__init__`'s `__all__`; core.mechanisms one of its own). The rules are import-linter contracts
+in pyproject.toml; grimp, its import graph (imports inside functions too), finds circles between
+modules."""
 
 from __future__ import annotations
 
@@ -18,8 +19,8 @@ PACKAGES = ("core", "figures", "article", "publish", "ui", "i18n")
 GRAPH = grimp.build_graph(*PACKAGES, cache_dir=None)
 CONTRACTS = ("each room imports only the rooms below it", "the cost model never imports the seeded mechanism runs",
              *(f"{room} front door: another room imports the package, never a module of it"
-               for room in ("figures'", "publish's", "article's", "i18n's")))
-FRONT_DOORS = ("figures", "publish", "article", "i18n", "ui")  # core's is to come: its modules are still imported
+               for room in ("core's", "mechanisms'", "figures'", "publish's", "article's", "i18n's")))
+FRONT_DOORS = ("core", "core.mechanisms", "figures", "publish", "article", "i18n", "ui")
 SCRIPTS = ("pages", "scripts", "benchmarks")  # Python outside the packages, which import-linter cannot see
 
 
@@ -39,19 +40,29 @@ def test_the_import_contracts_are_kept():
 
 def test_a_planted_import_breaks_each_contract(tmp_path):
     """The contracts can fail: a copy of the rooms where core imports figures, the cost model a seeded run, and
-    rooms import modules behind the front doors, breaks every one."""
+    rooms import modules behind the front doors (core's and core.mechanisms' too), breaks every one."""
     for package in PACKAGES:
         shutil.copytree(ROOT / package, tmp_path / package, ignore=shutil.ignore_patterns("__pycache__", "*.md"))
     shutil.copy(ROOT / "pyproject.toml", tmp_path)
     for module, line in (("core/units.py", "import figures.style\n"), ("core/cost.py", "import core.mechanisms.mla\n"),
                          ("ui/state.py", "import publish.export\n"), ("ui/nav.py", "import article.prose\n"),
-                         ("figures/style.py", "import i18n.text\n")):
+                         ("figures/style.py", "import i18n.text\n"), ("article/derive.py", "import core.units\n"),
+                         ("figures/knobs.py", "import core.mechanisms.mla\n")):
         path = tmp_path / module
         path.write_text(path.read_text(encoding="utf-8") + line, encoding="utf-8")
     done = lint_imports(tmp_path)
     assert done.returncode == 1, done.stdout + done.stderr
     assert all(f"{name} BROKEN" in done.stdout for name in CONTRACTS), done.stdout
-    assert "core.units -> figures.style" in done.stdout and "core.cost -> core.mechanisms.mla" in done.stdout
+    assert all(f"{importer} -> {imported}" in done.stdout for importer, imported in (
+        ("core.units", "figures.style"), ("core.cost", "core.mechanisms.mla"), ("article.derive", "core.units"),
+        ("figures.knobs", "core.mechanisms.mla"))), done.stdout
+
+
+def test_importing_core_leaves_the_seeded_runs_unloaded():
+    """The cost model's door loads none of core.mechanisms (the forbidden contract, as Python runs it)."""
+    code = "import sys, core; print(sorted(m for m in sys.modules if m.startswith('core.mechanisms')))"
+    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert done.stdout.strip() == "[]", done.stdout + done.stderr
 
 
 def test_no_module_imports_another_in_a_circle():
@@ -87,6 +98,11 @@ def test_every_figures_module_sits_in_a_layer_of_its_contract():
     assert modules == placed, f"not in a layer: {modules - placed}; no such module: {placed - modules}"
 
 
+def _door(module: str) -> str | None:
+    """The innermost front door `module` sits behind ("core.mechanisms" for core.mechanisms.mla), or None."""
+    return max((d for d in FRONT_DOORS if module == d or module.startswith(f"{d}.")), key=len, default=None)
+
+
 def _outside_files() -> list[Path]:
     scripts = [p for d in SCRIPTS for p in sorted((ROOT / d).rglob("*.py"))]
     return [*scripts, ROOT / "app.py", ROOT / "browser_harness.py"]
@@ -102,8 +118,9 @@ def test_scripts_pages_and_benchmarks_enter_the_rooms_by_their_front_doors(path)
     for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
         modules = [node.module] if isinstance(node, ast.ImportFrom) and node.module and not node.level else \
             [a.name for a in node.names] if isinstance(node, ast.Import) else []
-        through += [m for m in modules if m.split(".")[0] in FRONT_DOORS and "." in m]
+        through += [m for m in modules if _door(m) not in (None, m)]
         if isinstance(node, ast.ImportFrom) and node.module in FRONT_DOORS:  # a module by the package's attribute
+            folder = ROOT / node.module.replace(".", "/")
             through += [f"{node.module}.{a.name}" for a in node.names
-                        if (ROOT / node.module / f"{a.name}.py").exists() or (ROOT / node.module / a.name).is_dir()]
+                        if (folder / f"{a.name}.py").exists() or (folder / a.name).is_dir()]
     assert not through, f"{path.name} imports modules behind a front door: {through}"

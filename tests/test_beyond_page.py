@@ -175,7 +175,7 @@ def test_the_budget_splits_one_gpu_of_the_planners_node_for_the_model_asked():
     budget = charts(at)[2]
     assert budget["layout"]["title"]["text"].startswith("Qwen3-Next 80B-A3B on NVIDIA H100")
     bars = {b["name"]: b["x"] for b in budget["data"] if b["type"] == "bar"}
-    split = B.side_by_side("qwen3-next-80b-a3b", "h100-sxm", Parallel(tp=4))  # theory, vLLM, SGLang
+    split = B.budgets_side_by_side("qwen3-next-80b-a3b", "h100-sxm", Parallel(tp=4))  # theory, vLLM, SGLang
     assert bars["KV pool"] == [b.kv / 1e9 for b in split] and bars["states pool"][2] == split[2].states / 1e9
     assert [sum(x) for x in zip(*bars.values())] == pytest.approx([81_559 * 2**20 / 1e9] * 3)  # the whole card
     assert "TP 4" in budget["layout"]["title"]["text"]

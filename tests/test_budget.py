@@ -132,7 +132,7 @@ def test_llama_70b_on_one_h200_under_each_rule():
 def test_llama_70b_on_8_h200s_under_each_rule():
     weights = math.ceil(70_553_706_496 / 8)
     assert weights == 8_819_213_312
-    theory, vllm, sglang = B.side_by_side(LLAMA, "h200", TP8, config=LLAMA_70B)
+    theory, vllm, sglang = B.budgets_side_by_side(LLAMA, "h200", TP8, config=LLAMA_70B)
     assert theory.kv == 141_000_000_000 - 14_100_000_000 - weights == 118_080_786_688
     # vLLM: forward 2 × 8,192 × (16,384 + 3 × 28,672/8) = 444,596,224 < the sampler's 1,313,341,440; margin 1 GiB
     assert vllm.activations == 1_313_341_440 and vllm.margin == GiB
@@ -166,7 +166,7 @@ def test_dp_attention_adds_sglangs_graph_padding_and_gathers_vllms_moe_rows():
 
 def test_a_model_that_does_not_fit_is_short_of_a_pool():
     """V3.2 at TP 8 on H100s: 83.9 GB of weights a GPU in 81,559 MiB."""
-    theory, vllm, sglang = B.side_by_side("v3.2", "h100-sxm", TP8)
+    theory, vllm, sglang = B.budgets_side_by_side("v3.2", "h100-sxm", TP8)
     assert not any(b.fits for b in (theory, vllm, sglang))
     assert theory.short == V32_WEIGHTS + 8_000_000_000 - 80_000_000_000 == 11_875_000_000
     assert vllm.short == -(81_559 * MiB - RUNTIME - V32_WEIGHTS - GRAPHS - 2_113_929_216 - 1_585_446_912)
@@ -217,7 +217,7 @@ def test_as_json_gives_the_parts_in_bytes_and_what_each_rests_on():
     assert B.as_json("v4.1-flash", "h200", "sglang") == {
         "engine": "sglang", "error": "V4.1-Flash: no published parameter count, so no weights to place"}
     with pytest.raises(ValueError, match="unknown engine"):
-        B.budget("v3.2", "h200", "trtllm")
+        B.gpu_budget("v3.2", "h200", "trtllm")
 
 
 # --- the figure: its bars and labels carry core's numbers ------------------------------------------------
@@ -228,7 +228,7 @@ def test_the_figures_bars_are_cores_parts_and_its_labels_say_them():
 
     spec = SPECS["budget"]
     built = spec.build({**spec.defaults, "lang": "en"}, Canvas(column=360, font_scale=1.5))
-    budgets = B.side_by_side("v3.2", "h200", TP8)
+    budgets = B.budgets_side_by_side("v3.2", "h200", TP8)
     bars = {tr.name: tr for tr in built.figure.data if tr.type == "bar"}
     assert list(bars) == ["runtime (assumed)", "weights", "activations", "CUDA graphs", "margin", "flat reserve",
                           "KV pool", "left"]
@@ -242,7 +242,7 @@ def test_the_figures_bars_are_cores_parts_and_its_labels_say_them():
     assert "activations 2.11 GB" in unders[1] and "activations 14.4 GB" in unders[2]
     assert "9.75 GB beyond the data sheet" in unders[0].replace("<br>", " ")
     assert [r["kv_bytes"] for r in built.numbers] == [43_025_000_000, 59_959_218_496, 48_742_435_348]
-    assert all(sum(r[f"{p}_bytes"] for p in B.PARTS) == r["total_bytes"] == H200 for r in built.numbers)
+    assert all(sum(r[f"{p}_bytes"] for p in B.BUDGET_PARTS) == r["total_bytes"] == H200 for r in built.numbers)
     shape = built.figure.layout.shapes[0]
     assert shape.x0 == shape.x1 == H200 / 10**9  # the card's memory, marked
 

@@ -165,7 +165,7 @@ def test_a_larger_reserve_or_more_weights_never_fits_more():
 
 
 def test_a_custom_gpu_plans_like_a_preset():
-    mine = core.gpus.custom(80, 3.35, name="H100 again")
+    mine = core.gpus.custom_gpu(80, 3.35, name="H100 again")
     assert plan(LLAMA_8B, 8192, mine, LLAMA_WEIGHTS).max_requests == 52
 
 

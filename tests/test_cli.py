@@ -401,7 +401,7 @@ def test_budget_json_splits_v32_on_h200_tp8_under_each_rule_to_the_byte():
         assert set(b["parts"]) == PART_KEYS and b["fits"] and b["short_bytes"] == 0
         assert b["total_bytes"] == H200_REPORTED == 150_754_820_096
         assert sum(b["parts"].values()) == b["total_bytes"]  # every byte of the card in one part
-        assert b["pool_bytes"] == B.budget("v3.2", "h200", engine, Parallel(tp=8)).pool
+        assert b["pool_bytes"] == B.gpu_budget("v3.2", "h200", engine, Parallel(tp=8)).pool
         assert b["pool_bytes"] == b["parts"]["kv_bytes"] + b["parts"]["states_bytes"]
     weights = 671 * 10**9 // 8  # 671e9 parameters × 1 B over 8 ranks = 83,875,000,000
     assert {e: b["parts"]["weights_bytes"] for e, b in by.items()} == dict.fromkeys(by, 83_875_000_000) == \

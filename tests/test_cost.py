@@ -432,13 +432,14 @@ def test_a_precision_a_model_does_not_offer_falls_back_to_its_deployed_format_fo
 
 def test_formats_are_what_each_role_stores_after_fitting():
     """A layout a model does not offer leaves its deployed one; one it offers is taken."""
-    from core.cost import formats
+    from core.cost import role_layouts
 
-    assert formats("v2", Precision(main_kv="fp8_block")) == formats("v2")
-    assert formats("mha", Precision(main_kv="fp8_block"))["main_kv"].precision == "fp8_block"
-    assert {r: f.precision for r, f in formats("v4-flash", Precision(main_kv="fp4")).items()} == {
+    assert role_layouts("v2", Precision(main_kv="fp8_block")) == role_layouts("v2")
+    assert role_layouts("mha", Precision(main_kv="fp8_block"))["main_kv"].precision == "fp8_block"
+    assert {r: f.precision for r, f in role_layouts("v4-flash", Precision(main_kv="fp4")).items()} == {
         "main_kv": "fp4", "index_key": "fp4", "local_kv": "fp8"}
-    assert formats("v4-flash", Precision("bf16")) == formats("v4-flash", Precision("deployed", "bf16", "bf16", "bf16"))
+    assert role_layouts("v4-flash", Precision("bf16")) == role_layouts("v4-flash",
+                                                                 Precision("deployed", "bf16", "bf16", "bf16"))
 
 
 @pytest.mark.parametrize("model", [*MODEL_IDS, *core.open_models.OPEN_MODELS])

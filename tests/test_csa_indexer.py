@@ -11,7 +11,7 @@ import pytest
 from core.mechanisms import compression as cp
 from core.mechanisms import ops
 from core.mechanisms.compression import CompressDims
-from core.mechanisms.csa_indexer import ARTICLE_INDEX_DIM, csa_indexer
+from core.mechanisms.csa_indexer import ARTICLE_INDEX_DIM, run_csa_indexer
 
 SEEDS = (0, 1, 2, 11)
 DIMS = (CompressDims(), CompressDims(tokens=17, hidden=6, head_dim=6, rope_dim=2, ratio=3),
@@ -22,7 +22,7 @@ TOPKS = (1, 2, 3, 50)
 @pytest.mark.parametrize("dims", DIMS, ids=[f"T{d.tokens}-m{d.ratio}" for d in DIMS])
 @pytest.mark.parametrize("seed", SEEDS)
 def test_only_completed_blocks_are_candidates(dims, seed):
-    run = csa_indexer(dims, seed=seed)
+    run = run_csa_indexer(dims, seed=seed)
     T, n, m = dims.tokens, dims.n_entries, dims.ratio
     for t in range(T):
         complete = (t + 1) // m
@@ -39,7 +39,7 @@ def test_only_completed_blocks_are_candidates(dims, seed):
 @pytest.mark.parametrize("seed", SEEDS)
 @pytest.mark.parametrize("topk", TOPKS)
 def test_each_row_chooses_exactly_min_k_and_completed_blocks_with_the_highest_scores(dims, seed, topk):
-    run = csa_indexer(dims, topk=topk, seed=seed)
+    run = run_csa_indexer(dims, topk=topk, seed=seed)
     expected = np.minimum(topk, (np.arange(dims.tokens) + 1) // dims.ratio)
     assert run.selected.sum(axis=1).tolist() == expected.tolist()
     for t in range(dims.tokens):
@@ -51,7 +51,7 @@ def test_each_row_chooses_exactly_min_k_and_completed_blocks_with_the_highest_sc
 
 @pytest.mark.parametrize("seed", SEEDS)
 def test_the_index_score_equals_a_loop_over_heads(seed):
-    run = csa_indexer(seed=seed)
+    run = run_csa_indexer(seed=seed)
     T, n, H, m = run.dims.tokens, run.dims.n_entries, run.n_heads, run.dims.ratio
     for t in range(T):
         for s in range(n):
@@ -67,7 +67,7 @@ def test_the_index_score_equals_a_loop_over_heads(seed):
 
 def test_index_keys_come_from_an_overlapping_compressor_over_the_main_entries_spans():
     dims = CompressDims()
-    run, main = csa_indexer(dims, index_dim=4), cp.csa_compress(dims)
+    run, main = run_csa_indexer(dims, index_dim=4), cp.csa_compress(dims)
     assert np.array_equal(run.X, main.X)  # one input per seed
     assert run.sources == main.sources
     assert run.positions.tolist() == main.positions.tolist()
@@ -83,7 +83,7 @@ def test_index_keys_come_from_an_overlapping_compressor_over_the_main_entries_sp
 
 
 def test_the_query_comes_from_the_shared_c_q_and_the_weights_from_x():
-    run = csa_indexer()
+    run = run_csa_indexer()
     r = run.dims.rope_dim
     assert np.allclose(run.c_Q, run.X @ run.W_DQ, rtol=0, atol=1e-15)
     assert np.allclose(run.q_I, ops.rope_tail(run.c_Q @ run.W_IQ, np.arange(run.dims.tokens), r), rtol=0, atol=1e-14)
@@ -92,10 +92,10 @@ def test_the_query_comes_from_the_shared_c_q_and_the_weights_from_x():
 
 
 def test_a_change_after_t_does_not_change_row_t():
-    base = csa_indexer(seed=3)
+    base = run_csa_indexer(seed=3)
     X = base.X.copy()
     X[8:] += 5.0
-    moved = csa_indexer(seed=3, X=X)
+    moved = run_csa_indexer(seed=3, X=X)
     assert np.array_equal(base.I[:8], moved.I[:8])  # rows t ≤ 7 score blocks 0, 1: tokens ≤ 7 only
     assert not np.array_equal(base.I[8:], moved.I[8:])
     assert np.array_equal(base.selected[:8], moved.selected[:8])
@@ -108,4 +108,4 @@ def test_the_article_index_key_is_128_wide():
 @pytest.mark.parametrize("kwargs", [dict(topk=0), dict(n_heads=-1), dict(index_dim=2), dict(index_dim=True)])
 def test_bad_indexer_arguments_raise_value_error(kwargs):
     with pytest.raises(ValueError):
-        csa_indexer(**kwargs)
+        run_csa_indexer(**kwargs)

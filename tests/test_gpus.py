@@ -21,7 +21,7 @@ DATASHEETS = {
 
 def test_the_presets_are_the_four_gpus_of_the_planner():
     assert set(GPUS) == set(DATASHEETS)
-    assert all(gpus.get(i) is g and g.id == i for i, g in GPUS.items())
+    assert all(gpus.get_gpu(i) is g and g.id == i for i, g in GPUS.items())
 
 
 @pytest.mark.parametrize("gpu_id", DATASHEETS)
@@ -39,12 +39,12 @@ def test_the_h100_is_80_billion_bytes_not_80_gib():
 
 
 def test_a_caller_makes_a_gpu_from_data_sheet_numbers_or_directly():
-    g = gpus.custom(96, 4.0, name="my card")
+    g = gpus.custom_gpu(96, 4.0, name="my card")
     assert (g.id, g.name, g.memory_bytes, g.bandwidth_bytes_per_s, g.source) == (
         "custom", "my card", 96_000_000_000, 4_000_000_000_000, "")
-    assert gpus.custom(0.5, 0.001).memory_bytes == 500_000_000
+    assert gpus.custom_gpu(0.5, 0.001).memory_bytes == 500_000_000
     mine = GPU(id="lab", name="Lab GPU", memory_bytes=24 * 10**9, bandwidth_bytes_per_s=10**12)
-    assert gpus.get(mine) is mine
+    assert gpus.get_gpu(mine) is mine
 
 
 def test_a_gpu_is_frozen():
@@ -59,7 +59,7 @@ def test_a_gpu_is_frozen():
 ])
 def test_custom_refuses_what_is_not_a_positive_number(memory_gb, bandwidth_tb_s, name):
     with pytest.raises(ValueError, match=f"{name} must be a positive number"):
-        gpus.custom(memory_gb, bandwidth_tb_s)
+        gpus.custom_gpu(memory_gb, bandwidth_tb_s)
 
 
 @pytest.mark.parametrize("field,value", [("memory_bytes", 0), ("memory_bytes", 80.5e9),
@@ -72,7 +72,7 @@ def test_a_gpu_needs_whole_positive_bytes(field, value):
 
 def test_an_unknown_id_names_the_presets():
     with pytest.raises(ValueError, match="unknown GPU 'h300'; choose from h100-sxm, h200, b200, mi300x"):
-        gpus.get("h300")
+        gpus.get_gpu("h300")
 
 
 # What each card's driver reports (nvidia-smi's memory.total, rocminfo's GPU pool), MiB, and where it was read
@@ -101,7 +101,7 @@ def test_the_h200_reports_143771_mib_not_the_planners_141_gb():
 
 
 def test_a_gpu_without_a_report_reads_its_data_sheet():
-    assert gpus.custom(96, 4.0).reported_bytes == 96_000_000_000
+    assert gpus.custom_gpu(96, 4.0).reported_bytes == 96_000_000_000
     assert GPU(id="x", name="x", memory_bytes=10**9, bandwidth_bytes_per_s=10**12).reported_mib == 0
     with pytest.raises(ValueError, match="unknown platform"):
         GPU(id="x", name="x", memory_bytes=10**9, bandwidth_bytes_per_s=10**12, platform="metal")

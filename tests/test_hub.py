@@ -27,7 +27,7 @@ def test_a_model_id_gives_its_config_its_commit_and_its_parameters(fake):
     # the fixture's header: BF16 1,000 × 2,000 and 3,000; F32 10
     assert found.parameters_by_dtype == {"BF16": 1000 * 2000 + 3000, "F32": 10}
     assert found.weights_bytes == 2 * (1000 * 2000 + 3000) + 4 * 10
-    assert hub.imported(found).model.parameters == 2_003_010
+    assert hub.import_fetched(found).model.parameters == 2_003_010
 
 
 def test_a_quantized_checkpoint_is_counted_as_stored(fake):
@@ -98,13 +98,13 @@ def test_a_fetched_checkpoint_places_its_stored_bytes(fake):
     says; the draft's weights at the checkpoint's own bytes per parameter."""
     from core import budget, capacity
 
-    m = hub.imported(hub.fetch("fake/llama-fp8")).model
+    m = hub.import_fetched(hub.fetch("fake/llama-fp8")).model
     assert (m.parameters, m.stored_bytes) == (16_782_336, 16_789_504)
     for knob in (0.5, 1.0, 2.0):
         assert capacity.model_weights(m, knob) == 16_789_504
         assert budget.weights(m, bytes_per_parameter=knob) == 16_789_504
     assert capacity.model_weights(m, 2.0, 16_782_336 // 2) == -(-16_782_336 // 2 * 16_789_504 // 16_782_336)
-    (weights,) = [b for b in budget.budget(m, "h200").basis if b.part == "weights"]
+    (weights,) = [b for b in budget.gpu_budget(m, "h200").basis if b.part == "weights"]
     assert "16,789,504 B as its checkpoint stores them" in weights.what
 
 
@@ -117,7 +117,7 @@ def test_a_slow_hub_is_a_timeout_not_a_hang(fake):
 def test_an_unreachable_hub_is_said(monkeypatch, tmp_path):
     monkeypatch.setenv("HF_ENDPOINT", "http://127.0.0.1:9")  # the discard port: nothing listens
     monkeypatch.setattr(hub, "CACHE_DIR", tmp_path)
-    hub.forget()
+    hub.forget_fetched()
     with pytest.raises(hub.HubError) as e:
         hub.fetch("fake/llama-fp8", timeout=2)
     assert e.value.why in ("offline", "timeout")
@@ -138,7 +138,7 @@ def test_a_room_opening_the_same_link_costs_one_fetch(fake, tmp_path):
     for _ in range(20):
         hub.fetch(QWEN)
     assert len(fake) == asked  # from memory
-    hub.forget()
+    hub.forget_fetched()
     assert hub.fetch(QWEN).commit == COMMIT and len(fake) == asked  # from disk
     assert list(tmp_path.glob("*.json"))
 
@@ -169,7 +169,7 @@ def test_the_cli_prices_a_model_by_its_id(hub_url, tmp_path):
 def test_the_planner_row_of_a_fetched_model_says_its_weights_are_as_stored(fake):
     from figures.builders.planner import build_capacity
 
-    model = hub.imported(hub.fetch("fake/llama-fp8")).model  # passed as its Model, as the app's session passes it
+    model = hub.import_fetched(hub.fetch("fake/llama-fp8")).model  # passed as its Model, as the app's session passes it
     chart = build_capacity(models=(model,), lang="en", bytes_per_parameter=2.0)
     (row,) = chart.rows
     assert "weights as the checkpoint stores them, 16.8 MB" in row.label

@@ -64,7 +64,7 @@ def test_a_figure_link_names_the_fetched_model_so_a_fresh_session_shows_it(fake)
         st.code(figure_link("capacity", {**defaults, "models": ("v3.2", imported_models()[model_id].model)}))
 
     at = AppTest.from_function(link).run()
-    model_id = core.imported_id(hub.imported(hub.fetch("fake/llama-fp8")).model)
+    model_id = core.imported_id(hub.import_fetched(hub.fetch("fake/llama-fp8")).model)
     assert "hf=fake%2Fllama-fp8" in at.code[0].value and f"models=V3.2&models={model_id}" in at.code[0].value
     with pytest.raises(ValueError, match="unknown model"):
         core.get(model_id)  # the page's session held it; core keeps no imported model

@@ -5,7 +5,7 @@ import math
 
 import pytest
 
-from core.mechanisms.matrix_text import MAX_SIZE, format_matrix, parse_matrix
+from core.mechanisms.matrix_text import MAX_MATRIX_SIZE, format_matrix, parse_matrix
 
 
 def test_rows_split_by_semicolons_or_new_lines_and_values_by_commas_or_spaces():
@@ -25,8 +25,8 @@ def test_format_is_the_exact_inverse_of_parse(rows):
 @pytest.mark.parametrize("text, message", [
     ("", "H is empty"), (" ; ", "H is empty"), ("1, x", "row 1: 'x' is not a number"),
     ("1, 0; 0", "same number of values"), ("inf", "finite"), ("nan", "finite"), ("1e400", "finite"),
-    ("1e7", "finite"), (";".join(["1"] * (MAX_SIZE + 1)), f"at most {MAX_SIZE} rows"),
-    (",".join(["1"] * (MAX_SIZE + 1)), f"at most {MAX_SIZE} values"), ("ln 0", "not a number"),
+    ("1e7", "finite"), (";".join(["1"] * (MAX_MATRIX_SIZE + 1)), f"at most {MAX_MATRIX_SIZE} rows"),
+    (",".join(["1"] * (MAX_MATRIX_SIZE + 1)), f"at most {MAX_MATRIX_SIZE} values"), ("ln 0", "not a number"),
 ])
 def test_bad_text_gets_one_clear_message(text, message):
     with pytest.raises(ValueError, match=message):

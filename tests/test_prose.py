@@ -14,7 +14,7 @@ from article import SECTIONS, Heading, Text
 from article.derive import entry_sum, entry_terms, factor, per_token_sum
 from article.prose import PROSE, notation, passage, passages
 from core import ALL_BF16, MODELS, Precision, storage_per_token
-from core.cost import DEPLOYED, formats, read_terms, reads, storage_groups
+from core.cost import DEPLOYED, read_terms, reads, role_layouts, storage_groups
 from figures.knobs import CONTEXT
 from i18n import LANGS
 from publish.site import SiteView, blocks
@@ -106,7 +106,7 @@ def test_prose_lets_no_element_through_but_notation_and_links():
 @pytest.mark.parametrize("model", ["mha", "v2", "v3.2", "v4-flash", "v4.1-flash"])
 @pytest.mark.parametrize("precision", [Precision(), ALL_BF16, Precision(main_kv="fp4", index_key="fp8")])
 def test_derivations_sum_to_cores_bytes(model, precision):
-    for layout in formats(model, precision).values():
+    for layout in role_layouts(model, precision).values():
         parts = [int(x.replace(",", "")) for x in re.findall(r"[\d,]+", entry_sum(layout).split("=")[0])]
         assert sum(parts) == layout.nbytes
         assert f"{layout.nbytes:,} B" in entry_terms(layout, "en")
@@ -117,12 +117,12 @@ def test_derivations_sum_to_cores_bytes(model, precision):
 
 
 def test_the_articles_derivations_read_as_it_writes_them():
-    assert entry_sum(formats("v3.2")["main_kv"]) == "512 + 16 + 128 = 656 B"
-    assert entry_sum(formats("v3.2")["index_key"]) == "128 + 4 = 132 B"
-    assert entry_sum(formats("v4-flash")["main_kv"]) == "448 + 7 + 128 + 1 = 584 B"
+    assert entry_sum(role_layouts("v3.2")["main_kv"]) == "512 + 16 + 128 = 656 B"
+    assert entry_sum(role_layouts("v3.2")["index_key"]) == "128 + 4 = 132 B"
+    assert entry_sum(role_layouts("v4-flash")["main_kv"]) == "448 + 7 + 128 + 1 = 584 B"
     assert per_token_sum("v4-flash") == "21 × (584 + 68) B ÷ 4 + 20 × 584 B ÷ 128 ≈ 3,514 B"
     assert per_token_sum("v3.2") == "61 × (656 + 132) B = 48,068 B"
-    assert entry_terms(formats("v3.2")["main_kv"], "en") == (
+    assert entry_terms(role_layouts("v3.2")["main_kv"], "en") == (
         "512 B FP8 values + 16 B scales (4 × FP32) + 128 B BF16 RoPE part = 656 B")
 
 
@@ -148,7 +148,7 @@ def test_the_derivations_follow_a_changed_spec(monkeypatch):
     v32 = MODELS["v3.2"]
     monkeypatch.setattr(core.models, "MODELS", {**MODELS, "v3.2": dataclasses.replace(
         v32, dims=dataclasses.replace(v32.dims, kv_lora_rank=256))})
-    assert entry_sum(formats("v3.2")["main_kv"]) == "256 + 8 + 128 = 392 B"
+    assert entry_sum(role_layouts("v3.2")["main_kv"]) == "256 + 8 + 128 = 392 B"
 
 
 def test_a_factor_is_written_whole_or_to_its_significant_digits_never_as_an_exponent():

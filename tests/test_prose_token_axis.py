@@ -16,7 +16,7 @@ from article import SECTIONS, Ask, Chart, Either, Part, Text, run_section
 from article.prose import app_only, passages
 from core import Precision
 from core.mechanisms.compression import entry_count
-from core.mechanisms.token_axis import read_plan, summarize
+from core.mechanisms.token_axis import read_plan, run_summary
 from core.registry import get
 from figures import FIGURES
 from figures.knobs import CONTEXT
@@ -50,7 +50,7 @@ def shown(lang: str = "en", app: bool = True, context: int = CONTEXT.default, **
 
 def test_b2_is_worked_with_the_matrices_in_effect():
     H, W_u, W_s = ((1, 2), (3, 4), (0, 1)), ((1, 0), (0, 1)), ((0.5, -1), (2, 0))
-    run = summarize(H, W_u, W_s)
+    run = run_summary(H, W_u, W_s)
     text = shown(H=H, W_u=W_u, W_s=W_s)
     assert "From 3 tokens of 2 components" in text
     assert f"[{run.c[0]:.4g}, {run.c[1]:.4g}]" in text  # the summary
@@ -60,7 +60,7 @@ def test_b2_is_worked_with_the_matrices_in_effect():
 
 
 def test_b2_at_the_start_shows_the_articles_example_from_core():
-    run = summarize(*(FIGURES["B2"].knob(n).default for n in ("H", "W_u", "W_s")))
+    run = run_summary(*(FIGURES["B2"].knob(n).default for n in ("H", "W_u", "W_s")))
     assert np.allclose(run.c, (1.5, 3)) and np.allclose(run.A[:, 0], (0.75, 0.25))
     text = shown()
     assert "[ln 3, 0]" in text and "[3, 1]" in text and "[0.75, 0.25]" in text and "[1.5, 3]" in text
@@ -95,7 +95,7 @@ def test_b4_counts_are_read_plans_at_the_controls_values():
 
 def test_b2_says_what_the_entry_keeps_and_loses_from_core():
     H, W_u, W_s = ((1, 2), (3, 4), (0, 1)), ((1, 0), (0, 1)), ((0.5, -1), (2, 0))
-    run, mean = summarize(H, W_u, W_s), summarize(H, W_u, np.zeros((2, 2)))
+    run, mean = run_summary(H, W_u, W_s), run_summary(H, W_u, np.zeros((2, 2)))
     text = shown(H=H, W_u=W_u, W_s=W_s)
     assert f"the plain mean of U, [{mean.c[0]:.4g}, {mean.c[1]:.4g}]" in text
     heavy = [(int(np.argmax(col)), f"{100 * col.max():.3g}") for col in run.A.T]

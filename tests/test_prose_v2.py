@@ -10,7 +10,7 @@ import pytest
 from article import SECTIONS, Ask, Heading, Part, Text, run_section
 from article.derive import entry_terms, per_token_sum
 from core import ALL_BF16, Precision, get
-from core.cost import formats, read_terms
+from core.cost import read_terms, role_layouts
 from core.units import fmt_bytes
 from figures.knobs import CONTEXT_STOPS
 from publish.site import SiteView
@@ -41,7 +41,7 @@ def texts(reading: SiteView) -> tuple[list[str], list[str]]:
 @pytest.mark.parametrize("precision", [Precision(), ALL_BF16, FP8, Precision(main_kv="fp4")])
 def test_the_entry_and_the_sum_follow_the_precision(lang, precision):
     shown = "\n".join(sum(texts(SiteView(lang, CONTEXT_STOPS[0], precision)), []))
-    layout = formats("v2", precision)["main_kv"]
+    layout = role_layouts("v2", precision)["main_kv"]
     d = get("v2").dims
     if layout.segments[0].n_scales:  # a quantised latent: term by term
         assert entry_terms(layout, lang) in shown

@@ -18,7 +18,7 @@ from article.derive import entry_sum, entry_terms, num, per_token_sum
 from article.prose import app_only, passages
 from article.sections.v32 import example_rows
 from core import ALL_BF16, DEPLOYED, Precision, get
-from core.cost import formats, read_terms
+from core.cost import read_terms, role_layouts
 from core.mechanisms.indexer import run_indexer, selected_count
 from core.mechanisms.mla import MLADims, run_mla
 from core.summary import summarise
@@ -67,9 +67,9 @@ def test_the_architecture_comparison_stays_all_bf16_and_the_formats_follow_the_p
         text = shown(lang, precision=precision)
         assert per_token_sum("v3", ALL_BF16) in text and per_token_sum(MODEL, ALL_BF16) in text
         for role in ("main_kv", "index_key"):
-            assert entry_terms(formats(MODEL, precision)[role], lang) in text
+            assert entry_terms(role_layouts(MODEL, precision)[role], lang) in text
         assert per_token_sum(MODEL, precision) in text
-    assert entry_terms(formats(MODEL, ALL_BF16)["main_kv"], lang) not in shown(lang)
+    assert entry_terms(role_layouts(MODEL, ALL_BF16)["main_kv"], lang) not in shown(lang)
 
 
 @pytest.mark.parametrize("lang", LANGS)
@@ -77,7 +77,7 @@ def test_the_sources_quote_the_deployed_formats_and_the_reference_codes_count(la
     text = shown(lang, precision=ALL_BF16)  # the cited formats are the deployed ones at any precision
     sources = text[text.index("출처" if lang == "ko" else "Sources"):]
     for role in ("main_kv", "index_key"):
-        assert entry_sum(formats(MODEL)[role]) in sources
+        assert entry_sum(role_layouts(MODEL)[role]) in sources
     hf = VARIANTS["hf-reference-v3.2"].apply(MODEL)
     assert fmt_exact(hf.storage_per_token().total) in sources
     assert sources.count("https://") == 5  # the report, the config, the code, FlashMLA, SGLang

@@ -5,18 +5,18 @@ import math
 import numpy as np
 import pytest
 
-from core.mechanisms.token_axis import ARTICLE_H, ARTICLE_W_S, ARTICLE_W_U, read_plan, summarize
+from core.mechanisms.token_axis import ARTICLE_H, ARTICLE_W_S, ARTICLE_W_U, read_plan, run_summary
 
 
 def test_the_worked_example_gives_the_articles_weights_and_summary_exactly():
-    run = summarize(ARTICLE_H, ARTICLE_W_U, ARTICLE_W_S)
+    run = run_summary(ARTICLE_H, ARTICLE_W_U, ARTICLE_W_S)
     assert np.max(np.abs(run.A - [[0.75, 0.25], [0.25, 0.75]])) <= 1e-12
     assert np.max(np.abs(run.c - [1.5, 3.0])) <= 1e-12
     assert run.S[0, 0] == math.log(3)
 
 
 def test_edited_inputs_recompute_every_intermediate():
-    run = summarize([[1, 2], [3, 4], [0, 1]], [[1, 0, 1], [0, 1, 1]], [[0, 0, 0], [0, 0, 0]])
+    run = run_summary([[1, 2], [3, 4], [0, 1]], [[1, 0, 1], [0, 1, 1]], [[0, 0, 0], [0, 0, 0]])
     assert run.U.shape == (3, 3) and np.allclose(run.A, 1 / 3)  # equal scores: the mean
     assert np.allclose(run.c, run.U.mean(axis=0))
 
@@ -29,7 +29,7 @@ def test_edited_inputs_recompute_every_intermediate():
 ])
 def test_bad_shapes_and_values_are_refused_with_a_clear_message(H, W_u, W_s, message):
     with pytest.raises(ValueError, match=message):
-        summarize(H, W_u, W_s)
+        run_summary(H, W_u, W_s)
 
 
 def test_b3_at_p6_reads_three_summaries_and_p4_to_p6():

@@ -9,7 +9,7 @@ import pytest
 from core.mechanisms import compression as cp
 from core.mechanisms import ops
 from core.mechanisms import visibility as vis
-from core.mechanisms.csa_indexer import NEWEST_SKIPPED_SEED, csa_indexer
+from core.mechanisms.csa_indexer import NEWEST_SKIPPED_SEED, run_csa_indexer
 
 SHAPES = [(1, 1), (2, 3), (4, 4), (4, 128), (3, 5), (8, 2), (128, 128)]  # (m, window)
 TS = range(64)
@@ -92,7 +92,7 @@ def test_article_t7_completes_block_1_and_tokens_4_to_7_sit_in_both_kinds_of_row
 
 
 def test_article_t11_reads_two_of_three_complete_entries():
-    run = csa_indexer(topk=2)
+    run = run_csa_indexer(topk=2)
     assert run.n_complete[11] == 3
     rows = vis.visible_rows(11, 4, 4, overlap=True, topk=2, scores=run.I[11])
     chosen = [r.index for r in rows if r.kind == "compressed"]
@@ -104,7 +104,7 @@ def test_article_t11_reads_two_of_three_complete_entries():
 def test_the_newest_complete_entry_is_not_always_chosen():
     rows = vis.visible_rows(11, 4, 4, overlap=True, topk=2, scores=[3.0, 2.0, 1.0])
     assert [r.index for r in rows if r.kind == "compressed"] == [0, 1]
-    run = csa_indexer(topk=2, seed=NEWEST_SKIPPED_SEED)
+    run = run_csa_indexer(topk=2, seed=NEWEST_SKIPPED_SEED)
     assert run.selected[11].tolist() == [True, True, False]  # block 2 completed at t = 11, not read
     rows = vis.visible_rows(11, 4, 4, overlap=True, topk=2, scores=run.I[11])
     assert 2 not in [r.index for r in rows if r.kind == "compressed"]

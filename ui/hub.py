@@ -6,8 +6,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from core import hub
-from core.config_json import ConfigError
+from core import ConfigError, HubError, fetch, import_fetched
 from i18n import t
 
 from .state import remember_import
@@ -18,14 +17,14 @@ HF_KEY = "hf"  # the link key, and the Any model page's field
 def fetch_model(text: str):
     """The model an id names, imported and kept for this session: (the fetch, the import, its model id).
     HubError or ConfigError where the Hub or the importer refuses it."""
-    found = hub.fetch(text)
-    imported = hub.imported(found)
+    found = fetch(text)
+    imported = import_fetched(found)
     return found, imported, remember_import(imported)
 
 
 def hub_failure(e: Exception, lang: str) -> str:
     """A fetch's failure in one line of the reader's language."""
-    if isinstance(e, hub.HubError):
+    if isinstance(e, HubError):
         return t("by.hf.bad", lang, e=t(f"by.hf.why.{e.key}", lang, **e.facts))
     return t("by.bad", lang, e=e)
 
@@ -35,4 +34,4 @@ def linked() -> str:
     return (st.query_params.get(HF_KEY) or "").strip()
 
 
-HUB_FAILURES = (hub.HubError, ConfigError)
+HUB_FAILURES = (HubError, ConfigError)

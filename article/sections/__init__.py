@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable, Generator
 from dataclasses import dataclass
 
-from core.open_models import OPEN_MODELS
+from core import OPEN_MODELS
 from figures import EXTRAS, FIGURES, generation_models
 
 from .any_model import any_model
@@ -29,7 +29,7 @@ class Section:
     title: str  # i18n key of its name in the navigation
     draw: Callable[..., Generator]
     # the models it prices at its defaults: the precision moves the section only through the formats
-    # these store (core.cost.formats), which is how the static site counts its precision states
+    # these store (core.role_layouts), which is how the static site counts its precision states
     prices: tuple[str, ...] = ()
 
 

@@ -5,27 +5,44 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from core import DEPLOYED, get, reads, state_bytes, storage_per_token
-from core import budget as B
-from core import gpus as G
-from core.capacity import kv_heads, read_floor_seconds
-from core.cost import fitted, formats, layer_groups
-from core.engines import (
+from core import (
+    DEPLOYED,
     ENGINES,
     GENERAL_RULES,
+    OPEN_IMPORTS,
+    RUNTIME_BYTES,
     SGLANG,
     SGLANG_PAGE,
+    SGLANG_PAGE_TOKENS,
     SGLANG_STATE_RATIO,
+    VARIANTS,
     VLLM,
     VLLM_BLOCK,
+    VLLM_GRAPHS_BYTES,
+    VLLM_MARGIN_FLOOR,
+    VLLM_MARGIN_FRACTION,
     EngineError,
+    Parallel,
     allocation,
+    budgets_side_by_side,
+    exact,
+    fitted,
+    fmt_bytes,
+    fmt_exact,
+    fmt_tokens,
+    get,
+    get_gpu,
+    kv_heads,
+    layer_groups,
+    read_floor_seconds,
+    reads,
+    role_layouts,
+    sglang_fraction,
+    state_bytes,
+    storage_per_token,
+    summarise,
+    vllm_batch,
 )
-from core.open_models import OPEN_IMPORTS
-from core.parallel import Parallel
-from core.summary import summarise
-from core.units import exact, fmt_bytes, fmt_exact, fmt_tokens
-from core.variants import SGLANG_PAGE_TOKENS, VARIANTS
 from figures import EXTRAS, gpu_of, variant_name
 from i18n import model_name, t
 
@@ -150,7 +167,7 @@ def _gqa_example(lang: str) -> dict:
     """A GQA model's storage per token as layers × KV heads × head width × 2 (key and value) × bytes per value,
     in its deployed format (BF16), every number core's; `value`: the bytes of one value in it."""
     m = get(GQA_EXAMPLE)
-    d, (segment,) = m.dims, formats(m)["main_kv"].segments
+    d, (segment,) = m.dims, role_layouts(m)["main_kv"].segments
     total = storage_per_token(m).total
     terms = (m.n_layers, d.num_key_value_heads, d.head_dim, 2, f"{segment.dtype.bits // 8} B")
     return dict(ex=model_name(m.id, m.name, lang), ex_sum=f"{' × '.join(map(str, terms))} = {fmt_exact(total)}",
@@ -233,16 +250,16 @@ def _budget_fields(lang: str, units: str) -> dict:
     and defaults (core.budget), and the KV pool each rule leaves on that GPU of a node spread as TP."""
     spec = EXTRAS["budget"]
     model, gpu, tp = (spec.knob(k).default for k in ("model", "gpu", "tp"))
-    g = G.get(gpu)
+    g = get_gpu(gpu)
     weights = spec.knob("bytes_per_parameter").default
-    pools = {b.engine: b.pool for b in B.side_by_side(model, g, Parallel(tp=tp), weights)}
+    pools = {b.engine: b.pool for b in budgets_side_by_side(model, g, Parallel(tp=tp), weights)}
     reserve = EXTRAS["capacity"].knob("reserved").default
     return dict(model=model_name(model, get(model).name, lang), gpu=g.name, mib=f"{g.reported_mib:,}",
                 reported=f"{g.reported_bytes:,} B", sheet=fmt_bytes(g.memory_bytes, units), tp=tp,
-                reserve=f"{reserve:.0%}", runtime=fmt_bytes(B.RUNTIME_BYTES, units),
-                graphs=fmt_bytes(B.VLLM_GRAPHS_BYTES, units), tokens=f"{B.vllm_batch(g)[0]:,}",
-                margin=f"{float(B.VLLM_MARGIN_FRACTION):g}", floor=fmt_bytes(B.VLLM_MARGIN_FLOOR["cuda"], units),
-                fraction=f"{float(B.sglang_fraction(model, g, Parallel(tp=tp)).fraction):g}", vllm=VLLM, sglang=SGLANG,
+                reserve=f"{reserve:.0%}", runtime=fmt_bytes(RUNTIME_BYTES, units),
+                graphs=fmt_bytes(VLLM_GRAPHS_BYTES, units), tokens=f"{vllm_batch(g)[0]:,}",
+                margin=f"{float(VLLM_MARGIN_FRACTION):g}", floor=fmt_bytes(VLLM_MARGIN_FLOOR["cuda"], units),
+                fraction=f"{float(sglang_fraction(model, g, Parallel(tp=tp)).fraction):g}", vllm=VLLM, sglang=SGLANG,
                 theory_pool=fmt_bytes(pools["theory"], units), vllm_pool=fmt_bytes(pools["vllm"], units),
                 sglang_pool=fmt_bytes(pools["sglang"], units),
                 share=f"{float(SGLANG_STATE_RATIO):g}/{float(1 + SGLANG_STATE_RATIO):g}")

@@ -5,9 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Generator
 
-from core import A1_MODELS, storage_per_token
-from core.summary import Summary, summarise
-from core.units import fmt_bytes, fmt_exact, fmt_ratio, fmt_tokens
+from core import A1_MODELS, Summary, fmt_bytes, fmt_exact, fmt_ratio, fmt_tokens, storage_per_token, summarise
 from figures import SPECS
 from i18n import model_name, t
 

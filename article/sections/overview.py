@@ -7,22 +7,29 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from core import A1_MODELS, ALL_BF16, Model, get, storage_per_token
-from core.cost import (
+from core import (
+    A1_MODELS,
+    ALL_BF16,
     DEPLOYED,
     Group,
+    Model,
     Precision,
     cache_at,
     crossover_tokens,
     fitted,
-    formats,
+    fmt_bytes,
+    fmt_exact,
+    fmt_ratio,
+    fmt_tokens,
+    get,
     ratio_to,
     read_terms,
     reads,
+    role_layouts,
     storage_groups,
+    storage_per_token,
+    summarise,
 )
-from core.summary import summarise
-from core.units import fmt_bytes, fmt_exact, fmt_ratio, fmt_tokens
 from figures import FIGURES
 from i18n import model_name, t
 
@@ -205,7 +212,7 @@ def _baseline(v: Reading) -> dict:
     (layers × heads × (key + value) × bytes where each value is the same size), its cache and read at N."""
     m = get(A1_MODELS[0])
     d, p = m.dims, fitted(m, v.precision)
-    layout = formats(m, p)["main_kv"]
+    layout = role_layouts(m, p)["main_kv"]
     seg = layout.segments[0]
     per_value = num(seg.value_bytes / seg.dims)
     total = storage_per_token(m, p).total

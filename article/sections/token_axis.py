@@ -6,10 +6,8 @@ from decimal import MAX_EMAX, MIN_EMIN, Context, Decimal, localcontext
 
 import numpy as np
 
-from core.mechanisms.compression import entry_count
-from core.mechanisms.matrix_text import format_matrix
-from core.mechanisms.token_axis import ReadPlan, SummaryRun, read_plan, summarize
-from core.registry import get
+from core import get
+from core.mechanisms import ReadPlan, SummaryRun, entry_count, format_matrix, read_plan, run_summary
 from figures import FIGURES, Box
 from i18n import t
 
@@ -67,14 +65,14 @@ def token_axis(v: Reading) -> Blocks:
     matrices = yield from controls("B2", "H", "W_u", "W_s", lang=L)
     if None not in matrices.values():  # a matrix that does not parse says so by its control
         try:
-            run = summarize(matrices["H"], matrices["W_u"], matrices["W_s"])
+            run = run_summary(matrices["H"], matrices["W_u"], matrices["W_s"])
         except ValueError as e:  # shapes that do not fit together, e.g. W_u with the wrong number of rows
             yield Text(t("tb.error", L, e=e), "error")
         else:
             yield Chart("B2", matrices, "content")
             yield from passage(SLUG, "entry-read", L, **_b2_fields(run, L))
             yield from passage(SLUG, "kept", L, **_kept_fields(run, L))
-            yield from passage(SLUG, "lost", L, c_rev=_vec(summarize(run.H[::-1], run.W_u, run.W_s).c))
+            yield from passage(SLUG, "lost", L, c_rev=_vec(run_summary(run.H[::-1], run.W_u, run.W_s).c))
     yield from passage(SLUG, "entry-try", L)
     yield from passage(SLUG, "tradeoff", L)
     yield from passage(SLUG, "models", L, **model)
@@ -132,7 +130,7 @@ def _kept_fields(run: SummaryRun, lang: str) -> dict:
     """What B2's entry keeps: the plain mean it would be with equal scores (W_s all zeros), and in
     each component the token with the largest weight (or an even split)."""
     n = run.H.shape[0]
-    mean = summarize(run.H, run.W_u, np.zeros_like(run.W_s)).c
+    mean = run_summary(run.H, run.W_u, np.zeros_like(run.W_s)).c
     lean = []
     for j, column in enumerate(run.A.T):
         if np.allclose(column, column[0]):

@@ -6,12 +6,24 @@ from __future__ import annotations
 import math
 from fractions import Fraction
 
-from core import ALL_BF16, ARTICLE_CONTEXT, Layout, Precision, get
-from core.cost import cache_at, fitted, formats, ratio_to, read_terms, storage_per_token
-from core.mechanisms.mla import MLADims, content_score_orders, order_costs, output_orders, run_mla
-from core.mechanisms.rope import run_rope, turns
-from core.summary import Summary
-from core.units import fmt_bytes, fmt_exact, fmt_ratio
+from core import (
+    ALL_BF16,
+    ARTICLE_CONTEXT,
+    Layout,
+    Precision,
+    Summary,
+    cache_at,
+    fitted,
+    fmt_bytes,
+    fmt_exact,
+    fmt_ratio,
+    get,
+    ratio_to,
+    read_terms,
+    role_layouts,
+    storage_per_token,
+)
+from core.mechanisms import MLADims, content_score_orders, order_costs, output_orders, run_mla, run_rope, turns
 from i18n import t
 
 from ..blocks import Chart, Metrics, Part, Reading
@@ -95,7 +107,7 @@ def problem(s: Summary, v: Reading) -> Blocks:
     mha = get("mha")
     heads, dh = mha.dims.num_attention_heads, mha.dims.head_dim
     same = fitted("v2", v.precision)  # MHA in the format V2 is priced in, as the rest of the page
-    layout = formats("mha", same)["main_kv"]
+    layout = role_layouts("mha", same)["main_kv"]
     yield from passage(SLUG, "problem", L, heads=heads, dh=dh, mha_width=f"{layout.dims:,}", mha_layers=mha.n_layers,
                        fmt=layout.short,
                        mha_total=fmt_exact(storage_per_token("mha", same).total), n=f"{v.context:,}",
@@ -109,12 +121,12 @@ def bytes_fields(v: Reading) -> dict:
     """V2's entry and per-token sum in the view's precision, the MHA it is compared with, FlashMLA's FP8
     entry (main KV stored in FP8: its sum, and the format K^R keeps), and V3 (V2's MLA in one more
     layer) at BF16: an architecture statement the precision control does not move."""
-    layout, fp8 = (formats("v2", p)["main_kv"] for p in (v.precision, Precision(main_kv="fp8")))
+    layout, fp8 = (role_layouts("v2", p)["main_kv"] for p in (v.precision, Precision(main_kv="fp8")))
     w, same = widths(), fitted("v2", v.precision)  # MHA in the format V2 is priced in
     rope = next(s for s in fp8.segments if s.part == "rope")
     return dict(fmt=layout.short, entry=_entry(layout, f"({w['rkv']} + {w['dr']})", v.lang),
                 rope_fmt=rope.dtype.short, fp8_entry=entry_sum(fp8),
-                deployed=formats("v2")["main_kv"].short, per_token=per_token_sum("v2", v.precision),
+                deployed=role_layouts("v2")["main_kv"].short, per_token=per_token_sum("v2", v.precision),
                 mha_total=fmt_exact(storage_per_token("mha", same).total), ratio=fmt_ratio(ratio_to("v2", "mha", same)),
                 v3_layers=get("v3").n_layers, v3_sum=per_token_sum("v3", ALL_BF16))
 

@@ -5,13 +5,22 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from core import ALL_BF16, DEPLOYED, get, ratio_to, storage_per_token
-from core.cost import fitted, formats, read_terms
-from core.mechanisms.indexer import IndexerDims, run_indexer, selected_count
-from core.mechanisms.mla import MLADims, run_mla
-from core.summary import summarise
-from core.units import fmt_bytes, fmt_exact, fmt_ratio
-from core.variants import VARIANTS
+from core import (
+    ALL_BF16,
+    DEPLOYED,
+    VARIANTS,
+    fitted,
+    fmt_bytes,
+    fmt_exact,
+    fmt_ratio,
+    get,
+    ratio_to,
+    read_terms,
+    role_layouts,
+    storage_per_token,
+    summarise,
+)
+from core.mechanisms import IndexerDims, MLADims, run_indexer, run_mla, selected_count
 from i18n import t
 
 from ..blocks import Chart, Either, Part, Reading, Text, Title
@@ -85,8 +94,8 @@ def example_rows(lang: str, T: int, k: int, seed: int) -> str:
 def storage_fields(v: Reading) -> dict:
     """What DSA adds to the cache, by architecture (all BF16, fixed) and in the chosen precision."""
     d = get(MODEL).dims
-    deployed = formats(MODEL, DEPLOYED)
-    chosen = formats(MODEL, v.precision)
+    deployed = role_layouts(MODEL, DEPLOYED)
+    chosen = role_layouts(MODEL, v.precision)
     mla = d.kv_lora_rank + d.qk_rope_head_dim
     return dict(
         mla=mla, latent=d.kv_lora_rank, rope=d.qk_rope_head_dim, idim=d.index_head_dim, dims=mla + d.index_head_dim,
@@ -118,10 +127,11 @@ def versus(v: Reading, total: float, v2: float) -> str:
     models store their main KV in different formats there (the deployed ones: V2 BF16, V3.2 FP8), all
     in BF16 as well, which leaves the architecture alone."""
     pct = dict(v2=fmt_bytes(v2, v.units), pct=f"{total / v2:.0%}")
-    if len({formats(m, fitted(m, v.precision))["main_kv"] for m in ("v2", MODEL)}) == 1:
+    if len({role_layouts(m, fitted(m, v.precision))["main_kv"] for m in ("v2", MODEL)}) == 1:
         return t("dsa.vs.same", v.lang, **pct)
     bf16 = summarise(MODEL, v.context, ALL_BF16).read.total / summarise("v2", v.context, ALL_BF16).read.total
-    deployed = all(formats(m, v.precision) == formats(m, DEPLOYED) for m in ("v2", MODEL))  # whatever the controls
+    # whatever the controls
+    deployed = all(role_layouts(m, v.precision) == role_layouts(m, DEPLOYED) for m in ("v2", MODEL))
     return t("dsa.vs.deployed" if deployed else "dsa.vs.chosen", v.lang, **pct, bf16=f"{bf16:.0%}")
 
 
@@ -136,7 +146,7 @@ def growth() -> dict:
 def worth_fields() -> dict:
     """The trade in numbers that no control moves: all-BF16 growth, and both models deployed."""
     return dict(**growth(), topk=f"{get(MODEL).index_topk:,}",
-                v2_fmt=formats("v2", DEPLOYED)["main_kv"].short,
+                v2_fmt=role_layouts("v2", DEPLOYED)["main_kv"].short,
                 v2_deployed=fmt_exact(storage_per_token("v2", DEPLOYED).total),
                 v32_deployed=fmt_exact(storage_per_token(MODEL, DEPLOYED).total))
 
@@ -144,7 +154,7 @@ def worth_fields() -> dict:
 def sources_fields(lang: str) -> dict:
     """The cited formats' sums (deployed, as the sources give them), the HF reference code's count, and
     V3.2's config (its spec's source)."""
-    deployed = formats(MODEL, DEPLOYED)
+    deployed = role_layouts(MODEL, DEPLOYED)
     hf = VARIANTS["hf-reference-v3.2"].apply(MODEL).stored[0]
     return dict(SOURCES, main_sum=entry_sum(deployed["main_kv"]), key_sum=entry_sum(deployed["index_key"]),
                 hf_sum=per_token_sum(hf.model, hf.precision), beyond=t("app.page.beyond", lang),

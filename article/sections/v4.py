@@ -3,14 +3,23 @@ article/prose/<lang>/v4-flash.md, every number in it from core."""
 
 from __future__ import annotations
 
-from core import ALL_BF16, DEPLOYED, get, storage_per_token
-from core.cost import formats, read_terms
-from core.formats import BF16
-from core.mechanisms.sink_attention import SinkDims
-from core.mechanisms.visibility import visible_rows
-from core.summary import Summary, summarise
-from core.units import fmt_bytes, fmt_exact, fmt_ratio
-from core.variants import V4_PAGE_ALIGN, VARIANTS
+from core import (
+    ALL_BF16,
+    BF16,
+    DEPLOYED,
+    V4_PAGE_ALIGN,
+    VARIANTS,
+    Summary,
+    fmt_bytes,
+    fmt_exact,
+    fmt_ratio,
+    get,
+    read_terms,
+    role_layouts,
+    storage_per_token,
+    summarise,
+)
+from core.mechanisms import SinkDims, visible_rows
 from figures import FIGURES
 from i18n import t
 
@@ -113,10 +122,10 @@ def _cost(v: Reading, s: Summary) -> Blocks:
                        arch_sum=per_token_sum(MODEL, ALL_BF16), bf16_b=BF16.bits // 8, v2=get("v2").name,
                        v2_bf16=fmt_exact(before_bf16),
                        x_v2=f"{before_bf16 / bf16:.0f}", mla=mla.kv_lora_rank + mla.qk_rope_head_dim)
-    deployed = formats(MODEL, DEPLOYED)
+    deployed = role_layouts(MODEL, DEPLOYED)
     main, key = deployed["main_kv"], deployed["index_key"]
     values, rope = main.segments  # the FP8 part and the BF16 RoPE part
-    shown = formats(MODEL, v.precision)
+    shown = role_layouts(MODEL, v.precision)
     yield from passage(
         SLUG, "formats", L, rope=rope.dims, nope=values.dims, group=values.group, scale_b=values.scale.bits // 8,
         pad=main.pad, scale_row=int(values.scale_bytes) + main.pad, k_group=key.segments[0].group,
@@ -154,7 +163,7 @@ def _reads(v: Reading) -> Blocks:
 
 
 def _sources(lang: str) -> Blocks:
-    deployed = formats(MODEL, DEPLOYED)
+    deployed = role_layouts(MODEL, DEPLOYED)
     yield from passage(SLUG, "sources", lang, main_bytes=f"{deployed['main_kv'].nbytes:,}",
                        key_bytes=f"{deployed['index_key'].nbytes:,}", align=f"{V4_PAGE_ALIGN:,}",
                        config=get(MODEL).source, **SOURCES)

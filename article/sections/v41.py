@@ -9,17 +9,34 @@ from collections import Counter
 from fractions import Fraction
 from itertools import groupby
 
-from core import ALL_BF16, crossover_tokens, get, local_kv, storage_per_token
-from core.cost import fitted, formats, read_terms
-from core.factors import storing
-from core.formats import BF16, E2M1, E4M3
-from core.mechanisms.ced import global_kv_source, v41_layer_split
-from core.mechanisms.compression import CompressDims
-from core.mechanisms.csa2 import compare_csa_csa2
-from core.mechanisms.hierarchical import layer_modes
-from core.mechanisms.sharing import layer_roles, selection_groups
-from core.summary import Summary
-from core.units import fmt_bytes, fmt_exact, fmt_ratio, fmt_tokens
+from core import (
+    ALL_BF16,
+    BF16,
+    E2M1,
+    E4M3,
+    Summary,
+    crossover_tokens,
+    fitted,
+    fmt_bytes,
+    fmt_exact,
+    fmt_ratio,
+    fmt_tokens,
+    get,
+    local_kv,
+    read_terms,
+    role_layouts,
+    storage_per_token,
+    storing,
+)
+from core.mechanisms import (
+    CompressDims,
+    compare_csa_csa2,
+    global_kv_source,
+    layer_modes,
+    layer_roles,
+    selection_groups,
+    v41_layer_split,
+)
 from i18n import t
 
 from ..blocks import Chart, Part, Reading
@@ -119,7 +136,7 @@ def v41_flash(v: Reading) -> Blocks:
     # the article rounds the storage ratio to two significant digits: "1/4,400"
     ratio = f"{float(f'{s.ratio:.2g}'):,.0f}"
     yield Part("v41-remains", lambda v: passage(SLUG, "remains", v.lang, **_remains(v, layout, enc_m), r=ratio))
-    deployed = formats(model)
+    deployed = role_layouts(model)
     yield from passage(SLUG, "sources", L, total=fmt_exact(storage_per_token(model).total), config=model.source,
                        **SOURCES,
                        fp4_main=entry_sum(deployed["main_kv"]), fp4_key=entry_sum(deployed["index_key"]))
@@ -154,7 +171,7 @@ def _storage(v: Reading) -> dict:
     p = fitted(MODEL, v.precision)  # a format V4.1 does not offer leaves its deployed one
     bf16, v4_bf16 = (storage_per_token(m, ALL_BF16).total for m in (MODEL, "v4-flash"))
     v4 = get("v4-flash")
-    made = formats(MODEL, p)
+    made = role_layouts(MODEL, p)
     return dict(
         bf16_sum=per_token_sum(MODEL, ALL_BF16), v4_bf16=fmt_exact(v4_bf16),
         bf16_share=f"{bf16 / v4_bf16:.0%}", v4_csa_m=v4.ratio("CSA"), v4_global=v4.n_global,
@@ -167,7 +184,7 @@ def _local(v: Reading) -> dict:
     """The local KV every windowed layer keeps, and where the global KV overtakes it."""
     model = get(MODEL)
     p = fitted(MODEL, v.precision)
-    entry = formats(MODEL, p)["local_kv"]
+    entry = role_layouts(MODEL, p)["local_kv"]
     return dict(n_windowed=model.n_windowed, w=model.window, c=model.dims.head_dim,
                 local_terms=entry_terms(entry, v.lang), local_b=f"{entry.nbytes:,}",
                 local_total=fmt_bytes(local_kv(MODEL, p), v.units), total=fmt_exact(storage_per_token(MODEL, p).total),

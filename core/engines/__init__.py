@@ -35,7 +35,7 @@ import numpy as np
 
 from .. import cost
 from ..checks import int_at_least, one_of, whole_numbers
-from ..gpus import get as get_gpu
+from ..gpus import get_gpu
 from ..models import ATTENTION_KINDS, Model
 from ..parallel import ENGINES, ONE_GPU, Parallel, mtp_layer_parameters, published_config, stage_of
 from ..registry import get

@@ -17,7 +17,7 @@ from fractions import Fraction
 import numpy as np
 
 from .. import cost
-from ..gpus import get as get_gpu
+from ..gpus import get_gpu
 from ..models import ATTENTION_KINDS, Model
 from .common import (
     DSA_BLOCK,

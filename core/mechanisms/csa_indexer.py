@@ -64,7 +64,7 @@ class CSAIndexerRun:
     selected: np.ndarray  # [T, n] bool    top-min(k, complete) blocks per row
 
 
-def csa_indexer(dims: CompressDims = _DIMS, *, n_heads: int = 4, index_dim: int = 4, topk: int = 2,
+def run_csa_indexer(dims: CompressDims = _DIMS, *, n_heads: int = 4, index_dim: int = 4, topk: int = 2,
                 q_lora_rank: int = 5, seed: int = 0, X=None) -> CSAIndexerRun:
     """Index keys from the indexer's own overlapping compressor, scores I [T, n], top-k.
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import math
 import re
 
-MAX_SIZE = 8  # rows and columns: a worked example, drawn value by value
+MAX_MATRIX_SIZE = 8  # rows and columns: a worked example, drawn value by value
 MAX_ABS = 1e6  # larger values overflow the softmax's exp into nothing readable
 
 
@@ -15,14 +15,14 @@ def parse_matrix(text: str, name: str) -> list[list[float]]:
     rows = [r for r in re.split(r"[;\n]", text) if r.strip()]
     if not rows:
         raise ValueError(f"{name} is empty")
-    if len(rows) > MAX_SIZE:
-        raise ValueError(f"{name}: at most {MAX_SIZE} rows, got {len(rows)}")
+    if len(rows) > MAX_MATRIX_SIZE:
+        raise ValueError(f"{name}: at most {MAX_MATRIX_SIZE} rows, got {len(rows)}")
     out = [[_number(token, name, i) for token in re.findall(r"ln\s*[^\s,]+|[^\s,]+", row.strip())]
            for i, row in enumerate(rows, 1)]
     if len({len(r) for r in out}) != 1:
         raise ValueError(f"{name}: every row needs the same number of values, got {[len(r) for r in out]}")
-    if len(out[0]) > MAX_SIZE:
-        raise ValueError(f"{name}: at most {MAX_SIZE} values per row, got {len(out[0])}")
+    if len(out[0]) > MAX_MATRIX_SIZE:
+        raise ValueError(f"{name}: at most {MAX_MATRIX_SIZE} values per row, got {len(out[0])}")
     return out
 
 

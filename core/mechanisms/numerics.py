@@ -13,14 +13,14 @@ import numpy as np
 
 from ..checks import one_of
 
-PRECISIONS = ("fp64", "bf16", "fp8")
+CALC_PRECISIONS = ("fp64", "bf16", "fp8")
 
 _E4M3 = ml_dtypes.float8_e4m3fn
 _E4M3_MAX = float(ml_dtypes.finfo(_E4M3).max)  # 448; e4m3fn has no inf: beyond it is NaN
 
 
 def check_precision(precision: str) -> str:
-    return one_of("precision", precision, PRECISIONS)
+    return one_of("precision", precision, CALC_PRECISIONS)
 
 
 def round_to(x, precision: str) -> np.ndarray:

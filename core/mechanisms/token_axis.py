@@ -39,7 +39,7 @@ class SummaryRun:
     c: np.ndarray  # [d′]
 
 
-def summarize(H, W_u, W_s) -> SummaryRun:
+def run_summary(H, W_u, W_s) -> SummaryRun:
     H, W_u, W_s = (np.asarray(x, dtype=np.float64) for x in (H, W_u, W_s))
     for name, x in (("H", H), ("W_u", W_u), ("W_s", W_s)):
         if x.ndim != 2 or 0 in x.shape:

@@ -8,12 +8,23 @@ import math
 
 import plotly.graph_objects as go
 
-from core import budget as B
-from core import get, layouts
-from core.models import MODELS
-from core.open_models import OPEN_MODELS
-from core.parallel import Parallel
-from core.units import fmt_bytes
+from core import (
+    BUDGET_PARTS,
+    ENGINES,
+    MODELS,
+    OPEN_MODELS,
+    RUNTIME_BYTES,
+    VLLM_GRAPHS_BYTES,
+    Budget,
+    Parallel,
+    Refusal,
+    fmt_bytes,
+    get,
+    gpu_budget,
+    refusal,
+    splittable,
+    vllm_batch,
+)
 from i18n import model_name, t
 
 from ..canvas import LEGEND_SYMBOL, LINE, NATIVE, Canvas, title_at_top
@@ -24,7 +35,7 @@ from ..text import SUP, text_px, wrapped, wrapped_parts
 from .planner import gpu_of
 
 # the models all three rules split: a published parameter count and a config.json for the activation estimate
-BUDGET_MODELS = tuple(m for m in (*MODELS, *OPEN_MODELS) if B.splittable(m))
+BUDGET_MODELS = tuple(m for m in (*MODELS, *OPEN_MODELS) if splittable(m))
 # a segment's colour by part: the weights and the KV pool as the article colours them
 COLOURS = {"runtime": "#9ca3af", "weights": ROLE_COLOURS["weight"], "activations": "#e8890c", "graphs": "#b45309",
            "margin": "#f4c04e", "reserve": MUTED, "kv": ROLE_COLOURS["main_kv"], "states": "#0f9d8a",
@@ -35,14 +46,14 @@ HEAD, UNDER, BAR, GAP = 13, 12, 22, 14  # px at the reader's text size 1: a row'
 AXIS_PX = 54  # px under the plot the x axis's labels and title take, natively (the legend goes under them)
 MARGIN_X = 30  # px of margin left and right of the plot
 TEXT_PAD = 14  # px from the plot's left edge to a row's text (the invisible marker it is placed beside)
-RECORD_KEYS = ("model", "gpu", "engine", "parallel", "total_bytes", *(f"{p}_bytes" for p in B.PARTS), "fits",
+RECORD_KEYS = ("model", "gpu", "engine", "parallel", "total_bytes", *(f"{p}_bytes" for p in BUDGET_PARTS), "fits",
                "refused")
 
 
 def build_budget(*, model: str = "v3.2", gpu: str = "h200", memory_gb: float = 141.0, tp: int = 8,
                  parallel: str = "tp", bytes_per_parameter: float = 1.0, reserved: float = 0.1, lang: str = "ko",
                  units: str = "decimal", canvas: Canvas = NATIVE) -> Chart:
-    """One GPU of a node of `tp` GPUs spread one way (core.parallel.MODES) holding `model`: a bar per rule
+    """One GPU of a node of `tp` GPUs spread one way (core.PARALLEL_MODES) holding `model`: a bar per rule
     (the planner's, vLLM 0.34.0's, SGLang 0.5.23's), each the card's memory as its driver reports it, stacked
     by part (runtime, weights, activation peak, CUDA graphs, vLLM's margin, the planner's flat reserve of
     `reserved` of the data sheet's memory, the KV pool, SGLang's states pool for a hybrid, what is left;
@@ -59,13 +70,13 @@ def build_budget(*, model: str = "v3.2", gpu: str = "h200", memory_gb: float = 1
     width = (canvas.screen_width - MARGIN_X) / 1.02 - TEXT_PAD if canvas.screen_width else NATIVE_WIDTH
     head_size, under_size = HEAD * scale, UNDER * scale
     rows, refused = [], {}
-    for engine in B.ENGINES:
-        if r := layouts.refusal(model, par, engine):  # a layout the engine does not run: said, never priced
+    for engine in ENGINES:
+        if r := refusal(model, par, engine):  # a layout the engine does not run: said, never priced
             refused[engine] = r
             rows.append((engine, None))
             continue
         try:
-            rows.append((engine, B.budget(model, g, engine, par, bytes_per_parameter, reserved=reserved)))
+            rows.append((engine, gpu_budget(model, g, engine, par, bytes_per_parameter, reserved=reserved)))
         except ValueError:  # a layout the rule cannot place (no weights): the row says so
             rows.append((engine, None))
     y, bars, heads, unders = 0.0, [], [], []
@@ -80,7 +91,7 @@ def build_budget(*, model: str = "v3.2", gpu: str = "h200", memory_gb: float = 1
             unders.append((y, "<br>".join(under)))
             y += len(under) * LINE * under_size + 8
         y += GAP * scale
-    shown = [p for p in B.PARTS if any(b is not None and getattr(b, p) > 0 for _, b in rows)]
+    shown = [p for p in BUDGET_PARTS if any(b is not None and getattr(b, p) > 0 for _, b in rows)]
     traces = [go.Bar(y=bars, x=[getattr(b, part) / unit_bytes if b is not None else 0 for _, b in rows],
                      orientation="h", width=BAR, name=t(f"bud.part.{part}", lang), marker_color=COLOURS[part],
                      marker_line=dict(width=0.5, color="#ffffff"),
@@ -96,8 +107,8 @@ def build_budget(*, model: str = "v3.2", gpu: str = "h200", memory_gb: float = 1
                                                  (unders, "bottom right", UNDER, MUTED)) if points]
     title = t("bud.title", lang, m=model_name(model, get(model).name, lang), g=g.name)
     sub = _subtitle(g, par, bytes_per_parameter, lang, units)
-    note = t("bud.assumed", lang, r=fmt_bytes(B.RUNTIME_BYTES, units), g=fmt_bytes(B.VLLM_GRAPHS_BYTES, units),
-             t=f"{B.vllm_batch(g)[0]:,}")
+    note = t("bud.assumed", lang, r=fmt_bytes(RUNTIME_BYTES, units), g=fmt_bytes(VLLM_GRAPHS_BYTES, units),
+             t=f"{vllm_batch(g)[0]:,}")
     subtitle = "<br>".join((sub, note)) if canvas.screen_width else "<br>".join(
         wrapped(sub, NATIVE_WIDTH, TITLE_PX * SUP) + wrapped(note, NATIVE_WIDTH, TITLE_PX * SUP))
     top = 30 + (subtitle.count("<br>") + 2) * LINE * TITLE_PX
@@ -134,7 +145,7 @@ def _legend_columns(names: list[str], room: float, size: float) -> int:
     return max(1, int(room // max(entries)))
 
 
-def _head(engine: str, b: B.Budget | None, lang: str, units: str, refused: layouts.Refusal | None = None) -> list[str]:
+def _head(engine: str, b: Budget | None, lang: str, units: str, refused: Refusal | None = None) -> list[str]:
     """A row's first line: the rule, and its KV pool (or why it has none: the engine refuses the layout, or
     the rule cannot split the GPU), as parts a line breaks between."""
     e = f"<b>{t(f'bud.eng.{engine}', lang)}</b>"
@@ -149,7 +160,7 @@ def _head(engine: str, b: B.Budget | None, lang: str, units: str, refused: layou
     return [e, t("bud.head", lang, kv=fmt_bytes(b.kv, units))]
 
 
-def _values(b: B.Budget, lang: str, units: str) -> list[str]:
+def _values(b: Budget, lang: str, units: str) -> list[str]:
     """Every part a rule sets aside but its pool, in the bar's order: what the bar's segments are."""
     out = []
     for part, value in b.parts.items():
@@ -169,14 +180,14 @@ def _subtitle(g, par: Parallel, bytes_per_parameter: float, lang: str, units: st
     return t("bud.sub.sheet", lang, total=fmt_bytes(g.memory_bytes, units), **common)
 
 
-def _hover(engine: str, b: B.Budget | None, part: str, lang: str) -> str:
+def _hover(engine: str, b: Budget | None, part: str, lang: str) -> str:
     """A segment's exact bytes."""
     value = 0 if b is None else getattr(b, part)
     return t("bud.hover", lang, e=t(f"bud.eng.{engine}", lang), p=t(f"bud.part.{part}", lang), b=f"{value:,} B")
 
 
-def _record(model: str, g, engine: str, par: Parallel, b: B.Budget | None,
-            refused: layouts.Refusal | None = None) -> dict:
+def _record(model: str, g, engine: str, par: Parallel, b: Budget | None,
+            refused: Refusal | None = None) -> dict:
     """A row's numbers for the CSV and JSON downloads (None where the rule cannot split the GPU; where the
     engine refuses the layout, its reason and source)."""
     why = {"refused": str(refused) if refused else None}

@@ -8,8 +8,7 @@ A8 is structural (the article's sizes); A9/A10 run a small seeded MLA layer and 
 from __future__ import annotations
 
 from core import get
-from core.mechanisms.indexer import IndexerDims, run_indexer, sparse_mla
-from core.mechanisms.mla import MLADims, run_mla
+from core.mechanisms import IndexerDims, MLADims, run_indexer, run_mla, sparse_mla
 from i18n import t
 
 from ..canvas import NATIVE, Canvas

@@ -14,8 +14,7 @@ from fractions import Fraction
 
 import plotly.graph_objects as go
 
-from core import A1_MODELS, get
-from core.factors import Storing, storing
+from core import A1_MODELS, Storing, get, storing
 from i18n import model_name, t
 
 from ..canvas import LINE, NATIVE, Canvas

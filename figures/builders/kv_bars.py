@@ -10,10 +10,20 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
-from core import A1_MODELS, ALL_BF16, DEPLOYED, Precision, get
-from core.cost import formats
-from core.summary import Summary, summarise
-from core.units import fmt_bytes, fmt_exact, fmt_ratio, fmt_tokens
+from core import (
+    A1_MODELS,
+    ALL_BF16,
+    DEPLOYED,
+    Precision,
+    Summary,
+    fmt_bytes,
+    fmt_exact,
+    fmt_ratio,
+    fmt_tokens,
+    get,
+    role_layouts,
+    summarise,
+)
 from i18n import LANGS, model_name, t
 
 from ..canvas import NATIVE, Canvas
@@ -78,7 +88,7 @@ def _subtitle(rows: list[Summary], lang: str) -> str:
     """The formats the bars are in, named by what they are (an override a model cannot take
     leaves its deployed format, core.cost.fitted)."""
     for key, preset in (("a1.sub", DEPLOYED), ("a1.sub.bf16", ALL_BF16)):
-        if all(s.formats == formats(s.model, preset) for s in rows):
+        if all(s.formats == role_layouts(s.model, preset) for s in rows):
             return t(key, lang)
     return t("a1.sub.custom", lang)
 

@@ -12,7 +12,7 @@ import numpy as np
 import plotly.graph_objects as go
 
 from core import ARTICLE_CONTEXT, get
-from core.mechanisms.mla import MLADims, content_score_orders, order_costs, output_orders, run_mla
+from core.mechanisms import MLADims, content_score_orders, order_costs, output_orders, run_mla
 from i18n import t
 
 from ..canvas import NATIVE, Canvas

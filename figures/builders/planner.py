@@ -9,17 +9,34 @@ from typing import NamedTuple
 
 import numpy as np
 
-from core import DEPLOYED, Precision, get
-from core import budget as B
-from core import gpus as G
-from core.capacity import kv_heads, model_weights, plan, read_floor_seconds
-from core.checks import one_of
-from core.cost import fitted
-from core.engines import ENGINES, EngineError, sglang_context_length
-from core.layouts import refusal
-from core.parallel import MODES, Parallel, published_config
-from core.serving import Refused, longest_context, serve, widest_dcp
-from core.units import fmt_bytes, fmt_tokens
+from core import (
+    DEPLOYED,
+    ENGINES,
+    GPU,
+    PARALLEL_MODES,
+    EngineError,
+    Parallel,
+    Precision,
+    Refused,
+    custom_gpu,
+    fitted,
+    fmt_bytes,
+    fmt_tokens,
+    get,
+    get_gpu,
+    kv_heads,
+    longest_context,
+    model_weights,
+    one_of,
+    plan,
+    published_config,
+    read_floor_seconds,
+    refusal,
+    serve,
+    sglang_context_length,
+    splittable,
+    widest_dcp,
+)
 from i18n import model_name, t
 
 from ..canvas import NATIVE, Canvas
@@ -34,13 +51,13 @@ RECORD_KEYS = ("model", "context", "gpu", "parallel", "tp", "pp", "dp", "dcp", "
                "weights_per_gpu_bytes", "kv_budget_per_gpu_bytes", "per_request_bytes", "per_request_per_gpu_bytes",
                "requests_by_memory", "cap", "max_requests", "assumptions", "longest_context", "requests")
 ASKS = ("requests", "context")  # the question: requests at a context, or the longest context for N requests
-PLANNER_MODES = (*MODES, "dcp")  # core.parallel's spreads, and TP with decode context parallelism
+PLANNER_MODES = (*PARALLEL_MODES, "dcp")  # core.parallel's spreads, and TP with decode context parallelism
 REQUESTS = (1, 1 << 12)  # the requests knob's range, for the question asked the other way round
 
 
-def gpu_of(gpu: str, memory_gb: float, bandwidth_tb: float) -> G.GPU:
+def gpu_of(gpu: str, memory_gb: float, bandwidth_tb: float) -> GPU:
     """A preset, or the reader's own memory and bandwidth when `gpu` is "custom"."""
-    return G.custom(memory_gb, bandwidth_tb) if gpu == "custom" else G.get(gpu)
+    return custom_gpu(memory_gb, bandwidth_tb) if gpu == "custom" else get_gpu(gpu)
 
 
 def _name(model, lang: str) -> str:
@@ -114,7 +131,7 @@ class _Runner:
 
     def modes(self, model: str) -> tuple[str, ...]:
         """The spreads a row compares: decode context parallelism only where a cache has no heads to split."""
-        return PLANNER_MODES if kv_heads(model) is None else MODES
+        return PLANNER_MODES if kv_heads(model) is None else PARALLEL_MODES
 
     def served(self, model: str, mode: str, engine: str):
         """The count, or why there is none: a layout the engine refuses (its reason), a model it does not serve,
@@ -122,7 +139,7 @@ class _Runner:
         config.json), take the planner's flat reserve."""
         lang, par = self.lang, _spread(mode, self.tp, model, engine)
         try:
-            if engine != "theory" and B.splittable(model):
+            if engine != "theory" and splittable(model):
                 c = _of_served(serve(model, self.context, self.g, engine, par, self.bpp,
                                      fitted(model, self.precision), spec=self.spec), lang, self.units)
             else:
@@ -153,7 +170,7 @@ class _Runner:
         """A row of the question asked the other way round: the longest context at which `requests` fit."""
         lang, par, name = self.lang, _spread(mode, self.tp, model, engine), _name(model, self.lang)
         try:
-            if engine != "theory" and not B.splittable(model):
+            if engine != "theory" and not splittable(model):
                 raise ValueError(t("cap.ctx.nobudget", lang))
             if engine == "theory" and not get(model).parameters:
                 raise ValueError(t("cap.noparams.ctx", lang))
@@ -259,7 +276,7 @@ def _mode_note(par: Parallel, mode: str, engine: str, lang: str) -> str:
     return t(how, lang, mode=par.name) + " · " + t(f"cap.engine.{engine}", lang)
 
 
-def _floor_us(model: str, n, precision: Precision, g: G.GPU, batch: int, tp: int):
+def _floor_us(model: str, n, precision: Precision, g: GPU, batch: int, tp: int):
     return read_floor_seconds(model, n, fitted(model, precision), g.bandwidth_bytes_per_s, batch, tp) * 1e6
 
 

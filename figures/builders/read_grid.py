@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from core.mechanisms.visibility import read_grid
+from core.mechanisms import read_grid
 
 from ..matrix import Box
 

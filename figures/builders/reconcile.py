@@ -6,9 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from core import A1_MODELS, get
-from core.units import fmt_bytes, fmt_exact, fmt_ratio, fmt_tokens
-from core.variants import V4_PAGE_ALIGN, VARIANTS, Varied
+from core import A1_MODELS, V4_PAGE_ALIGN, VARIANTS, Varied, fmt_bytes, fmt_exact, fmt_ratio, fmt_tokens, get
 from i18n import model_name, t
 
 from ..canvas import NATIVE, Canvas

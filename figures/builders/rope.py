@@ -13,7 +13,7 @@ import math
 
 import numpy as np
 
-from core.mechanisms.rope import run_rope, turns
+from core.mechanisms import run_rope, turns
 from i18n import t
 
 from ..canvas import NATIVE, Canvas

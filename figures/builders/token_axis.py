@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from core.mechanisms.token_axis import ARTICLE_H, ARTICLE_W_S, ARTICLE_W_U, read_plan, summarize
+from core.mechanisms import ARTICLE_H, ARTICLE_W_S, ARTICLE_W_U, read_plan, run_summary
 from i18n import t
 
 from ..canvas import NATIVE, Canvas
@@ -42,7 +42,7 @@ def build_b1(*, rows: int = 8, components: int = 4, group: int = 2, lang: str = 
 def build_b2(*, H=ARTICLE_H, W_u=ARTICLE_W_U, W_s=ARTICLE_W_S, lang: str = "ko", canvas: Canvas = NATIVE) -> Diagram:
     """Two projections of the same positions, a softmax over positions per component, a weighted sum."""
     try:
-        run = summarize(H, W_u, W_s)
+        run = run_summary(H, W_u, W_s)
     except ValueError as e:  # the reader's matrices, whose shapes the run checks, do not go together
         raise Incompatible(str(e)) from e
     n, d = run.U.shape

@@ -10,10 +10,17 @@ from __future__ import annotations
 import numpy as np
 
 from core import get
-from core.mechanisms.compression import CompressDims, csa_compress, hca_compress
-from core.mechanisms.csa_indexer import NEWEST_SKIPPED_SEED, csa_indexer
-from core.mechanisms.sink_attention import SinkDims, shared_kv_attention
-from core.mechanisms.visibility import gather, visible_rows
+from core.mechanisms import (
+    NEWEST_SKIPPED_SEED,
+    CompressDims,
+    SinkDims,
+    csa_compress,
+    gather,
+    hca_compress,
+    run_csa_indexer,
+    shared_kv_attention,
+    visible_rows,
+)
 from i18n import t
 
 from ..canvas import NATIVE, Canvas
@@ -197,7 +204,7 @@ def build_a17(*, ratio: int = 4, seed: int = 0, lang: str = "ko", canvas: Canvas
 
 
 def _csa_scores(t_: int, ratio: int, topk: int, seed: int):
-    return csa_indexer(CompressDims(tokens=max(3 * ratio, t_ + 1), ratio=ratio), topk=topk, seed=seed)
+    return run_csa_indexer(CompressDims(tokens=max(3 * ratio, t_ + 1), ratio=ratio), topk=topk, seed=seed)
 
 
 def build_a18(*, t_: int = 11, ratio: int = 4, topk: int = 2, seed: int = 0, lang: str = "ko",

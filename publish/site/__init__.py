@@ -3,7 +3,7 @@ app draws, written as HTML. The controls work without a server: every state they
 by core here and shipped as data (assets/site.js swaps texts and redraws charts with Plotly.react).
 
 A state is a context stop and a precision class: the control combinations that give the section's
-models the same formats (core.cost.formats). The presets' classes ship in the page; with
+models the same formats (core.role_layouts). The presets' classes ship in the page; with
 `precisions`, every per-component combination is built too, each further class in a file of its own
 that the page loads when the reader picks it. The address carries the view with the app's link keys
 (figures/knobs.py), so a link opens the state it was copied at.

@@ -1,5 +1,5 @@
 """The states a page ships: a context stop and a precision class, the control combinations that
-give the section's models the same formats (core.cost.formats), and the blocks a section shows
+give the section's models the same formats (core.role_layouts), and the blocks a section shows
 in one of them."""
 
 from __future__ import annotations
@@ -9,9 +9,7 @@ from functools import cache
 from itertools import product
 
 from article import SECTIONS, Ask, Chart, Either, Part, Tool, run_section
-from core import Precision
-from core.cost import formats
-from core.units import fmt_tokens
+from core import Precision, fmt_tokens, role_layouts
 from figures import CONTEXT, CONTEXT_STOPS, PRECISION, UNITS, Knob
 
 PRESET, *ROLES = PRECISION.parts  # the preset; a format per component ("auto": the preset's)
@@ -33,7 +31,7 @@ def precision_classes(slug: str, every: bool) -> tuple[dict[str, int], list[Prec
     of, reps, index = {}, [], {}
     for combo in COMBOS if every else PRESET_COMBOS:
         p = precision(combo)
-        stored = tuple(tuple(formats(m, p).values()) for m in models)
+        stored = tuple(tuple(role_layouts(m, p).values()) for m in models)
         of["|".join(combo)] = index.setdefault(stored, len(reps))
         if len(reps) < len(index):
             reps.append(p)
