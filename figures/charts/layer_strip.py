@@ -196,34 +196,31 @@ def grid(model: LayerStrip, canvas: Canvas) -> Grid:
     """One row of every layer where its cells hold their names at the reader's text size; else (a phone) rows of
     a few."""
     n = len(model.layers)
-    wide = not canvas.narrow and (
-        canvas.text == 1 or layers_to_a_row(model, canvas, (NAMES_PX + RIGHT_PX) * canvas.text) >= n)
-    per = n if wide else layers_to_a_row(model, canvas, 2 * EDGE_PX)
-    return Grid(wide, per, -(-n // per), slot_px(per, canvas))
+    wide = not canvas.narrow and (canvas.text == 1 or layers_to_a_row(model, canvas, True) >= n)
+    per = n if wide else layers_to_a_row(model, canvas, False)
+    unit = plot_px(wide, canvas) / (per + 2 * X_PAD) if canvas.screen_width else None
+    return Grid(wide, per, -(-n // per), unit)
 
 
-def layers_to_a_row(model: LayerStrip, canvas: Canvas, margin: float) -> int:
-    """How many layers a row holds on a page column (`margin` px beside the plot): all where they fit, else
-    PHONE_LAYERS, or fewer where a cell would be narrower than its names and numbers at the reader's text size."""
+def plot_px(wide: bool, canvas: Canvas) -> float:
+    """px the plot takes across a page column: less the brackets' names and the right margin (wide), or a phone's
+    margins."""
+    return canvas.screen_width - (NAMES_PX * canvas.text + RIGHT_PX if wide else 2 * EDGE_PX)
+
+
+def layers_to_a_row(model: LayerStrip, canvas: Canvas, wide: bool) -> int:
+    """How many layers a row holds on a page column (with the margins of one row or of rows): all where they fit,
+    else PHONE_LAYERS, or fewer where a cell would be narrower than its names and numbers at the reader's text
+    size."""
     n = len(model.layers)
     size = SCREEN_TEXT * canvas.text  # the cells' texts (9 and 11 px) at the screen's floor, scaled
     inside = max(text_px(m.short, size) for m in model.modes)  # on the cell
     over = max(text_px(x, size) for x in ("m8", str(n)))  # over and under it, a slot's width apart
     for per in (n, PHONE_LAYERS, *FEWER):
-        slot = (canvas.screen_width - margin) / (per + 2 * X_PAD)
+        slot = plot_px(wide, canvas) / (per + 2 * X_PAD)
         if (1 - 2 * CELL_GAP) * slot >= inside + CELL_PAD and slot >= over + NUMBER_GAP:
             return per
     return FEWER[-1]
-
-
-def slot_px(per: int, canvas: Canvas) -> float | None:
-    """px a layer's slot takes across a page column (the plot's width over the layers a row holds). Off a phone's
-    column the wide margins, at the reader's text size, even where larger text wraps the layers (whose plot is
-    wider than that: the checks against the slot err on the safe side)."""
-    if not canvas.screen_width:
-        return None
-    margin = (NAMES_PX + RIGHT_PX) * canvas.text if not canvas.narrow else 2 * EDGE_PX
-    return (canvas.screen_width - margin) / (per + 2 * X_PAD)
 
 
 def parts(g: Group, at: Grid) -> list[tuple[int, int]]:
@@ -293,9 +290,8 @@ def frame(model: LayerStrip, at: Grid, apart: bool, canvas: Canvas) -> Frame:
         return Frame(title, WIDE_TOP, NATIVE_HEIGHT, bottom)
     scale = canvas.text
     size = TEMPLATE.layout.title.font.size * scale
-    room = canvas.screen_width - (NAMES_PX + RIGHT_PX if at.wide else 2 * EDGE_PX)
     top = title_top(size) + LINE * size * title["text"].count("<br>") + SUP_FOOT * size + TITLE_GAP + \
-        legend_rows([m.name for m in model.modes], room, TEMPLATE.layout.font.size * scale) * \
+        legend_rows([m.name for m in model.modes], plot_px(at.wide, canvas), TEMPLATE.layout.font.size * scale) * \
         LINE * TEMPLATE.layout.font.size * scale + LEGEND_GAP
     top = max(top, WIDE_TOP) if at.wide else top
     height = top + (TOP - bottom) * (UNIT_PX if not at.wide else WIDE_UNIT_PX) * scale + EDGE_PX
