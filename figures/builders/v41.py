@@ -7,8 +7,6 @@ core.factors); the others from small seeded runs or the shared matrix renderer.
 
 from __future__ import annotations
 
-from itertools import groupby
-
 import numpy as np
 import plotly.graph_objects as go
 
@@ -20,179 +18,53 @@ from core.mechanisms.hierarchical import hierarchical_indexer, pool_positions_ma
 from core.mechanisms.sharing import kv_groups, layer_roles, selection_groups
 from i18n import t
 
-from ..canvas import LINE, NATIVE, SCREEN_TEXT, SUP_FOOT, Canvas, legend_rows, title_at_top, title_top
-from ..contrast import ink_on
+from ..canvas import NATIVE, Canvas
+from ..charts.layer_strip import MODE_COLOURS, Brackets, Group, Layer, LayerStrip, Mode, Stack
 from ..made import Chart
 from ..matrix import Box, Diagram, Op
-from ..style import MUTED, ON_FILL, ROLE_COLOURS, TEMPLATE, heading
-from ..text import text_px
+from ..style import MUTED, ROLE_COLOURS, heading
 from .mla import sym
 
-MODE_COLOURS = {"SWA": "#d1d5db", "Full": ROLE_COLOURS["main_kv"], "Reindex": ROLE_COLOURS["index_key"],
-                "Reuse": "#bcd3f5"}
-PHONE_LAYERS = 10  # A24's layers to a row on a phone's column
-A24_BLOCK = 4.8  # y units a row of layers takes, with its brackets
-A24_ROW_PX = 210  # px a further row of layers adds
-A24_UNIT_PX = 48  # px a y unit takes on a phone's column, at the reader's text size 1
 
-
-def build_a24(*, model: str = "v4.1-flash", lang: str = "ko", canvas: Canvas = NATIVE) -> Chart:
+def build_a24(*, model: str = "v4.1-flash", lang: str = "ko",
+              canvas: Canvas = NATIVE) -> LayerStrip:  # the layout pass places it (figures.charts.layer_strip)
     """Every layer in order, coloured by mode; KV groups and selection groups as brackets. On a
     phone's column the layers wrap into rows (fewer to a row where larger text needs wider cells),
     their brackets broken with them."""
     roles = layer_roles(model)
     spec = get(model)
-    n = len(roles)
-    scale = canvas.text
-    # one row of every layer where its cells hold their names at the reader's text size; else (a phone) rows of a few
-    wide = not canvas.narrow and (canvas.text == 1 or _phone_layers(n, lang, canvas, 130 * canvas.text) >= n)
-    per = n if wide else _phone_layers(n, lang, canvas)
-    rows = -(-n // per)
-
-    def at(i: int) -> tuple[float, float]:  # layer i's left edge and its row's offset
-        return i % per, -(i // per) * A24_BLOCK
-
-    shapes, notes, hover_x, hover_y, hover_text = [], [], [], [], []
-    for r in roles:
-        x, dy = at(r.index)
-        shapes.append(dict(type="rect", x0=x + 0.06, x1=x + 0.94, y0=dy, y1=dy + 1,
-                           fillcolor=MODE_COLOURS[r.label], line=dict(width=0)))
-        notes.append(dict(x=x + 0.5, y=dy + 0.5, text=t(f"a24.short.{r.label}", lang), showarrow=False,
-                          font=dict(size=11, color=ink_on(MODE_COLOURS[r.label])), name=ON_FILL))
-        notes.append(dict(x=x + 0.5, y=dy - 0.22, text=f"{r.index + 1}", showarrow=False,
-                          font=dict(size=9, color=MUTED)))
-        if r.stores_global:
-            notes.append(dict(x=x + 0.5, y=dy + (1.62 if wide else 1.8), text="★", showarrow=False,
-                              font=dict(size=16, color=ROLE_COLOURS["main_kv"])))
-        hover_x.append(x + 0.5)
-        hover_y.append(dy + 0.5)
-        hover_text.append(_layer_hover(r, spec, lang))
-    # the ratio once over each run of CSA2 layers alike in a row ("m2" over every layer ran together)
-    for (_, ratio), run in groupby(roles, key=lambda r: (r.index // per, r.ratio if r.kind == "CSA2" else None)):
-        if ratio is not None:
-            run = list(run)
-            (x0, dy), (x1, _) = at(run[0].index), at(run[-1].index)
-            notes.append(dict(x=(x0 + x1 + 1) / 2, y=dy + 1.2, text=f"m = {ratio}", showarrow=False,
-                              font=dict(size=9, color=MUTED)))
-    unit = _a24_unit(per, canvas)  # px a layer's slot is wide, where the canvas says (None natively)
-    for y, groups, key in ((-0.75, kv_groups(model), "a24.kv"), (-1.45, selection_groups(model), "a24.sel")):
-        colour = ROLE_COLOURS["main_kv"] if key == "a24.kv" else ROLE_COLOURS["index_key"]
-        labels = []
-        for g in groups:
-            parts = [(max(g.first, row * per), min(g.last, row * per + per - 1))
-                     for row in range(g.first // per, g.last // per + 1)]
-            for first, last in parts:
-                (x0, dy), (x1, _) = at(first), at(last)
-                shapes.append(dict(type="path", path=f"M {x0 + 0.1},{dy + y + 0.18} L {x0 + 0.1},{dy + y} "
-                                                     f"L {x1 + 0.9},{dy + y} L {x1 + 0.9},{dy + y + 0.18}",
-                                   line=dict(color=colour, width=1.6)))
-            if g.size > 1:  # labelled on its longest part
-                first, last = max(parts, key=lambda fl: fl[1] - fl[0])
-                (x0, dy), (x1, _) = at(first), at(last)
-                labels.append(((x0 + x1 + 1) / 2, dy + y - 0.08, g.owner + 1))
-        # where larger text would run the labels of a row into one another, they name the layer alone
-        long = unit is None or _labels_fit([(x, row, t("a24.from", lang, n=k)) for x, row, k in labels], unit,
-                                           SCREEN_TEXT * scale, per)
-        for x, row, k in labels:
-            notes.append(dict(x=x, y=row, yanchor="top", showarrow=False, font=dict(size=9, color=colour),
-                              text=t("a24.from", lang, n=k) if long else f"← {k}"))
-        if wide:  # the brackets' names left of them
-            notes.append(dict(x=0, xref="paper", y=y, xanchor="right", xshift=-6, showarrow=False, text=t(key, lang),
-                              font=dict(size=11, color=colour)))
-    if not wide:  # under the last row: side by side where they fit, else one under the other
-        names = [f"⌐ {t(key, lang)}" for key in ("a24.kv", "a24.sel")]
-        apart = unit is None or (text_px(names[0], 11 * scale) + 12 < unit * per / 2 and
-                                 text_px(names[1], 11 * scale) < unit * (per / 2 + 0.2))
-        for i, (name, key) in enumerate(zip(names, ("a24.kv", "a24.sel"))):
-            under = -(rows - 1) * A24_BLOCK - 2.3 - (0 if apart else 0.4 * i)
-            notes.append(dict(x=i * per / 2 if apart else 0, y=under,
-                              xanchor="left", showarrow=False, text=name,
-                              font=dict(size=11, color=ROLE_COLOURS["main_kv" if key == "a24.kv" else "index_key"])))
-    else:
-        apart = True
-    if any(r.stack for r in roles):  # a causal encoder–decoder: mark the split
-        enc, dec, _ = v41_layer_split(spec)
-        x, dy = at(enc) if enc < n else (per, -(rows - 1) * A24_BLOCK)
-        shapes.append(dict(type="line", x0=x, x1=x, y0=dy - 1.9, y1=dy + 2.3,
-                           line=dict(color=MUTED, dash="dot", width=2)))
-        for first, key, count in ((0, "a24.encoder", enc), (enc, "a24.decoder", dec)):
-            (x0, dy), (x1, _) = at(first), at(min(first + count, (first // per + 1) * per) - 1)
-            text, centre = t(key, lang, n=count), (x0 + x1 + 1) / 2
-            if unit is not None:  # over its layers, as far in as keeps it on the plot
-                half = text_px(text, 13 * scale) / 2 / unit
-                centre = min(max(centre, half - 0.2), per + 0.2 - half)
-            notes.append(dict(x=centre, y=dy + 2.25, text=text, showarrow=False, font=dict(size=13)))
     stores = [r.index + 1 for r in roles if r.stores_global]
     facts = t("a24.facts", lang, n=len(stores), layers=", ".join(map(str, stores)),
               csa2=sum(r.kind == "CSA2" for r in roles), k=spec.index_topk,
               full=sum(r.label == "Full" and r.stack == "decoder" for r in roles),
               reindex=sum(r.label == "Reindex" for r in roles))
-    legend = [go.Scatter(x=[None], y=[None], mode="markers", name=t(f"a24.mode.{m}", lang),
-                         marker=dict(symbol="square", size=12, color=c)) for m, c in MODE_COLOURS.items()]
-    hover = go.Scatter(x=hover_x, y=hover_y, mode="markers", marker=dict(size=18, opacity=0),
-                       hovertext=hover_text, hoverinfo="text", showlegend=False)
-    fig = go.Figure(data=[*legend, hover])
-    bottom = -1.95 - (rows - 1) * A24_BLOCK - (0 if wide else 0.7 if apart else 1.1)
-    said = t("a24.title", lang, m=spec.name, n=n), facts
-    title = heading(*said)
-    if canvas.screen_width:  # a page column: room over the plot for the title and the legend at its text size
-        size = TEMPLATE.layout.title.font.size * scale
-        lines = title["text"].count("<br>")
-        room = canvas.screen_width - (130 if wide else 20)
-        top = title_top(size) + LINE * size * lines + SUP_FOOT * size + 12 + \
-            legend_rows([tr.name for tr in legend], room, TEMPLATE.layout.font.size * scale) * \
-            LINE * TEMPLATE.layout.font.size * scale + 10
-        top = max(top, 110) if wide else top  # as at 1× at least: the legend beside the title's last line
-        height = top + (2.45 - bottom) * (A24_UNIT_PX if not wide else 64) * scale + 10
-        title = title_at_top(title, height, size)
-    else:
-        top, height = 110, 400 + (rows - 1) * A24_ROW_PX + (0 if wide else 30)
-    fig.update_layout(
-        template="kv_atlas", title=title,
-        shapes=shapes, annotations=notes, height=height,
-        margin=dict(l=110 * scale if wide else 10, r=20 if wide else 10, t=top, b=10),
-        xaxis=dict(visible=False, range=[-0.2, per + 0.2]), yaxis=dict(visible=False, range=[bottom, 2.45]),
-        legend=dict(orientation="h", x=1, xanchor="right", y=1.02, yanchor="bottom") if wide else
-        dict(orientation="h", x=0, y=1, yanchor="bottom"), hovermode="closest")
-    records = tuple({"layer": r.index + 1, "stack": r.stack or None, "kind": r.label, "ratio": r.ratio,
-                     "kv_from": None if r.kv_from is None else r.kv_from + 1,
-                     "selection_from": None if r.sel_from is None else r.sel_from + 1,
-                     "stores_global_kv": r.stores_global, "stores_index_key": r.stores_index_key,
-                     "windowed": r.windowed} for r in roles)
-    return Chart(fig, records, *said)
+    return LayerStrip(
+        t("a24.title", lang, m=spec.name, n=len(roles)), facts, _a24_records(roles),
+        modes=tuple(Mode(m, t(f"a24.mode.{m}", lang), t(f"a24.short.{m}", lang)) for m in MODE_COLOURS),
+        layers=tuple(Layer(r.index, r.label, r.ratio if r.kind == "CSA2" else None, r.stores_global,
+                           _layer_hover(r, spec, lang)) for r in roles),
+        brackets=(_brackets(kv_groups(model), "a24.kv", "main_kv", lang),
+                  _brackets(selection_groups(model), "a24.sel", "index_key", lang)),
+        stacks=_stacks(spec, lang) if any(r.stack for r in roles) else ())
 
 
-def _phone_layers(n: int, lang: str, canvas: Canvas, margin: float = 20) -> int:
-    """How many of A24's layers a row holds on a page column (`margin` px beside the plot): n where all
-    fit, else PHONE_LAYERS, or fewer where a cell would be narrower than its names and numbers at the
-    reader's text size."""
-    size = SCREEN_TEXT * canvas.text  # the cells' texts (9 and 11 px) at the screen's floor, scaled
-    inside = max(text_px(t(f"a24.short.{m}", lang), size) for m in MODE_COLOURS)  # on the cell
-    over = max(text_px(x, size) for x in ("m8", str(n)))  # over and under it, a slot's width apart
-    for per in (n, PHONE_LAYERS, 8, 6, 5, 4):
-        slot = (canvas.screen_width - margin) / (per + 0.4)
-        if 0.88 * slot >= inside + 4 and slot >= over + 3:
-            return per
-    return 4
+def _brackets(groups, key: str, role: str, lang: str) -> Brackets:
+    return Brackets(t(key, lang), role, tuple(Group(g.first, g.last, t("a24.from", lang, n=g.owner + 1),
+                                                    f"← {g.owner + 1}") for g in groups))
 
 
-def _a24_unit(per: int, canvas: Canvas) -> float | None:
-    """px a layer's slot takes across a page column (the plot's width over the layers a row holds)."""
-    if not canvas.screen_width:
-        return None
-    margin = 130 * canvas.text if not canvas.narrow else 20
-    return (canvas.screen_width - margin) / (per + 0.4)
+def _stacks(spec, lang: str) -> tuple[Stack, Stack]:
+    """A causal encoder–decoder's encoder and decoder."""
+    enc, dec, _ = v41_layer_split(spec)
+    return Stack(0, enc, t("a24.encoder", lang, n=enc)), Stack(enc, dec, t("a24.decoder", lang, n=dec))
 
 
-def _labels_fit(labels: list[tuple[float, float, str]], unit: float, size: float, per: int) -> bool:
-    """Whether bracket labels (x centre in layer slots, row, text) clear one another and the plot's edges
-    at `size` px, `unit` px to a slot."""
-    boxes = sorted(((row, x * unit - w / 2, x * unit + w / 2) for x, row, text in labels
-                    for w in [text_px(text, size) + 0.3 * size]))
-    for (row, _, x1), (other, y0, _) in zip(boxes, boxes[1:]):
-        if row == other and y0 < x1:
-            return False
-    return all(x0 >= -0.2 * unit and x1 <= (per + 0.2) * unit for _, x0, x1 in boxes)
+def _a24_records(roles) -> tuple[dict, ...]:
+    return tuple({"layer": r.index + 1, "stack": r.stack or None, "kind": r.label, "ratio": r.ratio,
+                  "kv_from": None if r.kv_from is None else r.kv_from + 1,
+                  "selection_from": None if r.sel_from is None else r.sel_from + 1,
+                  "stores_global_kv": r.stores_global, "stores_index_key": r.stores_index_key,
+                  "windowed": r.windowed} for r in roles)
 
 
 def _layer_hover(r, spec, lang: str) -> str:

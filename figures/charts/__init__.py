@@ -12,3 +12,7 @@ from . import bars, capacity, read_floor, reconciliation  # noqa: F401  (each re
 from .kind import ChartModel, draw
 
 __all__ = ["ChartModel", "draw"]
+
+# each kind's module registers its drawer with `draw` when imported (one line per module, alphabetical)
+from .crossover import draw_crossover  # noqa: E402, F401
+from .layer_strip import draw_layer_strip  # noqa: E402, F401
