@@ -175,4 +175,3 @@ def _scale_title(axis, scale: float) -> None:
         axis.title.font.size *= scale
     if axis.tickfont.size:
         axis.tickfont.size *= scale
-ON_FILL = "on-fill"  # TEMP

@@ -47,7 +47,7 @@ def test_builts_fields_alone_give_the_title_the_text_alternative_and_the_csv(fid
             assert numbers(built).shape == (len(built.numbers), len(built.columns))
 
 
-ON_FILLS = ["A1", "A3", "A13", "A27"]  # a bar's value inside it, boxes' names, cached badges, cells' numbers
+ON_FILLS = ["A1", "A3", "A13", "A24", "A27"]  # a value inside its bar, boxes' names, badges, cells' numbers, layers' modes
 
 
 @pytest.mark.parametrize("fid", ON_FILLS)

@@ -10,9 +10,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from core import DEPLOYED, Precision, crossover, crossover_tokens, get, local_kv, storage_per_token
-from core.cost import fitted
-from core.units import fmt_bytes
+from core import DEPLOYED, Precision, crossover, crossover_tokens, fitted, fmt_bytes, get, local_kv, storage_per_token
 from i18n import t
 
 from ..canvas import NATIVE, Canvas

@@ -11,11 +11,20 @@ import numpy as np
 import plotly.graph_objects as go
 
 from core import get
-from core.mechanisms.ced import executed_cells, executed_ratio, global_kv_source, prefill_grid, v41_layer_split
-from core.mechanisms.compression import CompressDims
-from core.mechanisms.csa2 import compare_csa_csa2
-from core.mechanisms.hierarchical import hierarchical_indexer, pool_positions_max
-from core.mechanisms.sharing import kv_groups, layer_roles, selection_groups
+from core.mechanisms import (
+    CompressDims,
+    compare_csa_csa2,
+    executed_cells,
+    executed_ratio,
+    global_kv_source,
+    hierarchical_indexer,
+    kv_groups,
+    layer_roles,
+    pool_positions_max,
+    prefill_grid,
+    selection_groups,
+    v41_layer_split,
+)
 from i18n import t
 
 from ..canvas import NATIVE, Canvas

@@ -8,11 +8,7 @@ Each kind of chart is a module of this package holding its model, its layout and
 its drawer with `draw.register`; every geometric constant is named and said where it is defined.
 """
 
-from . import bars, capacity, read_floor, reconciliation  # noqa: F401  (each registers its drawer)
+from . import bars, capacity, crossover, layer_strip, read_floor, reconciliation  # noqa: F401  (each registers its drawer)
 from .kind import ChartModel, draw
 
 __all__ = ["ChartModel", "draw"]
-
-# each kind's module registers its drawer with `draw` when imported (one line per module, alphabetical)
-from .crossover import draw_crossover  # noqa: E402, F401
-from .layer_strip import draw_layer_strip  # noqa: E402, F401

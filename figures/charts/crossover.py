@@ -12,9 +12,9 @@ import numpy as np
 import plotly.graph_objects as go
 
 from ..canvas import LINE, TITLE_FOOT, Canvas, title_top
-from ..style import MUTED, ROLE_COLOURS, TEMPLATE, heading
+from ..style import MUTED, ROLE_COLOURS, TEMPLATE, Drawn, heading
 from ..text import text_px, wrapped
-from . import draw
+from .kind import draw
 
 DASHES = ("solid", "dash", "dot", "dashdot")  # each model's two lines, in the models' order
 HOVER = "N=%{x:,}<br>%{y:,.0f} B<extra>%{fullData.name}</extra>"  # a line's hover: the context, its bytes
@@ -134,7 +134,7 @@ def frame(note: Now | None, canvas: Canvas) -> Frame:
 
 
 @draw.register
-def draw_crossover(model: Crossover, canvas: Canvas) -> go.Figure:
+def draw_crossover(model: Crossover, canvas: Canvas) -> Drawn:
     note = now(model, canvas) if model.context else None
     traces = [trace for i, m in enumerate(model.meetings) for trace in model_traces(model, m, i, canvas)]
     shapes = [dict(type="line", x0=model.context, x1=model.context, y0=0, y1=1, yref="paper",
@@ -150,7 +150,7 @@ def draw_crossover(model: Crossover, canvas: Canvas) -> go.Figure:
         yaxis=dict(type="log", title=dict(text=model.y_title), exponentformat="SI"),
         legend=f.legend,
     )
-    return go.Figure(data=traces, layout=layout)
+    return Drawn(go.Figure(data=traces, layout=layout))
 
 
 def model_traces(model: Crossover, m: Meeting, i: int, canvas: Canvas) -> list[dict]:

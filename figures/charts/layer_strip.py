@@ -18,9 +18,9 @@ import plotly.graph_objects as go
 
 from ..canvas import LINE, SCREEN_TEXT, SUP_FOOT, Canvas, legend_rows, title_at_top, title_top
 from ..contrast import ink_on
-from ..style import MUTED, ON_FILL, ROLE_COLOURS, TEMPLATE, heading
+from ..style import MUTED, ROLE_COLOURS, TEMPLATE, Drawn, OnFill, heading
 from ..text import text_px
-from . import draw
+from .kind import draw
 
 # a cell's fill by its layer's mode, in the legend's order
 MODE_COLOURS = {"SWA": "#d1d5db", "Full": ROLE_COLOURS["main_kv"], "Reindex": ROLE_COLOURS["index_key"],
@@ -302,7 +302,7 @@ def frame(model: LayerStrip, at: Grid, apart: bool, canvas: Canvas) -> Frame:
 
 
 @draw.register
-def draw_layer_strip(model: LayerStrip, canvas: Canvas) -> go.Figure:
+def draw_layer_strip(model: LayerStrip, canvas: Canvas) -> Drawn:
     p = placed(model, canvas)
     at, scale = p.grid, canvas.text
     legend = [go.Scatter(x=[None], y=[None], mode="markers", name=m.name,
@@ -313,7 +313,8 @@ def draw_layer_strip(model: LayerStrip, canvas: Canvas) -> go.Figure:
                        hoverinfo="text", showlegend=False)
     fig = go.Figure(data=[*legend, hover])
     shapes = [*cells(model, at), *bracket_lines(model, at), *split_line(model, at)]
-    notes = [*cell_notes(model, at), *ratio_notes(model, at), *bracket_notes(model, p),
+    cell, on_fill = cell_notes(model, at)  # first among the annotations: its indices are the figure's
+    notes = [*cell, *ratio_notes(model, at), *bracket_notes(model, p),
              *([] if at.wide else name_notes(model, p, canvas)), *stack_notes(model, p)]
     fig.update_layout(
         template="kv_atlas", title=p.frame.title,
@@ -324,7 +325,7 @@ def draw_layer_strip(model: LayerStrip, canvas: Canvas) -> go.Figure:
                                                                              range=[p.frame.bottom, TOP]),
         legend=dict(orientation="h", x=1, xanchor="right", y=1.02, yanchor="bottom") if at.wide else
         dict(orientation="h", x=0, y=1, yanchor="bottom"), hovermode="closest")
-    return fig
+    return Drawn(fig, OnFill(annotations=frozenset(on_fill)))
 
 
 def cells(model: LayerStrip, at: Grid) -> list[dict]:
@@ -336,21 +337,22 @@ def cells(model: LayerStrip, at: Grid) -> list[dict]:
     return out
 
 
-def cell_notes(model: LayerStrip, at: Grid) -> list[dict]:
-    """On each cell its mode's short name (marked as text on a fill), under it its number, over it a ★ where it
-    stores global KV."""
+def cell_notes(model: LayerStrip, at: Grid) -> tuple[list[dict], set[int]]:
+    """On each cell its mode's short name, under it its number, over it a ★ where it stores global KV; and the
+    indices of the short names, which sit on the cells' fills."""
     short = {m.key: m.short for m in model.modes}
-    out = []
+    out, on_fill = [], set()
     for ly in model.layers:
         x, dy = at.at(ly.index)
+        on_fill.add(len(out))
         out.append(dict(x=x + MID, y=dy + MID, text=short[ly.mode], showarrow=False,
-                        font=dict(size=CELL_TEXT, color=ink_on(MODE_COLOURS[ly.mode])), name=ON_FILL))
+                        font=dict(size=CELL_TEXT, color=ink_on(MODE_COLOURS[ly.mode]))))
         out.append(dict(x=x + MID, y=dy + NUMBER_Y, text=f"{ly.index + 1}", showarrow=False,
                         font=dict(size=SMALL_TEXT, color=MUTED)))
         if ly.stores_global:
             out.append(dict(x=x + MID, y=dy + (STAR_Y if at.wide else PHONE_STAR_Y), text="★", showarrow=False,
                             font=dict(size=STAR_TEXT, color=ROLE_COLOURS["main_kv"])))
-    return out
+    return out, on_fill
 
 
 def ratio_notes(model: LayerStrip, at: Grid) -> list[dict]:
