@@ -15,7 +15,7 @@ import pytest
 
 import core
 from figures import FIGURES, ordered_ids
-from figures.canvas import NATIVE, SLIDE_SIZES, SLIDE_TEXT, SLIDE_TITLE
+from figures.canvas import NATIVE, SLIDE_SIZES, SLIDE_TEXT, SLIDE_TITLE, Canvas
 from figures.made import Built
 from publish import export
 from publish.export import image, slug
@@ -118,11 +118,11 @@ def svg_font_sizes(svg: str) -> list[float]:
 def test_the_talk_look_changes_background_and_scales_every_font(fid):
     from figures.style import apply_look
     base = FIGURES[fid].build({}, NATIVE).figure
-    dark = apply_look(base, "dark", 1.5)
+    dark = FIGURES[fid].build({}, Canvas(theme="dark", font_scale=1.5)).figure
     assert dark.layout.paper_bgcolor == "#0f172a"
     assert font_sizes(dark) == pytest.approx({where: 1.5 * size for where, size in font_sizes(base).items()})
-    assert apply_look(base, "transparent").layout.paper_bgcolor == "rgba(0,0,0,0)"
-    assert base.layout.paper_bgcolor != "#0f172a"  # the original is left alone
+    assert FIGURES[fid].build({}, Canvas(theme="transparent")).figure.layout.paper_bgcolor == "rgba(0,0,0,0)"
+    assert base.layout.paper_bgcolor != "#0f172a"
     with pytest.raises(ValueError, match="theme"):
         apply_look(base, "neon")
 

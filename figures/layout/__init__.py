@@ -1,14 +1,14 @@
 """The one layout pass: what a builder made (figures/made.py), drawn and fitted to the canvas it
-is built for (figures/canvas.py). A builder makes a chart (`Chart`: a plotly figure with its
-records, title and subtitle; the few that lay themselves out for a phone read the canvas) or a
-diagram (figures.matrix.Diagram: data, drawn here, its boxes its records). Drawing renders a
-diagram for the canvas — several alike, as an animation's steps on one canvas —; fitting lays the
-drawn figure out for a page column (figures/layout/screen.py) or a slide (figures/layout/slide.py).
-Natively (an export of the screen figure) neither changes anything. A canvas's font scale (a
-slide's, or the reader's text size on a page column) is laid out here, never multiplied in after:
-the look only colours a figure built for it; the canvas's look (its theme) colours the result, but for the
-texts its drawer said sit on a fill of their own (figures.style.OnFill).
-`built` returns it typed (figures.made.Built).
+is built for (figures/canvas.py). A builder makes data: a chart's typed model (figures.charts, drawn
+here by its kind's drawer for the canvas), a diagram (figures.matrix.Diagram, drawn here, its boxes its
+records), or, for the charts that need no layout of their own, a `Chart` it drew itself. Drawing places
+and draws the data for the canvas — several diagrams alike, as an animation's steps on one canvas —;
+fitting lays the drawn figure out for a page column (figures/layout/screen.py) or a slide
+(figures/layout/slide.py). Natively (an export of the screen figure) neither changes anything. A canvas's
+font scale (a slide's, or the reader's text size on a page column) is laid out here, never multiplied in
+after: the look only colours a figure built for it; the canvas's look (its theme) colours the result, but
+for the texts its drawer said sit on a fill of their own (figures.style.OnFill). `built` returns it typed
+(figures.made.Built).
 """
 
 from __future__ import annotations
