@@ -3,22 +3,21 @@ give the same score and output without expanding keys or values.
 
 A3/A4 are structural: boxes carry the article's sizes (V2's dims in core.models). A5/A6 run
 a small seeded MLA layer (core.mechanisms.mla) and show the results of the three orders with their
-measured difference, at the chosen computation precision.
+measured difference, at the chosen computation precision. The cost of the orders is a chart's model
+(figures/charts/order_costs.py) the layout pass places for the canvas and draws.
 """
 
 from __future__ import annotations
 
 import numpy as np
-import plotly.graph_objects as go
 
 from core import ARTICLE_CONTEXT, get
 from core.mechanisms import MLADims, content_score_orders, order_costs, output_orders, run_mla
 from i18n import t
 
 from ..canvas import NATIVE, Canvas
-from ..made import Chart
+from ..charts.order_costs import CostLine, OrderCostChart
 from ..matrix import Box, Diagram, Op
-from ..style import ROLE_COLOURS, heading
 
 
 def sym(base: str, sup: str = "", sub: str = "", t_: bool = False) -> str:
@@ -143,32 +142,21 @@ def build_a6(*, seed: int = 0, tokens: int = 6, kv_lora_rank: int = 8, qk_nope_h
         lang=lang, subtitle=t("a6.sub", lang, h=head, seed=seed))
 
 
-def build_mla_cost(*, lang: str = "ko", max_tokens: int = 1 << 20, canvas: Canvas = NATIVE):
+def build_mla_cost(*, lang: str = "ko", max_tokens: int = 1 << 20,
+                   canvas: Canvas = NATIVE,  # the layout pass places the model (figures.charts.order_costs)
+                   ) -> OrderCostChart:
     """Multiply-adds of one head's content score: expand vs absorb, decode vs prefill, over T; on a
     phone's column (for its text) the legend under the plot, not over its lines."""
     d = article_dims()
     n = np.unique(np.geomspace(16, max_tokens, 60).astype(np.int64))
-    colours = {"expand": ROLE_COLOURS["main_kv"], "absorb": ROLE_COLOURS["weight"]}
-    traces, records = [], []
-    for phase, queries, dash in (("decode", 1, "solid"), ("prefill", n, "dash")):
+    lines, records = [], []
+    for phase, queries in (("decode", 1), ("prefill", n)):
         costs = order_costs(queries, n, d)
         for order in ("expand", "absorb"):
             c = costs["score", order]
             records += [{"phase": phase, "order": order, "tokens": int(k), "macs": int(v)}
                         for k, v in zip(c.keys, c.macs)]
-            traces.append(dict(
-                type="scatter", x=c.keys, y=c.macs, mode="lines",
-                name=f"{t(f'cost.{order}', lang)} · {t(f'cost.{phase}', lang)}",
-                line=dict(color=colours[order], dash=dash, width=2.5),
-                hovertemplate="T=%{x:,}<br>%{y:.3s} MAC<extra>%{fullData.name}</extra>"))
-    title, sub = t("cost.title", lang), t("cost.sub", lang, rkv=d.kv_lora_rank, dk=d.qk_nope_head_dim)
-    layout = dict(
-        template="kv_atlas", title=heading(title, sub),
-        xaxis=dict(type="log", title=dict(text=t("cost.x", lang)), exponentformat="SI"),
-        yaxis=dict(type="log", title=dict(text=t("cost.y", lang)), exponentformat="SI"),
-        height=440, margin=dict(l=10, r=20, t=80, b=10),
-        legend=dict(x=0.01, y=0.99, bgcolor="rgba(255,255,255,0.8)"))
-    if canvas.narrow:  # the screen pass places it under the axis
-        layout.update(legend=dict(orientation="h", x=0, y=-0.2, yanchor="top"), height=400,
-                      margin=dict(l=10, r=10, t=80, b=10))
-    return Chart(go.Figure(data=traces, layout=layout), tuple(records), title, sub)
+            lines.append(CostLine(f"{t(f'cost.{order}', lang)} · {t(f'cost.{phase}', lang)}", order, phase, c.keys,
+                                  c.macs))
+    return OrderCostChart(t("cost.title", lang), t("cost.sub", lang, rkv=d.kv_lora_rank, dk=d.qk_nope_head_dim),
+                          t("cost.x", lang), t("cost.y", lang), tuple(lines), tuple(records))

@@ -8,7 +8,7 @@ Each kind of chart is a module of this package holding its model, its layout and
 its drawer with `draw.register`; every geometric constant is named and said where it is defined.
 """
 
-from . import bars, budget, capacity, factors, read_floor, reconciliation  # noqa: F401  (each registers its drawer)
+from . import bars, budget, capacity, factors, order_costs, read_floor, reconciliation  # noqa: F401  (each registers its drawer)
 from .kind import ChartModel, draw
 
 __all__ = ["ChartModel", "draw"]
