@@ -66,8 +66,8 @@ def _steps(figure_id: str, canvas: Canvas, knobs: dict) -> tuple[list[dict], ran
     return _on_canvas([b.figure for b in built]), values_at, values_at.index(at)
 
 
-def _made(spec: FigureSpec, values: dict, values_at: range, canvas: Canvas) -> list[Made]:
-    return [spec.made({**values, spec.play.knob: v}, canvas) for v in values_at]
+def _made(spec: FigureSpec, values: dict, values_at: range) -> list[Made]:
+    return [spec.made({**values, spec.play.knob: v}) for v in values_at]
 
 
 def _stepped(figure_id: str, knobs: dict) -> tuple[FigureSpec, dict, range, int]:
@@ -109,7 +109,7 @@ def slide_stills(figure_id: str, canvas: Canvas, **knobs) -> tuple[list[go.Figur
     with one layout for every step, on the canvas that holds the largest, then laid out as slides (as a figure's
     own build lays out one) — a video's frames at a slide size."""
     spec, values, values_at, _ = _stepped(figure_id, knobs)
-    made = _made(spec, values, values_at, canvas)
+    made = _made(spec, values, values_at)
     drawn = draw_alike(made, canvas)
     return [looked(fit(go.Figure(d), canvas, is_diagram(m)), canvas, on_fill)
             for d, m, (_, on_fill) in zip(_on_canvas([d.figure for d in drawn]), made, drawn)], values_at

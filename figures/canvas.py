@@ -5,8 +5,9 @@ its height (`unit`): a SAFE margin on every side, the title at the top-left of t
 SLIDE_TITLE px, every other text at least SLIDE_TEXT px, all of them `font_scale` times that. A page
 column's `font_scale` is the reader's text size (the app's `fs`): every text is drawn that many
 times its size, and the figure is laid out for that text (`Canvas.text`), not scaled after. A
-`Canvas` names which of them a figure is built for, and the look it is drawn in; every builder takes
-it, and the matrix renderer and figures.layout read it.
+`Canvas` names which of them a figure is built for, and the look it is drawn in; the layout pass
+(figures.layout), the chart kinds' layouts (figures.charts) and the matrix renderer read it; no builder
+sees it.
 """
 
 from __future__ import annotations

@@ -75,8 +75,8 @@ class Play:
 @dataclass(frozen=True)
 class FigureSpec:
     """A figure: its builder, whose keywords are its knobs, and the one way to build it, `build(values,
-    canvas)`: the builder's figure for those knob values, laid out for the canvas (a page column, a slide, or
-    natively) and in its look. The builder takes the canvas as its keyword `canvas`, which is not a knob."""
+    canvas)`: what the builder makes of those knob values, drawn and laid out for the canvas (a page column, a
+    slide, or natively) in its look by the layout pass. A builder never sees the canvas."""
 
     id: str
     builder: Callable[..., Made]  # a chart, or a diagram the layout pass draws
@@ -87,9 +87,9 @@ class FigureSpec:
 
     def __post_init__(self):
         signature = inspect.signature(self.builder).parameters
-        if "canvas" not in signature:
-            raise ValueError(f"{self.id}: its builder takes no canvas")
-        params = {n: p for n, p in signature.items() if n != "canvas"}
+        if "canvas" in signature:
+            raise ValueError(f"{self.id}: its builder takes the canvas, which only the layout pass places for")
+        params = dict(signature)
         names = [k.name for k in self.knobs]
         if sorted(names) != sorted(params):
             raise ValueError(f"{self.id}: knobs {sorted(names)} do not match the builder's keywords {sorted(params)}")
@@ -112,17 +112,17 @@ class FigureSpec:
         """The figure with these knob values (the others at their defaults) laid out for the canvas
         (figures/layout/) and in its look, with its title, captions and records. `Incompatible` where the
         values do not go together; a builder's own bug raises whatever it raises."""
-        return built(self.made(values, canvas), canvas)
+        return built(self.made(values), canvas)
 
     def build_alike(self, steps: Sequence[Mapping], canvas: Canvas) -> list[Built]:
         """The figure at each of several knob values, built as `build` builds one, laid out alike (an animation's
         steps: its diagrams share one text size and packing for the canvas)."""
-        return built_alike([self.made(values, canvas) for values in steps], canvas)
+        return built_alike([self.made(values) for values in steps], canvas)
 
-    def made(self, values: Mapping, canvas: Canvas) -> Made:
-        """What the builder makes for the canvas, before the layout pass: for figures.animation, which lays
+    def made(self, values: Mapping) -> Made:
+        """What the builder makes of these knob values, before the layout pass: for figures.animation, which lays
         several steps out alike."""
-        return self.builder(**{**self.defaults, **values}, canvas=canvas)
+        return self.builder(**{**self.defaults, **values})
 
     def knob(self, name: str) -> Knob:
         return next(k for k in self.knobs if k.name == name)

@@ -281,8 +281,8 @@ def test_a_layout_an_engine_refuses_is_said_on_its_row_with_the_reason_never_pri
 @pytest.mark.parametrize("column,scale", [(320, 1.0), (360, 1.0), (320, 2.0), (900, 1.0)])
 def test_the_legend_takes_the_rows_its_bottom_margin_reserves_on_any_column_of_its_class(column, scale):
     from figures import SPECS
-    from figures.builders.budget import AXIS_PX, LEGEND_SYMBOL, MARGIN_X
-    from figures.canvas import LINE, Canvas
+    from figures.canvas import LEGEND_SYMBOL, LINE, Canvas
+    from figures.charts.budget import AXIS_PX, MARGIN_X
     from figures.style import TEMPLATE
     from figures.text import text_px
 

@@ -31,7 +31,7 @@ def values(fid: str) -> dict:
 def test_builts_fields_alone_give_the_title_the_text_alternative_and_the_csv(fid):
     spec, asked = SPECS[fid], values(fid)
     native = spec.build(asked, NATIVE)
-    drawn = draw_alike([spec.made(asked, NATIVE)], NATIVE)[0].figure  # the builder's own heading, before any fitting
+    drawn = draw_alike([spec.made(asked)], NATIVE)[0].figure  # the builder's own heading, before any fitting
     title, subtitle = (one_line(part) for part in heading_parts(drawn.layout.title.text))
     assert native.title == title and subtitle in native.subtitle  # a corner's note may be said there too
     assert native.title and native.numbers and native.columns
@@ -47,7 +47,7 @@ def test_builts_fields_alone_give_the_title_the_text_alternative_and_the_csv(fid
             assert numbers(built).shape == (len(built.numbers), len(built.columns))
 
 
-ON_FILLS = ["A1", "A3", "A13", "A24", "A27"]  # a value inside its bar, boxes' names, badges, cells' numbers, layers' modes
+ON_FILLS = ["A1", "A3", "A13", "A24", "A27"]  # a value in its bar, boxes' names, badges, cells, layers' modes
 
 
 @pytest.mark.parametrize("fid", ON_FILLS)
@@ -56,7 +56,7 @@ def test_text_on_a_fill_keeps_its_drawers_colour_in_every_look_and_page_text_tak
     """The drawer says which texts sit on a fill (figures.style.OnFill, by index): a look leaves exactly those
     alone, and recolours the others for its page."""
     spec, asked = SPECS[fid], values(fid)
-    on_fill = draw_alike([spec.made(asked, NATIVE)], NATIVE)[0].on_fill
+    on_fill = draw_alike([spec.made(asked)], NATIVE)[0].on_fill
     light, looked = (spec.build(asked, Canvas(theme=look)).figure for look in ("light", theme))
     notes = list(zip(light.layout.annotations, looked.layout.annotations))
     assert on_fill.annotations or on_fill.traces

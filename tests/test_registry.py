@@ -57,15 +57,24 @@ def test_every_figure_of_the_catalogue_is_registered_with_a_title_in_both_langua
 
 
 def test_knobs_are_the_builders_keywords_with_the_builders_defaults():
-    """Every keyword is a knob but `canvas`, which a builder that lays itself out takes natively by default."""
+    """Every keyword is a knob; none is the canvas, which only the layout pass sees."""
     import inspect
 
-    from figures.canvas import NATIVE
     for spec in SPECS.values():
         params = dict(inspect.signature(spec.builder).parameters)
-        canvas = params.pop("canvas", None)
-        assert canvas is None or canvas.default is NATIVE
+        assert "canvas" not in params, spec.id
         assert {k.name: k.default for k in spec.knobs} == {n: p.default for n, p in params.items()}
+
+
+def test_a_builder_that_asks_for_the_canvas_is_refused():
+    from figures.canvas import NATIVE
+    from figures.registry import FigureSpec
+
+    def build_laid_out(*, lang: str = "ko", canvas=NATIVE):
+        raise AssertionError("never called")
+
+    with pytest.raises(ValueError, match="only the layout pass"):
+        FigureSpec("X1", build_laid_out, "a1.title", knobs=())
 
 
 @pytest.mark.parametrize("fid", list(SPECS))

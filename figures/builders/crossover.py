@@ -13,7 +13,6 @@ import numpy as np
 from core import DEPLOYED, Precision, crossover, crossover_tokens, fitted, fmt_bytes, get, local_kv, storage_per_token
 from i18n import t
 
-from ..canvas import NATIVE, Canvas
 from ..charts.crossover import Crossover, Meeting
 from ..made import Incompatible
 
@@ -25,7 +24,6 @@ def build_crossover(
     context: int | None = 131072,
     lang: str = "ko",
     units: str = "decimal",
-    canvas: Canvas = NATIVE,  # the layout pass places the model (figures.charts.crossover)
 ) -> Crossover:
     """Log-log lines per model; a marker and label where global KV equals local KV."""
     models = [m for m in models if local_kv(m, fitted(m, precision))]

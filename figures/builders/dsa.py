@@ -11,14 +11,13 @@ from core import get
 from core.mechanisms import IndexerDims, MLADims, run_indexer, run_mla, sparse_mla
 from i18n import t
 
-from ..canvas import NATIVE, Canvas
 from ..matrix import Box, Diagram, Op
 from .mla import sym
 
 MAX_HEADS_SHOWN = 2
 
 
-def build_a8(*, lang: str = "ko", canvas: Canvas = NATIVE) -> Diagram:
+def build_a8(*, lang: str = "ko") -> Diagram:
     """The lightning indexer's per-head queries q^I (from C^Q), its one cached key k^I and its
     head weights w^I (from X), at V3.2's sizes."""
     spec = get("v3.2")
@@ -48,7 +47,7 @@ def _runs(tokens: int, topk: int, seed: int):
     return mla, run_indexer(mla, topk=topk, seed=seed)
 
 
-def build_a9(*, tokens: int = 6, topk: int = 3, seed: int = 0, lang: str = "ko", canvas: Canvas = NATIVE) -> Diagram:
+def build_a9(*, tokens: int = 6, topk: int = 3, seed: int = 0, lang: str = "ko") -> Diagram:
     """Per-head scores w·ReLU(q·k), their sum I, and the top-k mask M, all [T × T]."""
     _, idx = _runs(tokens, topk, seed)
     T, H = tokens, idx.dims.n_heads
@@ -68,8 +67,7 @@ def build_a9(*, tokens: int = 6, topk: int = 3, seed: int = 0, lang: str = "ko",
         subtitle=t("a9.sub", lang, seed=seed), lang=lang)
 
 
-def build_a10(*, tokens: int = 6, topk: int = 3, seed: int = 0, head: int = 0, lang: str = "ko",
-              canvas: Canvas = NATIVE) -> Diagram:
+def build_a10(*, tokens: int = 6, topk: int = 3, seed: int = 0, head: int = 0, lang: str = "ko") -> Diagram:
     """Absorbed MLA score S_h + the indexer's mask M → softmax → P_h → U_h = P_h C^KV."""
     mla, idx = _runs(tokens, topk, seed)
     sp = sparse_mla(mla, idx, head)

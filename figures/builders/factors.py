@@ -1,88 +1,38 @@
 """The factors chart: each model's per-token KV, kind by kind of the layers that store it, with
 the numbers each kind really has (core.factors: layers, width, bytes per value, m) and
-what it adds per token as a bar on a log axis.
-
-One layout for every canvas: down the chart, each model's name (and, where several kinds of
-layer store KV, their sum), then each kind as a line of its numbers over its bar. The lines are
-broken to the canvas's width at its text size, and every height is counted in lines of that
-text, so a phone's column, a desktop's and larger text lay out alike."""
+what it adds per token as a bar on a log axis: a model (figures/charts/factors.py) the layout
+pass places for the canvas and draws."""
 
 from __future__ import annotations
 
-import math
 from fractions import Fraction
-
-import plotly.graph_objects as go
 
 from core import A1_MODELS, Storing, get, storing
 from i18n import model_name, t
 
-from ..canvas import LINE, NATIVE, Canvas
-from ..made import Chart
-from ..style import MUTED, ROLE_COLOURS, TEMPLATE, heading
-from ..text import wrapped
-
-WIDE = 700  # px: the width a figure drawn without one takes (plotly's default), natively and on a slide
-SIDE = 10  # px: the left and right margins
-OVER_BAR, BAR, AFTER_BAR, AFTER_MODEL = 0.3, 1.0, 0.7, 0.6  # in ems: the space between a line and its bar,
-# a bar's thickness, the space under it and under a model's last bar
-BETWEEN = 0.35  # ems between two lines of text drawn apart (a browser's box for a line is taller than the line)
+from ..charts.factors import FactorsChart, KindBar, ModelKinds
 
 
-def build_factors(*, lang: str = "ko", models=A1_MODELS, canvas: Canvas = NATIVE) -> Chart:
+def build_factors(*, lang: str = "ko", models=A1_MODELS) -> FactorsChart:
     """Per model, each kind of layer that stores KV (core.factors.storing): layers, width (an
     entry's dims with its index key's), bytes per value (scales and padding included) and m, and
     what it adds per token, layers × entry bytes ÷ m, as a bar on a log axis; a model of several
     kinds also gets their sum."""
-    # the text is set at the template's size; on a page column the screen's layout draws it the
-    # reader's text size times that (Canvas.text), so lines are broken and spaced for that size
-    body = TEMPLATE.layout.font.size
-    size = body * canvas.text
-    room = (canvas.screen_width or WIDE) - 2 * SIDE
-    line = LINE * size
-    notes, ys, xs, hover, records = [], [], [], [], []
-    y = 0.0
-
-    def write(text: str, **font) -> None:
-        nonlocal y
-        lines = wrapped(text, room, size)
-        notes.append(dict(text="<br>".join(lines), x=0, y=y, xref="x domain", yref="y", xanchor="left",
-                          yanchor="top", align="left", showarrow=False, font=dict(size=body, **font)))
-        y += len(lines) * line + BETWEEN * size
-
+    rows, records = [], []
     for m in map(get, models):  # an id, or an imported model's Model
         name, kinds = model_name(m.id, m.name, lang), storing(m)
         total = sum((k.per_token for k in kinds), Fraction(0))
         head = f"<b>{name}</b>"
         if len(kinds) > 1:
             head += " · " + t("fx.sum", lang, terms=" + ".join(_bytes(k.per_token) for k in kinds), total=_bytes(total))
-        write(head)
-        if not kinds:
-            write(t("fx.none", lang), color=MUTED)
-        for k in kinds:
-            write(_row(k, lang))
-            y += OVER_BAR * size
-            ys.append(y + BAR * size / 2)
-            xs.append(float(k.per_token))
-            hover.append(f"{_kind(k)}: {k.layers:,} × {k.entry:,} B ÷ {k.ratio:,} = {_bytes(k.per_token)}")
-            records.append({"model": m.id, "kind": k.kind, "stack": k.stack, "layers": k.layers, "width": k.width,
-                            "entry_bytes": k.entry, "bytes_per_value": float(k.bytes_per_value), "ratio": k.ratio,
-                            "per_token": float(k.per_token), "model_per_token": float(total)})
-            y += (BAR + AFTER_BAR) * size
-        y += AFTER_MODEL * size
-    low, high = (math.log10(min(xs)), math.log10(max(xs))) if xs else (0.0, 1.0)
-    pad = max(0.15, (high - low) * 0.04)
-    bottom = 3 * line  # the axis's labels and its title under them
-    top = 90  # a title of one line and a subtitle of one; a screen's layout makes it as tall as their lines
-    bars = go.Bar(x=xs, y=ys, orientation="h", width=BAR * size, marker_color=ROLE_COLOURS["main_kv"],
-                  hovertext=hover, hoverinfo="text", showlegend=False)
-    fig = go.Figure(data=[bars], layout=dict(
-        template="kv_atlas", title=heading(t("fx.title", lang), t("fx.sub", lang)), annotations=notes,
-        height=top + y + bottom, margin=dict(l=SIDE, r=SIDE, t=top, b=bottom), showlegend=False,
-        xaxis=dict(type="log", range=[low - pad, high + pad], dtick=1, tickformat="~s", automargin=False,
-                   title=dict(text=t("fx.x", lang))),
-        yaxis=dict(range=[y, 0], visible=False, fixedrange=True)))
-    return Chart(fig, tuple(records), t("fx.title", lang), t("fx.sub", lang))
+        bars = tuple(KindBar(_row(k, lang), float(k.per_token),
+                             f"{_kind(k)}: {k.layers:,} × {k.entry:,} B ÷ {k.ratio:,} = {_bytes(k.per_token)}")
+                     for k in kinds)
+        rows.append(ModelKinds(head, "" if kinds else t("fx.none", lang), bars))
+        records += [{"model": m.id, "kind": k.kind, "stack": k.stack, "layers": k.layers, "width": k.width,
+                     "entry_bytes": k.entry, "bytes_per_value": float(k.bytes_per_value), "ratio": k.ratio,
+                     "per_token": float(k.per_token), "model_per_token": float(total)} for k in kinds]
+    return FactorsChart(t("fx.title", lang), t("fx.sub", lang), t("fx.x", lang), tuple(rows), tuple(records))
 
 
 def _kind(k: Storing) -> str:

@@ -26,7 +26,6 @@ from core import (
 )
 from i18n import LANGS, model_name, t
 
-from ..canvas import NATIVE, Canvas
 from ..charts.bars import ROLES, Bar, Bars, Panel, Row
 from ..contrast import PAPER, readable
 from ..made import Incompatible
@@ -45,7 +44,6 @@ def build_a1(
     highlight: str | None = None,
     lang: str = "ko",
     units: str = "decimal",
-    canvas: Canvas = NATIVE,  # the layout pass places the model
 ) -> Bars:
     """Storage growth per token (left) and bytes read per decoded token at `context` (right), on
     axes that hold every model in any format (a precision step moves the bars, not the axes);
@@ -175,7 +173,7 @@ def generation_chart(model_id: str):
     upto = generation_models(model_id)
 
     def build(*, context: int = 131072, precision: Precision = DEPLOYED, lang: str = "ko",
-              units: str = "decimal", canvas: Canvas = NATIVE) -> Bars:  # the layout pass places the model
+              units: str = "decimal") -> Bars:
         return _bars(context, precision, upto, model_id, lang, units, "a.gen", m=get(model_id).name)
 
     build.__name__ = f"build_{model_id.replace('.', '').replace('-', '_')}_bars"

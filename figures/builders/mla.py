@@ -3,22 +3,20 @@ give the same score and output without expanding keys or values.
 
 A3/A4 are structural: boxes carry the article's sizes (V2's dims in core.models). A5/A6 run
 a small seeded MLA layer (core.mechanisms.mla) and show the results of the three orders with their
-measured difference, at the chosen computation precision.
+measured difference, at the chosen computation precision. The cost of the orders is a chart's model
+(figures/charts/order_costs.py) the layout pass places for the canvas and draws.
 """
 
 from __future__ import annotations
 
 import numpy as np
-import plotly.graph_objects as go
 
 from core import ARTICLE_CONTEXT, get
 from core.mechanisms import MLADims, content_score_orders, order_costs, output_orders, run_mla
 from i18n import t
 
-from ..canvas import NATIVE, Canvas
-from ..made import Chart
+from ..charts.order_costs import CostLine, OrderCostChart
 from ..matrix import Box, Diagram, Op
-from ..style import ROLE_COLOURS, heading
 
 
 def sym(base: str, sup: str = "", sub: str = "", t_: bool = False) -> str:
@@ -32,7 +30,7 @@ def article_dims() -> MLADims:
     return MLADims.of(get("v2").dims, ARTICLE_CONTEXT)
 
 
-def build_a3(*, lang: str = "ko", canvas: Canvas = NATIVE) -> Diagram:
+def build_a3(*, lang: str = "ko") -> Diagram:
     """X splits into the query path, the shared KV latent C^KV and the position key K^R; the
     latter two are cached."""
     d = article_dims()
@@ -60,7 +58,7 @@ def build_a3(*, lang: str = "ko", canvas: Canvas = NATIVE) -> Diagram:
         lang=lang, subtitle=t("a3.sub", lang))
 
 
-def build_a4(*, lang: str = "ko", canvas: Canvas = NATIVE) -> Diagram:
+def build_a4(*, lang: str = "ko") -> Diagram:
     """One head: content score + position score, scaled, masked and softmaxed to P_h; then
     P_h V_h, the heads concatenated and W^O."""
     d = article_dims()
@@ -91,7 +89,7 @@ def _diff_caption(result, lang: str) -> str:
 
 
 def build_a5(*, seed: int = 0, tokens: int = 6, kv_lora_rank: int = 8, qk_nope_head_dim: int = 4,
-             calc: str = "fp64", head: int = 0, lang: str = "ko", canvas: Canvas = NATIVE) -> Diagram:
+             calc: str = "fp64", head: int = 0, lang: str = "ko") -> Diagram:
     """One head's content score in three orders (expand / absorb / premerged), values shown."""
     dims = _dims(tokens, kv_lora_rank, qk_nope_head_dim)
     run = run_mla(dims, seed)
@@ -120,7 +118,7 @@ def _absorb_caption(lang: str) -> str:
 
 
 def build_a6(*, seed: int = 0, tokens: int = 6, kv_lora_rank: int = 8, qk_nope_head_dim: int = 4,
-             calc: str = "fp64", head: int = 0, lang: str = "ko", canvas: Canvas = NATIVE) -> Diagram:
+             calc: str = "fp64", head: int = 0, lang: str = "ko") -> Diagram:
     """One head's output contribution Y_h in three orders (expand / absorb / merged)."""
     dims = _dims(tokens, kv_lora_rank, qk_nope_head_dim)
     run = run_mla(dims, seed)
@@ -143,32 +141,20 @@ def build_a6(*, seed: int = 0, tokens: int = 6, kv_lora_rank: int = 8, qk_nope_h
         lang=lang, subtitle=t("a6.sub", lang, h=head, seed=seed))
 
 
-def build_mla_cost(*, lang: str = "ko", max_tokens: int = 1 << 20, canvas: Canvas = NATIVE):
+def build_mla_cost(*, lang: str = "ko", max_tokens: int = 1 << 20,
+                   ) -> OrderCostChart:
     """Multiply-adds of one head's content score: expand vs absorb, decode vs prefill, over T; on a
     phone's column (for its text) the legend under the plot, not over its lines."""
     d = article_dims()
     n = np.unique(np.geomspace(16, max_tokens, 60).astype(np.int64))
-    colours = {"expand": ROLE_COLOURS["main_kv"], "absorb": ROLE_COLOURS["weight"]}
-    traces, records = [], []
-    for phase, queries, dash in (("decode", 1, "solid"), ("prefill", n, "dash")):
+    lines, records = [], []
+    for phase, queries in (("decode", 1), ("prefill", n)):
         costs = order_costs(queries, n, d)
         for order in ("expand", "absorb"):
             c = costs["score", order]
             records += [{"phase": phase, "order": order, "tokens": int(k), "macs": int(v)}
                         for k, v in zip(c.keys, c.macs)]
-            traces.append(dict(
-                type="scatter", x=c.keys, y=c.macs, mode="lines",
-                name=f"{t(f'cost.{order}', lang)} · {t(f'cost.{phase}', lang)}",
-                line=dict(color=colours[order], dash=dash, width=2.5),
-                hovertemplate="T=%{x:,}<br>%{y:.3s} MAC<extra>%{fullData.name}</extra>"))
-    title, sub = t("cost.title", lang), t("cost.sub", lang, rkv=d.kv_lora_rank, dk=d.qk_nope_head_dim)
-    layout = dict(
-        template="kv_atlas", title=heading(title, sub),
-        xaxis=dict(type="log", title=dict(text=t("cost.x", lang)), exponentformat="SI"),
-        yaxis=dict(type="log", title=dict(text=t("cost.y", lang)), exponentformat="SI"),
-        height=440, margin=dict(l=10, r=20, t=80, b=10),
-        legend=dict(x=0.01, y=0.99, bgcolor="rgba(255,255,255,0.8)"))
-    if canvas.narrow:  # the screen pass places it under the axis
-        layout.update(legend=dict(orientation="h", x=0, y=-0.2, yanchor="top"), height=400,
-                      margin=dict(l=10, r=10, t=80, b=10))
-    return Chart(go.Figure(data=traces, layout=layout), tuple(records), title, sub)
+            lines.append(CostLine(f"{t(f'cost.{order}', lang)} · {t(f'cost.{phase}', lang)}", order, phase, c.keys,
+                                  c.macs))
+    return OrderCostChart(t("cost.title", lang), t("cost.sub", lang, rkv=d.kv_lora_rank, dk=d.qk_nope_head_dim),
+                          t("cost.x", lang), t("cost.y", lang), tuple(lines), tuple(records))

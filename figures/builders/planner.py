@@ -39,7 +39,6 @@ from core import (
 )
 from i18n import model_name, t
 
-from ..canvas import NATIVE, Canvas
 from ..charts.capacity import CapacityChart, CapacityRow
 from ..charts.read_floor import FloorLine, ReadFloorChart
 from ..made import Incompatible
@@ -69,8 +68,8 @@ def build_capacity(*, models: Sequence[str] = PLANNER_MODELS, context: int = 131
                    precision: Precision = DEPLOYED, gpu: str = "h200", memory_gb: float = 141.0,
                    bandwidth_tb: float = 4.8, bytes_per_parameter: float = 1.0, reserved: float = 0.1,
                    block: int = 16, tp: int = 8, parallel: str = "tp", engine: str = "theory", spec: int = 0,
-                   ask: str = "requests", requests: int = 64, lang: str = "ko", units: str = "decimal",
-                   canvas: Canvas = NATIVE) -> CapacityChart:  # the layout pass places the model (charts.capacity)
+                   ask: str = "requests", requests: int = 64, lang: str = "ko",
+                   units: str = "decimal") -> CapacityChart:
     """Concurrent requests at `context` on a node of tp GPUs spread one way (PLANNER_MODES), per model, as
     `engine` runs it (core.serving: the theory's flat reserve, or the engine's own memory budget, caps and
     set-asides; `spec` speculative tokens in an engine), or with `ask` "context" the longest context at which
@@ -297,8 +296,7 @@ def _record(model: str, c: _Count | None, mode: str, engine: str) -> dict:
 
 def build_read_floor(*, models: Sequence[str] = PLANNER_MODELS, precision: Precision = DEPLOYED,
                      gpu: str = "h200", memory_gb: float = 141.0, bandwidth_tb: float = 4.8, batch: int = 1,
-                     tp: int = 8, lang: str = "ko",
-                     canvas: Canvas = NATIVE) -> ReadFloorChart:  # the layout pass places the model
+                     tp: int = 8, lang: str = "ko") -> ReadFloorChart:
     """The least time a decode step can spend reading the cache (KV + index key, and a hybrid's
     states) over HBM bandwidth, against context: a lower bound, not a speed prediction."""
     if not models:

@@ -9,14 +9,12 @@ from collections.abc import Sequence
 from core import A1_MODELS, V4_PAGE_ALIGN, VARIANTS, Varied, fmt_bytes, fmt_exact, fmt_ratio, fmt_tokens, get
 from i18n import model_name, t
 
-from ..canvas import NATIVE, Canvas
 from ..charts.reconciliation import Panel, ReconciliationChart
 from ..made import Incompatible
 
 
 def build_reconciliation(*, variants: Sequence[str] = tuple(VARIANTS), context: int = 131072, lang: str = "ko",
-                         units: str = "decimal",
-                         canvas: Canvas = NATIVE) -> ReconciliationChart:  # the layout pass places the model
+                         units: str = "decimal") -> ReconciliationChart:
     """One row per (variant, model it changes): the variant's storage per token and read per
     decoded token as bars, the article's as a black tick on each."""
     if not variants:

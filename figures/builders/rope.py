@@ -16,7 +16,6 @@ import numpy as np
 from core.mechanisms import run_rope, turns
 from i18n import t
 
-from ..canvas import NATIVE, Canvas
 from ..matrix import Box, Diagram, Op
 from .mla import sym
 
@@ -30,7 +29,7 @@ def _causal(values: np.ndarray, fmt: str = "{:.2f}") -> dict:
     return dict(values=shown, cells=cells)
 
 
-def build_rope(*, seed: int = 0, tokens: int = 6, lang: str = "ko", canvas: Canvas = NATIVE) -> Diagram:
+def build_rope(*, seed: int = 0, tokens: int = 6, lang: str = "ko") -> Diagram:
     """RoPE on a small seeded run: the score of two turned vectors depends on t − s only, and a
     turned content key leaves no single absorbed query."""
     run = run_rope(tokens, seed)

@@ -8,7 +8,6 @@ import numpy as np
 from core.mechanisms import ARTICLE_H, ARTICLE_W_S, ARTICLE_W_U, read_plan, run_summary
 from i18n import t
 
-from ..canvas import NATIVE, Canvas
 from ..made import Incompatible
 from ..matrix import Box, Diagram, Op
 from .read_grid import GRID_PALETTE, read_grid_box
@@ -19,8 +18,7 @@ def _grid(title: str, rows: int, cols: int, labels, colour: int, role: str = "ac
                cells=tuple(tuple("" for _ in range(cols)) for _ in range(rows)), row_labels=tuple(labels))
 
 
-def build_b1(*, rows: int = 8, components: int = 4, group: int = 2, lang: str = "ko",
-             canvas: Canvas = NATIVE) -> Diagram:
+def build_b1(*, rows: int = 8, components: int = 4, group: int = 2, lang: str = "ko") -> Diagram:
     """Same start, two different reductions: fewer components per position vs fewer positions."""
     if rows < 1 or components < 2 or group < 1:
         raise Incompatible("need at least 1 row, 2 components and a group of 1")
@@ -39,7 +37,7 @@ def build_b1(*, rows: int = 8, components: int = 4, group: int = 2, lang: str = 
         captions=(t("b1.cap", lang),), subtitle=t("b1.sub", lang), lang=lang)
 
 
-def build_b2(*, H=ARTICLE_H, W_u=ARTICLE_W_U, W_s=ARTICLE_W_S, lang: str = "ko", canvas: Canvas = NATIVE) -> Diagram:
+def build_b2(*, H=ARTICLE_H, W_u=ARTICLE_W_U, W_s=ARTICLE_W_S, lang: str = "ko") -> Diagram:
     """Two projections of the same positions, a softmax over positions per component, a weighted sum."""
     try:
         run = run_summary(H, W_u, W_s)
@@ -69,8 +67,7 @@ def sym_sub(base: str, sub: str) -> str:
     return f"{base}<sub>{sub}</sub>"
 
 
-def build_b3(*, position: int = 6, group: int = 2, window: int = 3, lang: str = "ko",
-             canvas: Canvas = NATIVE) -> Diagram:
+def build_b3(*, position: int = 6, group: int = 2, window: int = 3, lang: str = "ko") -> Diagram:
     """What q_t reads: completed summaries (all of them) + the recent positions, at t and t + group."""
     lanes = []
     pending = read_plan(position, group, window).stored  # the next summary would reach into the future at q_t
@@ -85,7 +82,7 @@ def build_b3(*, position: int = 6, group: int = 2, window: int = 3, lang: str = 
 
 
 def build_b4(*, position: int = 16, groups: tuple[int, int] = (2, 4), topk: int = 2, window: int = 3,
-             lang: str = "ko", canvas: Canvas = NATIVE) -> Diagram:
+             lang: str = "ko") -> Diagram:
     """Two paths at one position: small groups + an indexer's top-k, or larger groups all read."""
     (g1, g2) = groups
     left = read_plan(position, g1, window, topk=topk)

@@ -23,7 +23,6 @@ from core.mechanisms import (
 )
 from i18n import t
 
-from ..canvas import NATIVE, Canvas
 from ..matrix import Box, Diagram, Op
 from .mla import sym
 from .read_grid import COMPRESSED, GRID_PALETTE, WINDOW, read_grid_box
@@ -47,7 +46,7 @@ def _query_lane(lang: str):
             Box("Q", ("T", "n<sub>h</sub>·c")))
 
 
-def build_a12(*, lang: str = "ko", canvas: Canvas = NATIVE) -> Diagram:
+def build_a12(*, lang: str = "ko") -> Diagram:
     """HCA's branches from X: the query, the uncompressed local KV, and the candidates C and
     scores Z that compression pools."""
     c = _entry_width()
@@ -67,7 +66,7 @@ def build_a12(*, lang: str = "ko", canvas: Canvas = NATIVE) -> Diagram:
         subtitle=t("a12.sub", lang), size_order=_sizes())
 
 
-def build_a16(*, lang: str = "ko", canvas: Canvas = NATIVE) -> Diagram:
+def build_a16(*, lang: str = "ko") -> Diagram:
     """CSA's branches: as HCA's, with double-width a|b compression weights and an indexer fed
     by the shared c^Q."""
     c = _entry_width()
@@ -96,7 +95,7 @@ def build_a16(*, lang: str = "ko", canvas: Canvas = NATIVE) -> Diagram:
 
 
 
-def build_a13(*, ratio: int = 4, seed: int = 0, lang: str = "ko", canvas: Canvas = NATIVE) -> Diagram:
+def build_a13(*, ratio: int = 4, seed: int = 0, lang: str = "ko") -> Diagram:
     """One HCA entry from a segment of m′ tokens: Z + B → softmax over tokens → Σ A⊙C → RMSNorm → RoPE."""
     run = hca_compress(CompressDims(tokens=3 * ratio, ratio=ratio), seed)
     b = 1  # the second block: its RoPE position (= its first token) is not 0
@@ -124,7 +123,7 @@ def build_a13(*, ratio: int = 4, seed: int = 0, lang: str = "ko", canvas: Canvas
 
 
 
-def build_a14(*, t_: int = 6, ratio: int = 4, window: int = 4, lang: str = "ko", canvas: Canvas = NATIVE) -> Diagram:
+def build_a14(*, t_: int = 6, ratio: int = 4, window: int = 4, lang: str = "ko") -> Diagram:
     """What token t reads: complete compressed entries + the recent window, at t and t + 1."""
     lanes = []
     for step in (t_, t_ + 1):
@@ -138,7 +137,7 @@ def build_a14(*, t_: int = 6, ratio: int = 4, window: int = 4, lang: str = "ko",
         subtitle=t("a14.sub", lang, m=ratio, w=window), lang=lang)
 
 
-def build_a15(*, sink: float = 0.0, t_: int = 7, seed: int = 0, lang: str = "ko", canvas: Canvas = NATIVE) -> Diagram:
+def build_a15(*, sink: float = 0.0, t_: int = 7, seed: int = 0, lang: str = "ko") -> Diagram:
     """Attention of token t over shared K = V entries with a per-head sink, inverse RoPE, grouped output."""
     hca = hca_compress(CompressDims(tokens=max(12, t_ + 1)), seed)
     E, pos, rows = gather(hca, t_, window=4)
@@ -172,7 +171,7 @@ def build_a15(*, sink: float = 0.0, t_: int = 7, seed: int = 0, lang: str = "ko"
         subtitle=t("a15.sub", lang, t=t_, n=N), lang=lang)
 
 
-def build_a17(*, ratio: int = 4, seed: int = 0, lang: str = "ko", canvas: Canvas = NATIVE) -> Diagram:
+def build_a17(*, ratio: int = 4, seed: int = 0, lang: str = "ko") -> Diagram:
     """One CSA entry from 2m rows: the previous segment's a-half + its own b-half, one softmax."""
     run = csa_compress(CompressDims(tokens=3 * ratio, ratio=ratio), seed)
     i, m, c = 1, ratio, run.dims.head_dim
@@ -207,8 +206,7 @@ def _csa_scores(t_: int, ratio: int, topk: int, seed: int):
     return run_csa_indexer(CompressDims(tokens=max(3 * ratio, t_ + 1), ratio=ratio), topk=topk, seed=seed)
 
 
-def build_a18(*, t_: int = 11, ratio: int = 4, topk: int = 2, seed: int = 0, lang: str = "ko",
-              canvas: Canvas = NATIVE) -> Diagram:
+def build_a18(*, t_: int = 11, ratio: int = 4, topk: int = 2, seed: int = 0, lang: str = "ko") -> Diagram:
     """The CSA indexer: its own compressed keys, I[t, s] over completed blocks, top-k block numbers."""
     run = _csa_scores(t_, ratio, topk, seed)
     T, n = run.dims.tokens, run.K_icomp.shape[0]
@@ -232,7 +230,7 @@ def build_a18(*, t_: int = 11, ratio: int = 4, topk: int = 2, seed: int = 0, lan
 
 
 def build_a19(*, t_: int = 11, ratio: int = 4, topk: int = 2, window: int = 4, seed: int = NEWEST_SKIPPED_SEED,
-              lang: str = "ko", canvas: Canvas = NATIVE) -> Diagram:
+              lang: str = "ko") -> Diagram:
     """What t actually reads: the indexer's top-k of the complete entries + the recent window.
     The default seed is one where the newest complete entry is not chosen."""
     run = _csa_scores(t_, ratio, topk, seed)

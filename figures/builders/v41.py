@@ -27,7 +27,6 @@ from core.mechanisms import (
 )
 from i18n import t
 
-from ..canvas import NATIVE, Canvas
 from ..charts.layer_strip import MODE_COLOURS, Brackets, Group, Layer, LayerStrip, Mode, Stack
 from ..made import Chart
 from ..matrix import Box, Diagram, Op
@@ -35,8 +34,7 @@ from ..style import MUTED, ROLE_COLOURS, heading
 from .mla import sym
 
 
-def build_a24(*, model: str = "v4.1-flash", lang: str = "ko",
-              canvas: Canvas = NATIVE) -> LayerStrip:  # the layout pass places it (figures.charts.layer_strip)
+def build_a24(*, model: str = "v4.1-flash", lang: str = "ko") -> LayerStrip:
     """Every layer in order, coloured by mode; KV groups and selection groups as brackets. On a
     phone's column the layers wrap into rows (fewer to a row where larger text needs wider cells),
     their brackets broken with them."""
@@ -92,7 +90,7 @@ def _layer_hover(r, spec, lang: str) -> str:
     return "<br>".join(parts)
 
 
-def build_a23(*, lang: str = "ko", canvas: Canvas = NATIVE) -> Diagram:
+def build_a23(*, lang: str = "ko") -> Diagram:
     """Full makes KV + index key and selects; Reindex borrows KV + key and re-selects; Reuse borrows both."""
     spec = get("v4.1-flash")
     k, w, c, d = spec.index_topk, spec.window, spec.dims.head_dim, spec.dims.index_head_dim
@@ -116,7 +114,7 @@ def build_a23(*, lang: str = "ko", canvas: Canvas = NATIVE) -> Diagram:
         size_order=(1, d, c, w, k, "N/m", "D", "T"))
 
 
-def build_a26(*, lang: str = "ko", canvas: Canvas = NATIVE) -> Diagram:
+def build_a26(*, lang: str = "ko") -> Diagram:
     """CED: the decoder's global KV comes from the encoder's final output; each decoder layer
     makes its own query and local KV and reads chosen global entries + its local KV."""
     spec = get("v4.1-flash")
@@ -139,7 +137,7 @@ def build_a26(*, lang: str = "ko", canvas: Canvas = NATIVE) -> Diagram:
         size_order=("k", d, c, "D", "n<sub>h</sub>·c", "T"))
 
 
-def build_a22(*, lang: str = "ko", canvas: Canvas = NATIVE) -> Diagram:
+def build_a22(*, lang: str = "ko") -> Diagram:
     """CSA makes main KV and index key with two overlapping compressors; CSA2 with one, the key
     projected from the main KV (after RMSNorm, before RoPE)."""
     dims = get("v4.1-flash").dims
@@ -183,7 +181,7 @@ def _csa2_ratios() -> str:
     return ", ".join(f"{stack} m = {spec.ratio('CSA2', stack)}" for stack in ("encoder", "decoder"))
 
 
-def build_a21(*, ratio: int = 4, seed: int = 0, lang: str = "ko", canvas: Canvas = NATIVE) -> Diagram:
+def build_a21(*, ratio: int = 4, seed: int = 0, lang: str = "ko") -> Diagram:
     """CSA vs CSA2 for the same input and m: spans per entry and the softmax of entry 1."""
     cmp = compare_csa_csa2(CompressDims(tokens=3 * ratio, ratio=ratio), seed)
     T, c = 3 * ratio, cmp.csa.dims.head_dim
@@ -202,7 +200,7 @@ def build_a21(*, ratio: int = 4, seed: int = 0, lang: str = "ko", canvas: Canvas
 
 
 def build_a25(*, tokens: int = 24, block: int = 8, pool_blocks: int = 2, topk: int = 4, seed: int = 5,
-              lang: str = "ko", canvas: Canvas = NATIVE) -> Diagram:
+              lang: str = "ko") -> Diagram:
     """The decoder's hierarchical indexer for one query: Full scores all, pools top blocks
     (newest pinned), Reindex re-picks inside the pool, Reuse reuses."""
     run = hierarchical_indexer(tokens, block=block, pool_blocks=pool_blocks, topk=topk, seed=seed)
@@ -238,7 +236,7 @@ def _pool_caption(lang: str) -> str:
 
 
 def build_a27(*, prompt: int = 8, window: int = 2, encoder_layers: int = 2, decoder_layers: int = 2,
-              lang: str = "ko", canvas: Canvas = NATIVE) -> Diagram:
+              lang: str = "ko") -> Diagram:
     """CED prefill with bounded replay: which (position, layer) cells run."""
     grid = prefill_grid(prompt, encoder_layers, decoder_layers, window)[::-1]  # top layer first
     names = [f"dec {i}" for i in range(decoder_layers, 0, -1)] + [f"enc {i}" for i in range(encoder_layers, 0, -1)]
@@ -254,7 +252,7 @@ def build_a27(*, prompt: int = 8, window: int = 2, encoder_layers: int = 2, deco
         subtitle=t("a27.sub", lang, w=window), lang=lang)
 
 
-def build_ced_ratio(*, lang: str = "ko", max_prompt: int = 1 << 20, canvas: Canvas = NATIVE) -> Chart:
+def build_ced_ratio(*, lang: str = "ko", max_prompt: int = 1 << 20) -> Chart:
     """Executed-cell ratio of CED prefill against prompt length, for V4.1-Flash's layer split."""
     split = v41_layer_split()
     p = np.unique(np.geomspace(1, max_prompt, 200).astype(np.int64))

@@ -8,7 +8,17 @@ Each kind of chart is a module of this package holding its model, its layout and
 its drawer with `draw.register`; every geometric constant is named and said where it is defined.
 """
 
-from . import bars, capacity, crossover, layer_strip, read_floor, reconciliation  # noqa: F401  (each registers its drawer)
+from . import (  # noqa: F401  (each kind registers its drawer)
+    bars,
+    budget,
+    capacity,
+    crossover,
+    factors,
+    layer_strip,
+    order_costs,
+    read_floor,
+    reconciliation,
+)
 from .kind import ChartModel, draw
 
 __all__ = ["ChartModel", "draw"]
