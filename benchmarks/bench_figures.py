@@ -1,4 +1,4 @@
-"""Build time of every registered figure with its defaults.
+"""Build time of every registered figure with its defaults, natively (its data drawn by the layout pass).
 
 Goal: every figure ≤ 150 ms (median). The baseline in the same run is a one-bar plotly
 figure, so the ratio is independent of how busy the machine is.
@@ -10,7 +10,7 @@ import argparse
 import plotly.graph_objects as go
 
 from benchmarks.timing import measure, verdict
-from figures import EXTRAS, FIGURES
+from figures import EXTRAS, FIGURES, NATIVE
 
 GOAL_MS = 150.0
 
@@ -22,8 +22,8 @@ if __name__ == "__main__":
     base = measure(lambda: go.Figure(go.Bar(x=[1], y=["a"], orientation="h")))
     print(f"{'one-bar baseline':>16}: {base}")
     misses = []
-    for fid, build in {**FIGURES, **EXTRAS}.items():
-        t = measure(build)
+    for fid, spec in {**FIGURES, **EXTRAS}.items():
+        t = measure(lambda spec=spec: spec.build({}, NATIVE))
         print(f"{fid:>16}: {t}   ratio {t.median / base.median:5.1f}×")
         if t.median > GOAL_MS:
             misses.append(f"{fid}: {t.median:.1f} ms")

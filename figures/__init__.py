@@ -2,7 +2,7 @@
 
 `FIGURES` maps each figure id of the catalogue (docs/catalogue.md: "A1" … "A27",
 "B1" … "B4") to a `FigureSpec`, whose `build(values, canvas)` draws it with those knob values for
-a canvas (NATIVE: the builder's own layout). `EXTRAS` holds the charts the article describes in
+a canvas (NATIVE: the figure's own sizes). `EXTRAS` holds the charts the article describes in
 text but does not number; `SPECS` both. This module is the room's front door (`__all__`).
 """
 

@@ -45,7 +45,7 @@ MODEL_KEY = {Model: lambda m: (m.id, imported_id(m))}
 def figure(figure_id: str, theme: str = "light", font_scale: float = 1.0, column: int | None = None,
            **knobs) -> Built:
     """Build a registered figure once per distinct set of knobs, look, text size and column width
-    (None: its builder's own layout, as downloads draw it). On a column the text size is part of the
+    (None: the figure's own sizes, as downloads draw it). On a column the text size is part of the
     layout (the figure is built for `Canvas(column, font_scale)`: titles broken, margins, labels and
     diagrams laid out for the larger text) and the look only colours it; natively the look scales
     its text. Figures are shared, not copied: nothing downstream mutates them (the plot component

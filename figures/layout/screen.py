@@ -1,11 +1,11 @@
 """A built figure laid out for a page column (figures/canvas.py: its width class): what every
-figure gets on a screen, whatever its builder. Builders that lay themselves out for a column
-(A1's family stacks its panels on a phone; the matrix renderer packs its lanes into the width)
-are given the canvas (figures/layout/); this pass does what holds for all of them.
+figure gets on a screen, whatever its kind. The chart kinds' layouts (figures.charts: A1's family stacks its
+panels on a phone) and the matrix renderer (it packs its lanes into the width) place their data for the
+canvas before this pass, which does what holds for all of them.
 
 - The reader's text size (the canvas's `font_scale`, the app's `fs`) is part of the layout: a
-  chart's every text is drawn that many times its builder's size (`Canvas.text`: the builders
-  that lay themselves out reserve room for it), before the title is broken and its margin set; a
+  chart's every text is drawn that many times its drawer's size (`Canvas.text`: the chart kinds'
+  layouts reserve room for it), before the title is broken and its margin set; a
   diagram's renderer drew its text for it (figures/matrix/fit.py).
 - No text under SCREEN_TEXT px times that size: every size a chart sets (annotations, text traces,
   legend, ticks, sizes inline in a label's HTML) is raised to it (a diagram's renderer drew its own).
