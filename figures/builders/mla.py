@@ -141,8 +141,7 @@ def build_a6(*, seed: int = 0, tokens: int = 6, kv_lora_rank: int = 8, qk_nope_h
         lang=lang, subtitle=t("a6.sub", lang, h=head, seed=seed))
 
 
-def build_mla_cost(*, lang: str = "ko", max_tokens: int = 1 << 20,
-                   ) -> OrderCostChart:
+def build_mla_cost(*, lang: str = "ko", max_tokens: int = 1 << 20) -> OrderCostChart:
     """Multiply-adds of one head's content score: expand vs absorb, decode vs prefill, over T; on a
     phone's column (for its text) the legend under the plot, not over its lines."""
     d = article_dims()

@@ -28,6 +28,7 @@ from ..contrast import hex_colour, ink_on, over
 from ..style import MUTED, ROLE_COLOURS, TEMPLATE, Drawn, OnFill, heading
 from ..text import text_px, wrapped, wrapped_parts
 from .kind import draw
+from .spacing import HEAD_GAP, UNDER_GAP, html_lines
 
 ROLES = ("main_kv", "index_key")  # a bar's two parts, from the axis's start: blue, then red
 
@@ -109,8 +110,6 @@ LEGEND_GAP = 14  # px between the legend and headings of several lines under it
 
 # A phone's column: the panels stacked, each bar under its name and value and over its lines
 NARROW_MARGIN = dict(l=10, r=10)  # px: the figure's sides
-HEAD_GAP = 6  # px between a row's name and value and its bar
-UNDER_GAP = 8  # px after a bar's lines under it
 ROW_GAP = 14  # px after a row
 TICK_PAD = 8  # px an axis's labels take past their line: their gap to the axis and to its title
 PANEL_GAP = 14  # px between the storage axis's title and the read panel's heading
@@ -234,7 +233,7 @@ def wide(model: Bars, column: int | None, scale: float = 1.0) -> Wide:
         text = panel.title if not column else "<br>".join(
             wrapped(panel.title, (column - names_px - (WIDE_MARGIN["l"] + WIDE_MARGIN["r"])) * (domain[1] - domain[0]),
                     PANEL_TITLE * scale))
-        headings = max(headings, _lines(text))
+        headings = max(headings, html_lines(text))
         places.append(PanelPlace(panel, domain, list(range(len(model.rows))), BAR, labels, panel.axis_title,
                                  Heading(text, sum(domain) / 2, 1.0, left=False)))
     more = (headings - 1) * LINE * PANEL_TITLE * scale  # the headings' lines past one, over the plot
@@ -273,25 +272,20 @@ def stacked(model: Bars, column: int, scale: float = 1.0) -> Stacked:
     title_size, axis_size, legend_size = PANEL_TITLE * scale, AXIS_TITLE * scale, LEGEND_SIZE * scale
     upper, lower = (_stacked_panel(model, panel, width, scale) for panel in model.panels)
     ticks = LINE * UNDER_TICKS * scale + TICK_PAD
-    gap = ticks + _lines(upper.axis_title) * LINE * axis_size + PANEL_GAP * scale + \
-        _lines(lower.heading.text) * LINE * title_size
-    bottom = ticks + _lines(lower.axis_title) * LINE * axis_size + BOTTOM_PAD * scale
+    gap = ticks + html_lines(upper.axis_title) * LINE * axis_size + PANEL_GAP * scale + \
+        html_lines(lower.heading.text) * LINE * title_size
+    bottom = ticks + html_lines(lower.axis_title) * LINE * axis_size + BOTTOM_PAD * scale
     total = upper.height + gap + lower.height
     places, at = [], total
     for place in (upper, lower):
         domain = [max((at - place.height) / total, 0.0), min(at / total, 1.0)]
         places.append(place._replace(y_domain=domain, heading=place.heading._replace(y=domain[1])))
         at -= place.height + gap
-    over_plot = _lines(upper.heading.text) * LINE * title_size + HEADING_PAD  # the storage panel's heading
+    over_plot = html_lines(upper.heading.text) * LINE * title_size + HEADING_PAD  # the storage panel's heading
     legend = legend_rows(list(model.legend), width, legend_size) * LINE * legend_size + LEGEND_PAD * scale
     size = TEMPLATE.layout.title.font.size * scale
     top = title_top(size) + (LINE + SUP_FOOT) * size + TITLE_GAP + legend + over_plot
     return Stacked(tuple(places), top + total + bottom, top, bottom, 1 + over_plot / total, size)
-
-
-def _lines(html: str) -> int:
-    """How many lines a label's HTML takes (its text broken with <br>s)."""
-    return html.count("<br>") + 1
 
 
 # The drawer: a placement as plotly

@@ -13,9 +13,9 @@ import plotly.graph_objects as go
 
 from ..canvas import LEGEND_SYMBOL, LINE, Canvas, title_at_top
 from ..style import MUTED, ROLE_COLOURS, TEMPLATE, Drawn, heading
-from ..text import SUP, text_px, wrapped, wrapped_parts
-from .capacity import TITLE_PX
+from ..text import text_px, wrapped_parts
 from .kind import draw
+from .spacing import ANCHOR_PX, EDGE, HEAD_GAP, TITLE_PX, UNDER_GAP, html_lines, subtitle_lines
 
 # a segment's colour by part (core.BUDGET_PARTS): the weights and the KV pool as the article colours them
 COLOURS = {"runtime": "#9ca3af", "weights": ROLE_COLOURS["weight"], "activations": "#e8890c", "graphs": "#b45309",
@@ -28,19 +28,14 @@ NATIVE_WIDTH = 660  # px the rows' text and the subtitle are broken to natively 
 HEAD, UNDER = 13, 12  # px: a row's head (its rule and pool), its lines under the bar
 BAR = 22  # px: a bar's thickness (not text: it keeps its size)
 GAP = 14  # px after a row
-HEAD_GAP = 6  # px between a row's head and its bar
-UNDER_GAP = 8  # px after the lines under a bar
 AXIS_PX = 54  # px under the plot the x axis's labels and title take (the legend goes under them)
 LEFT, RIGHT = 10, 20  # px margins left and right of the plot
 MARGIN_X = LEFT + RIGHT  # px of margin left and right of the plot together
 TEXT_PAD = 14  # px from the plot's left edge to a row's text (the invisible marker it is placed beside)
-ANCHOR_PX = 10  # the invisible marker each row's text hangs from
 TITLE_PAD = 30  # px of the top margin besides the title's and the subtitle's lines
 LEGEND_ROW_PAD = 4  # px a legend's row takes besides its line
 LEGEND_FOOT = 16  # px under the legend
 REACH = 1.02  # the x axis reaches this many times the longest bar (or the card's memory, where that is longer)
-EDGE = 1e-3  # of the axis's reach: where the rows' texts are anchored, a hair inside the axis (plotly drops a text
-# point on the range's edge)
 
 
 @dataclass(frozen=True)
@@ -105,8 +100,8 @@ def place(model: BudgetChart, canvas: Canvas) -> Placed:
     """The rows broken to the plot's width and spaced at the reader's text size, the legend's grid under the axis
     as wide as the plot, the margins holding the title's lines and the legend's."""
     heads, bars, unders, depth = rows(model, canvas)
-    subtitle = "<br>".join(subtitle_lines(model, canvas))
-    top = TITLE_PAD + (subtitle.count("<br>") + 2) * LINE * TITLE_PX
+    subtitle = "<br>".join(subtitle_lines((model.lead, model.note), NATIVE_WIDTH, bool(canvas.screen_width)))
+    top = TITLE_PAD + (html_lines(subtitle) + 1) * LINE * TITLE_PX  # the title's line and the subtitle's
     body = TEMPLATE.layout.font.size * canvas.text
     room = (canvas.screen_width or NATIVE_WIDTH + MARGIN_X) - MARGIN_X
     columns = legend_columns([part.name for part in model.parts], room, body)
@@ -134,14 +129,6 @@ def rows(model: BudgetChart, canvas: Canvas) -> tuple[tuple, tuple, tuple, float
             y += len(under) * LINE * under_size + UNDER_GAP
         y += GAP * scale
     return tuple(heads), tuple(bars), tuple(unders), y
-
-
-def subtitle_lines(model: BudgetChart, canvas: Canvas) -> list[str]:
-    """The subtitle's lead and note: a line each on a page (figures.layout.screen breaks them to the column), else
-    broken to NATIVE_WIDTH."""
-    if canvas.screen_width:
-        return [model.lead, model.note]
-    return wrapped(model.lead, NATIVE_WIDTH, TITLE_PX * SUP) + wrapped(model.note, NATIVE_WIDTH, TITLE_PX * SUP)
 
 
 def legend_columns(names: list[str], room: float, size: float) -> int:

@@ -1,8 +1,7 @@
 """The capacity planner's chart (figures/builders/planner.py): a bar per model, the requests that fit on a GPU node
 at a context (or the longest context for some requests), each bar labelled with what its count rests on. Its
 model, its layout for a canvas (the labels beside the bars; on a phone's column each bar under its own lines) and
-its drawer. The drawer is registered with `draw` where the model's class is defined: whatever makes a model has
-imported this module (figures/charts/__init__.py does not: that would be an import circle)."""
+its drawer."""
 
 from __future__ import annotations
 
@@ -12,13 +11,12 @@ from typing import NamedTuple
 import plotly.graph_objects as go
 
 from ..canvas import LINE, Canvas, title_at_top
-from ..style import MUTED, ROLE_COLOURS, TEMPLATE, Drawn, heading
-from ..text import SUP, text_px, wrapped, wrapped_parts
+from ..style import MUTED, TEMPLATE, Drawn, heading
+from ..text import text_px, wrapped, wrapped_parts
 from .kind import draw
+from .spacing import ANCHOR_PX, BAR_COLOUR, EDGE, HEAD_GAP, TITLE_PX, UNDER_GAP, subtitle_lines
 
-TITLE_PX = TEMPLATE.layout.title.font.size  # plotly spaces a title's lines, a subtitle's too, by this size
 NOTE_WIDTH = 640  # px the subtitle's note is broken to natively (an export's 700 px, less margins)
-BAR_COLOUR = ROLE_COLOURS["main_kv"]
 
 # the labels beside the bars (natively, on a slide, on a page column wider than a phone's), px at text size 1
 ROOM = 1.8  # the x axis reaches this many times the longest bar: the bars take 1/ROOM of the plot, labels the rest
@@ -34,13 +32,8 @@ LEFT, RIGHT, BOTTOM = 10, 40, 10  # px margins (plotly widens the left one for t
 # under its bar; the bar's thickness (not text: it keeps its size), the space after a row
 PHONE_TEXT, PHONE_UNDER, PHONE_BAR, PHONE_GAP = 13, 12, 18, 12
 PHONE_MARGIN = 10  # px each side of the column
-HEAD_GAP = 6  # px between a row's name and count and its bar
-UNDER_GAP = 8  # px after the lines under a bar
 PHONE_TOP, PHONE_BOTTOM = 120, 20  # px margins: the screen pass sets the title's room, and the axis's
-EDGE = 1e-3  # of the longest bar: where the texts are anchored, a hair inside the axis (plotly drops a text
-# point on the range's edge)
 PHONE_REACH = 1.05  # the x axis reaches this many times the longest bar
-ANCHOR_PX = 10  # the invisible marker each text hangs from
 
 
 @dataclass(frozen=True)
@@ -101,12 +94,6 @@ def place(model: CapacityChart, canvas: Canvas) -> Beside | Stacked:
     return stacked(model, canvas) if canvas.narrow else beside(model, canvas)
 
 
-def note_lines(note: str, canvas: Canvas) -> tuple[str, ...]:
-    """The subtitle's note: as one line on a page (figures.layout.screen breaks it to the column), else broken
-    to NOTE_WIDTH."""
-    return (note,) if canvas.screen_width else tuple(wrapped(note, NOTE_WIDTH, TITLE_PX * SUP))
-
-
 def beside(model: CapacityChart, canvas: Canvas) -> Beside:
     """Each label right of its bar (broken to the room there on a page column, at the reader's text size), a row
     as tall as the tallest label, the top margin grown by the note's lines."""
@@ -117,7 +104,7 @@ def beside(model: CapacityChart, canvas: Canvas) -> Beside:
         room = (canvas.screen_width - names_px - LABEL_MARGINS) * (1 - 1 / ROOM)
         labels = ["<br>".join(wrapped(label, room, size)) for label in labels]
     row_px = max(ROW_PX * canvas.text, max(label.count("<br>") + 1 for label in labels) * LINE * size + ROW_PAD)
-    note = note_lines(model.note, canvas)
+    note = subtitle_lines((model.note,), NOTE_WIDTH, bool(canvas.screen_width))
     note_px = len(note) * LINE * TITLE_PX
     reach = max(max(row.count for row in model.rows), 1) * ROOM
     return Beside(tuple(labels), note, row_px, FRAME_PX + row_px * len(model.rows) + note_px, TOP_PX + note_px,

@@ -15,9 +15,10 @@ from typing import NamedTuple
 import plotly.graph_objects as go
 
 from ..canvas import LINE, Canvas
-from ..style import MUTED, ROLE_COLOURS, TEMPLATE, Drawn, heading
+from ..style import MUTED, TEMPLATE, Drawn, heading
 from ..text import wrapped
 from .kind import draw
+from .spacing import BAR_COLOUR
 
 PLOTLY_WIDTH = 700  # px: the width a figure drawn without one takes (plotly's default), natively and on a slide
 SIDE = 10  # px: the left and right margins
@@ -28,7 +29,6 @@ AXIS_LINES = 3  # lines of text under the plot: the axis's labels and its title 
 TOP = 90  # px: a title of one line and a subtitle of one; a screen's layout makes it as tall as their lines
 PAD, PAD_SHARE = 0.15, 0.04  # decades the axis reaches past the bars at either end: at least PAD, or PAD_SHARE of
 # the bars' span
-BAR_COLOUR = ROLE_COLOURS["main_kv"]
 
 
 @dataclass(frozen=True)

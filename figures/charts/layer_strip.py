@@ -315,7 +315,7 @@ def draw_layer_strip(model: LayerStrip, canvas: Canvas) -> Drawn:
     shapes = [*cells(model, at), *bracket_lines(model, at), *split_line(model, at)]
     cell, on_fill = cell_notes(model, at)  # first among the annotations: its indices are the figure's
     notes = [*cell, *ratio_notes(model, at), *bracket_notes(model, p),
-             *([] if at.wide else name_notes(model, p, canvas)), *stack_notes(model, p)]
+             *([] if at.wide else name_notes(model, p)), *stack_notes(model, p)]
     fig.update_layout(
         template="kv_atlas", title=p.frame.title,
         shapes=shapes, annotations=notes, height=p.frame.height,
@@ -395,7 +395,7 @@ def bracket_notes(model: LayerStrip, p: Placed) -> list[dict]:
     return out
 
 
-def name_notes(model: LayerStrip, p: Placed, canvas: Canvas) -> list[dict]:
+def name_notes(model: LayerStrip, p: Placed) -> list[dict]:
     """A phone's brackets' names under the last row: side by side where they fit, else one under the other."""
     at, out = p.grid, []
     for i, (name, b) in enumerate(zip(under_names(model), model.brackets)):

@@ -1,8 +1,6 @@
 """The read floor (figures/builders/planner.py): the least time a decode step can spend reading the cache over HBM
 bandwidth, a line per model against context. Its model, its layout for a canvas (where the legend and the "a
-lower bound" note go) and its drawer. The drawer is registered with `draw` where the model's class is defined:
-whatever makes a model has imported this module (figures/charts/__init__.py does not: that would be an import
-circle)."""
+lower bound" note go) and its drawer."""
 
 from __future__ import annotations
 

@@ -2,9 +2,7 @@
 row per (variant, model it changes) in two panels — storage per token, the read of one decode step — the
 variant's number a bar, the article's a black tick on it. Its model, its layout for a canvas (the panels side by
 side, each bar's numbers after it; on a phone's column, or where those numbers would take most of a panel, the
-storage panel over the read panel, each bar under its row's name and numbers) and its drawer. The drawer is
-registered with `draw` where the model's class is defined: whatever makes a model has imported this module
-(figures/charts/__init__.py does not: that would be an import circle)."""
+storage panel over the read panel, each bar under its row's name and numbers) and its drawer."""
 
 from __future__ import annotations
 
@@ -16,12 +14,12 @@ import plotly.graph_objects as go
 
 from ..canvas import LINE, SUP_FOOT, Canvas, legend_rows, title_at_top, title_top
 from ..contrast import INK
-from ..style import MUTED, ROLE_COLOURS, TEMPLATE, Drawn, heading
+from ..style import MUTED, TEMPLATE, Drawn, heading
 from ..text import text_px, wrap, wrapped
 from .kind import draw
+from .spacing import BAR_COLOUR
 
 PANELS = ("x", "x2")  # the storage panel's x axis, the read panel's
-BAR_COLOUR = ROLE_COLOURS["main_kv"]
 TICK_PX, TICK_WIDTH = 26, 3  # px: the article's tick's length across a bar, its thickness
 PAD = 0.3  # decades of an axis before the smallest value and, where no label follows the bars, after the largest
 LABEL_DECADES = 2.4  # decades after the largest value for the labels after the bars (natively, on a slide)
