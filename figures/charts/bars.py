@@ -17,7 +17,6 @@ measures and breaks text at the reader's size, `canvas.text` times those.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
 
@@ -28,7 +27,7 @@ from ..contrast import hex_colour, ink_on, over
 from ..style import MUTED, ROLE_COLOURS, TEMPLATE, Drawn, OnFill, heading
 from ..text import text_px, wrapped, wrapped_parts
 from .kind import draw
-from .spacing import HEAD_GAP, UNDER_GAP, html_lines
+from .spacing import html_lines, stack_rows
 
 ROLES = ("main_kv", "index_key")  # a bar's two parts, from the axis's start: blue, then red
 
@@ -216,9 +215,9 @@ def _value(row: int, bar: Bar, panel: Panel, dim: bool) -> Label:
                  ink_on(*(bar_colour(r, dim) for r in ROLES)) if inside else None, inside)
 
 
-def _under(panel: Panel, y: float, lines: Sequence[str]) -> Label:
-    """Small text lines just under a bar (`y`: the bar's bottom), from the axis's start."""
-    return Label(_at_start(panel), y, "<br>".join(lines), "bottom right", UNDER_SIZE, MUTED)
+def _under(panel: Panel, y: float, text: str) -> Label:
+    """Small text lines (joined by <br>) just under a bar (`y`: the bar's bottom), from the axis's start."""
+    return Label(_at_start(panel), y, text, "bottom right", UNDER_SIZE, MUTED)
 
 
 def wide(model: Bars, column: int | None, scale: float = 1.0) -> Wide:
@@ -229,7 +228,7 @@ def wide(model: Bars, column: int | None, scale: float = 1.0) -> Wide:
     for i, panel in enumerate(model.panels):
         domain = [0, 0.5 - SIDE_GAP / 2] if i == 0 else [0.5 + SIDE_GAP / 2, 1]
         labels = [_value(r, bar, panel, row.dimmed) for r, (row, bar) in enumerate(zip(model.rows, panel.bars))]
-        labels += [_under(panel, r + BAR / 2, bar.under) for r, bar in enumerate(panel.bars) if bar.under]
+        labels += [_under(panel, r + BAR / 2, "<br>".join(bar.under)) for r, bar in enumerate(panel.bars) if bar.under]
         text = panel.title if not column else "<br>".join(
             wrapped(panel.title, (column - names_px - (WIDE_MARGIN["l"] + WIDE_MARGIN["r"])) * (domain[1] - domain[0]),
                     PANEL_TITLE * scale))
@@ -248,19 +247,15 @@ def _stacked_panel(model: Bars, panel: Panel, width: float, scale: float) -> Pan
     """A panel in a phone's column `width` px wide, in px from its top: each row its name and value, its bar,
     its lines under it. Its domain is left to `stacked`."""
     name_size, under_size = NAME_SIZE * scale, UNDER_SIZE * scale
-    y, bars, labels = 0.0, [], []
-    for row, bar in zip(model.rows, panel.bars):
-        head = wrapped_parts([shown(row), *bar.value], width, name_size)
-        under = wrapped("<br>".join(bar.under), width, under_size) if bar.under else []
-        y += len(head) * LINE * name_size + HEAD_GAP  # the name and value over the bar
-        bars.append(y + BAR_PX / 2)
-        labels.append(Label(_at_start(panel), y, "<br>".join(head), "top right", NAME_SIZE))
-        if under:
-            labels.append(_under(panel, y + BAR_PX, under))
-        y += BAR_PX + (len(under) * LINE * under_size + UNDER_GAP if under else 0) + ROW_GAP * scale
+    s = stack_rows(((wrapped_parts([shown(row), *bar.value], width, name_size),
+                     wrapped("<br>".join(bar.under), width, under_size) if bar.under else [])
+                    for row, bar in zip(model.rows, panel.bars)), name_size, under_size, BAR_PX, ROW_GAP * scale)
+    labels = [Label(_at_start(panel), y, head, "top right", NAME_SIZE) for y, head in s.heads]
+    labels += [_under(panel, y, under) for y, under in s.unders]
     axis_title = "<br>".join(wrapped(panel.axis_title, width, AXIS_TITLE * scale))
     title = "<br>".join(wrapped(panel.title, width, PANEL_TITLE * scale))
-    return PanelPlace(panel, [0, 1], bars, BAR_PX, labels, axis_title, Heading(title, 0, 0.0, left=True), height=y)
+    return PanelPlace(panel, [0, 1], list(s.bars), BAR_PX, labels, axis_title, Heading(title, 0, 0.0, left=True),
+                      height=s.depth)
 
 
 def stacked(model: Bars, column: int, scale: float = 1.0) -> Stacked:

@@ -15,7 +15,7 @@ from ..canvas import LEGEND_SYMBOL, LINE, Canvas, title_at_top
 from ..style import MUTED, ROLE_COLOURS, TEMPLATE, Drawn, heading
 from ..text import text_px, wrapped_parts
 from .kind import draw
-from .spacing import ANCHOR_PX, EDGE, HEAD_GAP, TITLE_PX, UNDER_GAP, html_lines, subtitle_lines
+from .spacing import ANCHOR_PX, EDGE, TITLE_PX, RowStack, html_lines, stack_rows, subtitle_lines
 
 # a segment's colour by part (core.BUDGET_PARTS): the weights and the KV pool as the article colours them
 COLOURS = {"runtime": "#9ca3af", "weights": ROLE_COLOURS["weight"], "activations": "#e8890c", "graphs": "#b45309",
@@ -110,25 +110,15 @@ def place(model: BudgetChart, canvas: Canvas) -> Placed:
     return Placed(heads, bars, unders, depth, subtitle, columns, top, bottom, top + depth + bottom)
 
 
-def rows(model: BudgetChart, canvas: Canvas) -> tuple[tuple, tuple, tuple, float]:
+def rows(model: BudgetChart, canvas: Canvas) -> RowStack:
     """Each row's head, bar and lines under it, down the plot in px: broken to the plot's width (less the texts'
     pad, left of the card's mark) on a page column, else to NATIVE_WIDTH."""
     scale = canvas.text
     width = (canvas.screen_width - MARGIN_X) / REACH - TEXT_PAD if canvas.screen_width else NATIVE_WIDTH
     head_size, under_size = HEAD * scale, UNDER * scale
-    y, bars, heads, unders = 0.0, [], [], []
-    for row in model.rows:
-        head = wrapped_parts(list(row.head), width, head_size)
-        y += len(head) * LINE * head_size + HEAD_GAP
-        heads.append((y, "<br>".join(head)))
-        bars.append(y + BAR / 2)
-        y += BAR
-        if row.under:
-            under = wrapped_parts(list(row.under), width, under_size, sep=" · ")
-            unders.append((y, "<br>".join(under)))
-            y += len(under) * LINE * under_size + UNDER_GAP
-        y += GAP * scale
-    return tuple(heads), tuple(bars), tuple(unders), y
+    return stack_rows(((wrapped_parts(list(row.head), width, head_size),
+                        wrapped_parts(list(row.under), width, under_size, sep=" · ") if row.under else [])
+                       for row in model.rows), head_size, under_size, BAR, GAP * scale)
 
 
 def legend_columns(names: list[str], room: float, size: float) -> int:

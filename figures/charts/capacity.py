@@ -14,7 +14,7 @@ from ..canvas import LINE, Canvas, title_at_top
 from ..style import MUTED, TEMPLATE, Drawn, heading
 from ..text import text_px, wrapped, wrapped_parts
 from .kind import draw
-from .spacing import ANCHOR_PX, BAR_COLOUR, EDGE, HEAD_GAP, TITLE_PX, UNDER_GAP, subtitle_lines
+from .spacing import ANCHOR_PX, BAR_COLOUR, EDGE, TITLE_PX, stack_rows, subtitle_lines
 
 NOTE_WIDTH = 640  # px the subtitle's note is broken to natively (an export's 700 px, less margins)
 
@@ -116,20 +116,13 @@ def stacked(model: CapacityChart, canvas: Canvas) -> Stacked:
     and the label's first line, the label's other lines under the bar, all broken to the column."""
     scale, width = canvas.text, canvas.screen_width - 2 * PHONE_MARGIN
     name_size, under_size = PHONE_TEXT * scale, PHONE_UNDER * scale
-    y, bars, heads, unders = 0.0, [], [], []
+    rows = []
     for row in model.rows:
         first, *rest = row.label.split("<br>")
-        head = wrapped_parts([f"<b>{row.name}</b>", first], width, name_size)
-        y += len(head) * LINE * name_size + HEAD_GAP
-        bars.append(y + PHONE_BAR / 2)
-        heads.append((y, "<br>".join(head)))
-        y += PHONE_BAR
-        if rest:
-            under = wrapped("<br>".join(rest), width, under_size)
-            unders.append((y, "<br>".join(under)))
-            y += len(under) * LINE * under_size + UNDER_GAP
-        y += PHONE_GAP * scale
-    return Stacked(tuple(heads), tuple(bars), tuple(unders), y, PHONE_TOP + y + PHONE_BOTTOM)
+        rows.append((wrapped_parts([f"<b>{row.name}</b>", first], width, name_size),
+                     wrapped("<br>".join(rest), width, under_size) if rest else []))
+    s = stack_rows(rows, name_size, under_size, PHONE_BAR, PHONE_GAP * scale)
+    return Stacked(s.heads, s.bars, s.unders, s.depth, PHONE_TOP + s.depth + PHONE_BOTTOM)
 
 
 @draw.register
